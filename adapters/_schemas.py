@@ -1,0 +1,67 @@
+"""Load the published protocol schemas and validate messages in both directions."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry, Resource
+
+from adapters.errors import SchemaViolation, SuiteError
+
+__all__ = ["SCHEMA_FILES", "check_inbound", "check_outbound", "schema", "validator"]
+
+SCHEMA_FILES = ("scenario", "trace", "messages")
+_BASE = "urn:rttool:adapter-1:"
+
+
+@cache
+def _registry() -> Registry:
+    registry: Registry = Registry()
+    for name in SCHEMA_FILES:
+        registry = registry.with_resource(_BASE + name, Resource.from_contents(schema(name)))
+    return registry
+
+
+@cache
+def schema(name: str) -> dict[str, object]:
+    """The parsed schema file ``schemas/<name>.json``."""
+    text = resources.files("adapters").joinpath("schemas", f"{name}.json").read_text("utf-8")
+    loaded: dict[str, object] = json.loads(text)
+    return loaded
+
+
+@cache
+def validator(ref: str) -> Draft202012Validator:
+    """A validator for ``ref``: ``scenario``, ``trace`` or ``messages#/$defs/<name>``."""
+    return Draft202012Validator({"$ref": _BASE + ref}, registry=_registry())
+
+
+def _first_error(ref: str, value: object) -> ValidationError | None:
+    return best_match(validator(ref).iter_errors(value))
+
+
+def _pointer(error: ValidationError) -> str:
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1")
+                   for part in error.absolute_path)
+
+
+def check_inbound(ref: str, value: object, *, implementation: str, request: str) -> None:
+    """Validate what an implementation sent; a violation is the implementation's fault."""
+    error = _first_error(ref, value)
+    if error is not None:
+        raise SchemaViolation(
+            "implementation broke the protocol schema", pointer=_pointer(error),
+            complaint=error.message[:300], impl=implementation, request=request,
+        )
+
+
+def check_outbound(ref: str, value: object) -> None:
+    """Validate what the suite is about to send; a violation is the suite's own fault."""
+    error = _first_error(ref, value)
+    if error is not None:
+        raise SuiteError("suite built a message that breaks the protocol schema",
+                         pointer=_pointer(error) or "/", complaint=error.message[:300], ref=ref)

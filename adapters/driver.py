@@ -1,0 +1,138 @@
+"""Drive one implementation through a connection: handshake, then scenarios into traces."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
+
+from adapters._codec import CodecError, from_json, to_json
+from adapters._schemas import check_inbound, check_outbound
+from adapters.capabilities import missing_capability, needed_capabilities
+from adapters.errors import ImplementationError, ProtocolMismatch, SchemaViolation
+from adapters.handshake import PROTOCOL, Handshake
+from adapters.protocol import Connection, Message
+from adapters.scenario import Scenario
+from adapters.trace import StepRecord, Trace
+
+if TYPE_CHECKING:
+    from adapters._turn_api import TurnApiReader
+
+__all__ = ["DEFAULT_TIMEOUT", "Driver", "Unsupported"]
+
+T = TypeVar("T")
+
+DEFAULT_TIMEOUT = 30.0
+
+
+@dataclass(frozen=True)
+class Unsupported:
+    """The implementation cannot run a scenario: it lacks ``capability``."""
+
+    capability: str
+    message: str = ""
+
+
+class Driver:
+    """The suite's handle on one implementation.
+
+    Sends ``hello`` once (refusing an unknown protocol version), then runs scenarios
+    step by step.  Every message is validated against the published schemas in both
+    directions.  Where a session advertises its own turn API, the wire snapshot of each
+    step is read from that API rather than taken from the harness's word.
+    """
+
+    def __init__(self, connection: Connection, *, timeout: float = DEFAULT_TIMEOUT,
+                 suite_version: str = "0") -> None:
+        self.connection = connection
+        self.timeout = timeout
+        self._suite_version = suite_version
+        self._handshake: Handshake | None = None
+
+    @property
+    def spec(self) -> str:
+        """How the implementation was named."""
+        return self.connection.spec
+
+    def handshake(self) -> Handshake:
+        """The implementation's handshake (sent once, then cached)."""
+        if self._handshake is None:
+            reply = self._request({"cmd": "hello", "protocol": PROTOCOL,
+                                   "suite": {"name": "rttool", "version": self._suite_version}},
+                                  "handshake")
+            spoken = reply.get("protocol")
+            if spoken != PROTOCOL:
+                raise ProtocolMismatch("implementation speaks another protocol version",
+                                       impl=self.spec, spoken=spoken, expected=PROTOCOL)
+            self._handshake = self._decode(Handshake, reply, "hello")
+        return self._handshake
+
+    def run(self, scenario: Scenario) -> Trace | Unsupported:
+        """Run ``scenario``; :class:`Unsupported` when a needed capability is missing."""
+        handshake = self.handshake()
+        missing = missing_capability(handshake.capabilities, needed_capabilities(scenario))
+        if missing is not None:
+            return Unsupported(missing, "the handshake does not offer it")
+        start = {"cmd": "start", "scenario": to_json(scenario)}
+        check_outbound("messages#/$defs/start", start)
+        started = self._request(start, "started", "unsupported")
+        if "unsupported" in started:
+            detail = started["unsupported"]
+            assert isinstance(detail, Mapping)  # guaranteed by the schema
+            return Unsupported(str(detail.get("capability")), str(detail.get("message", "")))
+        session = str(started["session"])
+        reader = _make_reader(started.get("turn_api"), self.timeout, self.spec)
+        steps: list[StepRecord] = []
+        try:
+            for index in range(len(scenario.steps)):
+                raw = self._request({"cmd": "step", "session": session, "index": index},
+                                    "step_reply")
+                if reader is not None:
+                    raw = reader.replace_wire(raw)
+                steps.append(self._decode(StepRecord, raw, "step", f"/steps/{index}"))
+            finished = self._request({"cmd": "finish", "session": session}, "finished")
+        finally:
+            if reader is not None:
+                reader.close()
+        return Trace(scenario=scenario.id, steps=tuple(steps),
+                     ledger=self._decode(_Finished, finished, "finish").ledger)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.connection.close()
+
+    def _request(self, message: Message, *refs: str) -> Mapping[str, object]:
+        reply = self.connection.request(message, timeout=self.timeout)
+        if "error" in reply and len(reply) == 1:
+            check_inbound("messages#/$defs/error_reply", reply, implementation=self.spec,
+                          request=str(message.get("cmd")))
+            error = reply["error"]
+            assert isinstance(error, Mapping)
+            raise ImplementationError("harness reported an error", impl=self.spec,
+                                      request=str(message.get("cmd")),
+                                      error=str(error.get("message"))[:300])
+        ref = refs[0] if len(refs) == 1 or "unsupported" not in reply else refs[1]
+        check_inbound(f"messages#/$defs/{ref}", reply, implementation=self.spec,
+                      request=str(message.get("cmd")))
+        return reply
+
+    def _decode(self, cls: type[T], value: object, request: str, base: str = "") -> T:
+        try:
+            return from_json(cls, value)
+        except CodecError as err:
+            raise SchemaViolation("implementation reply does not fit the protocol",
+                                  pointer=base + err.pointer, complaint=err.complaint,
+                                  impl=self.spec, request=request) from err
+
+
+@dataclass(frozen=True)
+class _Finished:
+    ledger: tuple[object, ...] | None = None
+
+
+def _make_reader(turn_api: object, timeout: float, spec: str) -> TurnApiReader | None:
+    if not isinstance(turn_api, Mapping):
+        return None
+    from adapters._turn_api import TurnApiReader as reader_cls
+
+    return reader_cls(turn_api, timeout=timeout, spec=spec)

@@ -1,0 +1,79 @@
+"""The ``rttool`` command line.
+
+Subcommands live in their own modules and are imported only when chosen, so that
+``rttool --help`` stays fast.  Exit codes: 0 success, 1 a finding (non-conformance, lint
+error, surviving mutant, regression), 2 a usage or corpus error, 3 an implementation
+that could not be driven at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from conformance import __version__
+
+__all__ = ["COMMANDS", "EXIT_FINDING", "EXIT_OK", "EXIT_UNDRIVABLE", "EXIT_USAGE", "main"]
+
+EXIT_OK = 0
+EXIT_FINDING = 1
+EXIT_USAGE = 2
+EXIT_UNDRIVABLE = 3
+
+#: subcommand name -> (module under conformance.cli, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "rules": ("_rules", "lint, list, show, import and compare the rule corpus"),
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser.
+
+    Each subcommand module's ``configure(parser)`` adds its arguments and sets
+    ``handler``; modules import anything heavy inside their handlers only.
+    """
+    parser = _Parser(prog="rttool", description="Conformance suite for RT-TOOL and durable resume.")
+    parser.add_argument("--version", action="version", version=f"rttool {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, (module, help_text) in COMMANDS.items():
+        command = sub.add_parser(name, help=help_text, description=help_text)
+        importlib.import_module(f"conformance.cli.{module}").configure(command)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``rttool``; returns the exit code (also used by the console script)."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    from adapters.errors import ImplementationError, RttoolError
+
+    try:
+        code: int = args.handler(args)
+    except ImplementationError as err:
+        sys.stderr.write(f"rttool: error: {err}\n")
+        return EXIT_UNDRIVABLE
+    except RttoolError as err:
+        sys.stderr.write(f"rttool: error: {err}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("rttool: interrupted\n")
+        return 130
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
