@@ -233,13 +233,15 @@ class FailWriteBack:
 
 @dataclass(frozen=True)
 class Interrupt:
-    """Arm one interruption: it fires the next time a run reaches ``point`` (for
-    ``tool``, when given).  Armed interruptions fire in the order they were armed."""
+    """Arm one interruption: it fires the ``occurrence``-th time from now that a run
+    reaches ``point`` (for ``tool``, when given).  Where several armed interruptions
+    match the same moment, the one armed first fires."""
 
     op: Literal["interrupt"]
     point: InterruptPoint
     cause: InterruptCause
     tool: str | None = None
+    occurrence: int = 1
 
 
 @dataclass(frozen=True)

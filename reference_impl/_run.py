@@ -1,0 +1,320 @@
+"""One run of a turn: the agent loop, and how the run ends.
+
+A run ends in one of four ways, and the artifacts it collected follow:
+
+* completed: the write-back takes what is held against the turn, prepends it to what
+  this run collected and persists the merged list on the run's last assistant message,
+  all in one transaction (RT-TOOL-4, RT-TOOL-7);
+* paused (a question or a gate): everything is held against the turn (RT-TOOL-7);
+* cut off (a time limit, a dropped connection, a stop...): held the same way, and the
+  turn waits to continue on its own or for Continue (DR-5);
+* a failed write-back: the transaction rolls back, so what was taken is back in the held
+  list; this run's own artifacts are held after it (RT-TOOL-7 ¶4), and the turn goes
+  back to where the step found it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from reference_impl import records
+from reference_impl.artifacts import Collector
+from reference_impl.behaviour import Components
+from reference_impl.durable import INTERRUPTED_PLACEHOLDER, NUDGE, resume_prompt, short_result
+from reference_impl.journal import Journal, Snapshot, signature
+from reference_impl.passes import PassContext
+from reference_impl.seams import RESUMABLE, Interruption, Seams, WriteBackFailed
+from reference_impl.store import Store
+from reference_impl.workflow import Model, Observer, ToolWorld, Workflow
+
+__all__ = ["MAX_MODEL_CALLS", "SYSTEM_PROMPT", "RunExecutor", "RunFailed", "RunState", "Services",
+           "note_json"]
+
+SYSTEM_PROMPT = "You are a helpful agent. Use the tools you are given."
+MAX_MODEL_CALLS = 64
+
+
+class RunFailed(Exception):  # noqa: N818 - reported to the caller as a failed step
+    """A run ended in a failure its caller must hear about (a failed write-back)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def note_json(journal: Journal) -> dict[str, object]:
+    """The structured journal note, as the note text shows it (short results)."""
+    return {"completed": [{"tool": e.tool, "input": e.input, "result": short_result(e.result)}
+                          for e in journal.completed],
+            "interrupted": [{"tool": e.tool, "input": e.input} for e in journal.interrupted]}
+
+
+@dataclass
+class Services:
+    """What a runtime is made of."""
+
+    store: Store
+    collector: Collector
+    seams: Seams
+    world: ToolWorld
+    model: Model
+    observer: Observer
+    components: Components
+
+
+@dataclass
+class RunState:
+    """What one run carries while it runs."""
+
+    run_id: str
+    turn_id: str
+    conversation_id: str
+    cause: str
+    entry_point: str
+    workflow: Workflow
+    #: the turn's status and pending pause before this run claimed it
+    before: tuple[str, object]
+    collected: list[dict[str, object]] = field(default_factory=list)
+    snapshot: Snapshot | None = None
+    history_interrupted: set[str] = field(default_factory=set)
+    tools_by_call: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Paused:
+    pending: dict[str, object]
+
+
+@dataclass(frozen=True)
+class _Completed:
+    text: str
+
+
+class RunExecutor:
+    """Runs one run to its end and settles where its artifacts go."""
+
+    def __init__(self, services: Services) -> None:
+        self.s = services
+
+    def execute(self, state: RunState, *, refire: list[object] | None = None,
+                resumed: bool = False, prior: Journal | None = None) -> None:
+        """Run ``state``'s run until it completes, pauses, is cut off or fails."""
+        s = self.s
+        s.observer.run_started(state.run_id, state.turn_id, state.cause)
+        if s.components.behaviour.opens_collection(state.entry_point):
+            s.collector.open(state.run_id, state.workflow.bounds)
+        try:
+            try:
+                if prior is not None:
+                    s.observer.prior_turn_note(state.run_id, note_json(prior))
+                if resumed:
+                    self._prepare_resume(state)
+                end = self._loop(state, refire)
+                self._drain(state)
+                if isinstance(end, _Paused):
+                    self._pause(state, end.pending)
+                else:
+                    self._write_back(state, end.text)
+            except Interruption as cut:
+                self._drain(state)
+                self._cut(state, cut)
+        finally:
+            s.components.behaviour.release(s.collector, state.run_id)
+
+    # -- the agent loop ---------------------------------------------------------------
+
+    def _loop(self, state: RunState, refire: list[object] | None) -> _Paused | _Completed:
+        s = self.s
+        if refire is not None:
+            paused = self._tool_pass(state, refire)
+            if paused is not None:
+                return paused
+        for _ in range(MAX_MODEL_CALLS):
+            s.seams.checkpoint("during_model_call")
+            messages = self._model_input(s.store.read(), state)
+            s.observer.model_input(state.run_id, messages)
+            reply = s.model.reply(messages)
+            if reply.question is not None:
+                with s.store.transaction() as conn:
+                    self._say(conn, state, reply.text)
+                    records.append_thread(conn, state.conversation_id, state.turn_id,
+                                          {"role": "assistant", "content": reply.question,
+                                           "kind": "question"})
+                return _Paused({"kind": "question", "message": reply.question})
+            if reply.tool_calls is None:
+                return _Completed(reply.text or "")
+            batch = list(reply.tool_calls)
+            with s.store.transaction() as conn:
+                self._say(conn, state, reply.text)
+                records.append_thread(conn, state.conversation_id, state.turn_id,
+                                      {"role": "assistant", "content": reply.text or "",
+                                       "tool_calls": batch})
+            paused = self._tool_pass(state, batch)
+            if paused is not None:
+                return paused
+        return _Completed("Stopped: the run reached its limit of model calls.")
+
+    def _say(self, conn: sqlite3.Connection, state: RunState, text: str | None) -> None:
+        if text is not None:
+            records.insert_message(conn, conversation_id=state.conversation_id,
+                                   turn_id=state.turn_id, run_id=state.run_id,
+                                   role="assistant", content=text, node_id="agent")
+
+    def _tool_pass(self, state: RunState, batch: list[object]) -> _Paused | None:
+        s = self.s
+        context = PassContext(s.store, s.collector, s.seams, s.world, state.workflow,
+                              state.conversation_id, state.turn_id, state.run_id,
+                              state.snapshot, state.history_interrupted)
+        result = s.components.node.run_pass(context, batch)
+        for entry in result.record["results"]:  # type: ignore[attr-defined]
+            if entry["tool_call_id"] is not None:
+                state.tools_by_call[entry["tool_call_id"]] = entry["tool"]
+        state.collected.extend(result.artifacts)
+        s.observer.pass_done(state.run_id, result.record)
+        if result.paused_on is not None:
+            return _Paused({**result.paused_on, "batch": batch})
+        with s.store.transaction() as conn:
+            for message in result.tool_messages:
+                records.append_thread(conn, state.conversation_id, state.turn_id, message)
+        return None
+
+    def _drain(self, state: RunState) -> None:
+        state.collected.extend(self.s.collector.drain(state.run_id))
+
+    # -- resuming ---------------------------------------------------------------------
+
+    def _prepare_resume(self, state: RunState) -> None:
+        """Snapshot the journal once, before the loop, and append the note (DR-2, DR-3).
+        A failed ledger read never blocks the recovery: it only loses the note."""
+        s = self.s
+        journal: Journal | None
+        try:
+            s.seams.ledger_read()
+            journal = s.components.behaviour.journal(
+                records.ledger_events(s.store.read(), state.turn_id))
+        except Exception:  # best effort by design: the recovery must go on
+            journal = None
+        state.snapshot = s.components.behaviour.snapshot(journal or Journal())
+        prompt = s.components.behaviour.resume_prompt(journal)
+        with s.store.transaction() as conn:
+            records.append_thread(conn, state.conversation_id, state.turn_id,
+                                  {"role": "user", "content": prompt, "kind": "resume"})
+        note = None if journal is None or journal.empty else note_json(journal)
+        s.observer.resumed(state.run_id, NUDGE, note)
+
+    def _model_input(self, conn: sqlite3.Connection, state: RunState) -> list[dict[str, object]]:
+        """The system prompt, then the conversation's thread.  A declared call with no
+        result is answered, directly after the turn that declared it, by its recorded
+        message if it completed, else by the interrupted placeholder."""
+        entries = records.thread_entries(conn, state.conversation_id)
+        answered = {e.get("tool_call_id") for _, e in entries if e.get("role") == "tool"}
+        messages: list[dict[str, object]] = [{"role": "system", "content": SYSTEM_PROMPT}]
+        for turn_id, entry in entries:
+            messages.append({k: v for k, v in entry.items() if k != "kind"})
+            calls = entry.get("tool_calls")
+            for call in calls if isinstance(calls, list) else ():
+                call_id = call.get("tool_call_id") if isinstance(call, Mapping) else None
+                if not isinstance(call_id, str) or not call_id or call_id in answered:
+                    continue
+                stored = records.executed_call(conn, turn_id, call_id)
+                content = stored[1] if stored else INTERRUPTED_PLACEHOLDER
+                messages.append({"role": "tool", "tool_call_id": call_id, "content": content})
+                if stored is None and turn_id == state.turn_id:
+                    self._shown_interrupted(state, call)
+        return messages
+
+    def _shown_interrupted(self, state: RunState, call: Mapping[str, object]) -> None:
+        name = call.get("name")
+        tool = state.workflow.tool(name) if isinstance(name, str) else None
+        if tool is not None:
+            args = self.s.components.node.normalizer.normalize(call.get("args", {}),
+                                                               tool.input_schema)
+            state.history_interrupted.add(signature(tool.name, args))
+
+    # -- ending a run -----------------------------------------------------------------
+
+    def _hold(self, conn: sqlite3.Connection, state: RunState) -> None:
+        """Hold this run's artifacts after what is already held, within the bound; the
+        newest are dropped, each with a warning (RT-TOOL-7 ¶5)."""
+        if state.collected:
+            room = max(0, state.workflow.bounds.held_artifacts
+                       - records.count_held(conn, state.turn_id))
+            kept, dropped = self.s.components.behaviour.held_split(state.collected, room)
+            records.add_held(conn, state.turn_id, list(kept))
+            for entry in dropped:
+                self._warn(state, entry)
+        state.collected = []
+
+    def _warn(self, state: RunState, entry: Mapping[str, object]) -> None:
+        call = entry.get("tool_call_id")
+        kind = entry.get("type")
+        tool = state.tools_by_call.get(call) if isinstance(call, str) else None
+        self.s.observer.warning({
+            "code": "held_artifact_dropped", "run": state.run_id, "tool": tool,
+            "type": kind if isinstance(kind, str) else None,
+            "tool_call_id": call if isinstance(call, str) else None,
+            "message": f"held list full ({state.workflow.bounds.held_artifacts}): dropped the "
+                       f"newest artifact type={kind} tool={tool} call={call} run={state.run_id}"})
+
+    def _pause(self, state: RunState, pending: dict[str, object]) -> None:
+        with self.s.store.transaction() as conn:
+            self._hold(conn, state)
+            records.end_run(conn, state.run_id, "paused")
+            records.set_turn(conn, state.turn_id, status="paused", pending=pending)
+        self.s.observer.run_ended(state.run_id, "paused", None)
+
+    def _cut(self, state: RunState, cut: Interruption) -> None:
+        interruption: dict[str, object] = {"cause": cut.cause, "point": cut.point}
+        behaviour = self.s.components.behaviour
+        with self.s.store.transaction() as conn:
+            if cut.point == "during_model_call":
+                records.append_ledger(conn, state.turn_id, state.run_id, "clear")
+            if behaviour.hold_on_cut():
+                self._hold(conn, state)
+            records.end_run(conn, state.run_id, "interrupted", interruption)
+            automatic = behaviour.automatic_continuations(conn, state.turn_id)
+            if cut.cause in RESUMABLE and behaviour.may_auto_continue(automatic):
+                records.set_turn(conn, state.turn_id, status="resuming")
+            else:
+                records.set_turn(conn, state.turn_id, status="stopped", error=cut.cause)
+        self.s.observer.run_ended(state.run_id, "interrupted", interruption)
+
+    def _write_back(self, state: RunState, text: str) -> None:
+        s = self.s
+        behaviour = s.components.behaviour
+        try:
+            with s.store.transaction() as conn:
+                held = behaviour.take_held(conn, state.turn_id)
+                s.seams.checkpoint("during_write_back")
+                s.seams.write_back()
+                merged = behaviour.merge(held, state.collected)
+                message_id = records.insert_message(
+                    conn, conversation_id=state.conversation_id, turn_id=state.turn_id,
+                    run_id=state.run_id, role="assistant", content=text, node_id="agent")
+                behaviour.persist(conn, state.turn_id, message_id, merged)
+                records.append_thread(conn, state.conversation_id, state.turn_id,
+                                      {"role": "assistant", "content": text})
+                records.end_run(conn, state.run_id, "completed")
+                records.set_turn(conn, state.turn_id, status="completed")
+        except WriteBackFailed as err:
+            behaviour.after_failed_write_back(s.store, state.turn_id)
+            self._restore(state)
+            raise RunFailed("write_back_failed", str(err)) from err
+        state.collected = []
+        s.observer.run_ended(state.run_id, "completed", None)
+
+    def _restore(self, state: RunState) -> None:
+        """Hold this run's own artifacts after the restored list, and put the turn back
+        as the step found it, so that the same step can be tried again."""
+        status, pending = state.before
+        with self.s.store.transaction() as conn:
+            self._hold(conn, state)
+            records.end_run(conn, state.run_id, "failed", {"error": "write_back_failed"})
+            if status == "paused":
+                records.set_turn(conn, state.turn_id, status="paused", pending=pending)
+            else:
+                records.set_turn(conn, state.turn_id, status="stopped",
+                                 error="write_back_failed")
+        self.s.observer.run_ended(state.run_id, "failed", {"error": "write_back_failed"})

@@ -1,0 +1,101 @@
+"""The runtime's policy points, gathered so that a mutant can replace exactly one.
+
+Production uses :class:`Behaviour` as is.  Each mutant in :mod:`reference_impl.mutants`
+subclasses it (or the tool node, the artifact policy, the normalizer, the collector or
+the wire) and overrides one method to break one clause.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from reference_impl import records
+from reference_impl.artifacts import Collector, Drop
+from reference_impl.durable import prior_turn_text, resume_prompt
+from reference_impl.journal import Journal, LedgerEvent, Snapshot, classify
+from reference_impl.passes import ToolNode
+from reference_impl.store import Store
+from reference_impl.wire import Wire
+
+__all__ = ["Behaviour", "Components"]
+
+
+class Behaviour:
+    """Where artifacts go when a run ends, and when a turn continues on its own."""
+
+    auto_continue_limit = 3
+
+    def take_held(self, conn: sqlite3.Connection, turn_id: str) -> list[object]:
+        """Take (destructively) what is held against the turn (RT-TOOL-7 ¶2-3)."""
+        return records.take_held(conn, turn_id)
+
+    def merge(self, held: Sequence[object], collected: Sequence[object]) -> list[object]:
+        """Held artifacts first, then what the resumed run collected (RT-TOOL-7 ¶2)."""
+        return [*held, *collected]
+
+    def persist(self, conn: sqlite3.Connection, turn_id: str, message_id: str,
+                merged: list[object]) -> None:
+        """Persist a run's artifacts on the last assistant message it wrote (RT-TOOL-4 ¶1)."""
+        if merged:
+            records.set_artifacts(conn, turn_id, message_id, merged)
+
+    def held_split(self, collected: Sequence[Mapping[str, object]], room: int
+                   ) -> tuple[list[Mapping[str, object]], list[Mapping[str, object]]]:
+        """Which artifacts fit the held list: the oldest are kept, the newest dropped."""
+        return list(collected[:room]), list(collected[room:])
+
+    def hold_on_cut(self) -> bool:
+        """Whether a run cut off before it finished holds what it collected."""
+        return True
+
+    def may_auto_continue(self, automatic_so_far: int) -> bool:
+        """Whether a turn cut off by a resumable cause continues on its own (DR-5)."""
+        return automatic_so_far < self.auto_continue_limit
+
+    def journal(self, events: Sequence[LedgerEvent]) -> Journal:
+        """The tool-call journal over a turn's ledger (DR-1)."""
+        return classify(events)
+
+    def snapshot(self, journal: Journal) -> Snapshot:
+        """The journal as a resumed chunk sees it, taken once before its loop (DR-3)."""
+        return Snapshot(journal)
+
+    def resume_prompt(self, journal: Journal | None) -> str:
+        """The resume prompt: the nudge, then the note when the journal has anything (DR-2)."""
+        return resume_prompt(journal)
+
+    def automatic_continuations(self, conn: sqlite3.Connection, turn_id: str) -> int:
+        """How many times the turn has continued on its own, counted from its stored runs."""
+        return sum(1 for run in records.list_runs(conn, turn_id) if run.cause == "auto_continue")
+
+    def opens_collection(self, entry_point: str) -> bool:
+        """Whether a run launched from ``entry_point`` collects artifacts (RT-TOOL-5 ¶5)."""
+        return True
+
+    def release(self, collector: Collector, run_id: str) -> None:
+        """End a run's collection on every way out (RT-TOOL-5 ¶4)."""
+        collector.release(run_id)
+
+    def prior_turn_text(self, journal: Journal) -> str:
+        """What a new turn's agent is told about the unfinished turn before it (DR-6)."""
+        return prior_turn_text(journal)
+
+    def after_failed_write_back(self, store: Store, turn_id: str) -> None:
+        """Nothing to do: the failed transaction already put the taken list back."""
+
+
+@dataclass
+class Components:
+    """Everything a variant of the runtime may replace."""
+
+    behaviour: Behaviour = field(default_factory=Behaviour)
+    node: ToolNode = field(default_factory=ToolNode)
+    wire: Wire = field(default_factory=Wire)
+    collector_class: type[Collector] = Collector
+
+    def make_collector(self, on_drop: Callable[[Drop], None]) -> Collector:
+        """A fresh collector reporting drops to ``on_drop``."""
+        return self.collector_class(on_drop)
+

@@ -1,0 +1,118 @@
+"""The reference runtime's harness: it speaks the adapter protocol for the runtime.
+
+* in-process: ``python:reference_impl.harness:create`` (``?mutant=NAME`` for a mutant);
+* stdio: ``python -m reference_impl.harness [--mutant NAME]``;
+* HTTP: the routes under ``/rttool`` of ``rttool serve-reference``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Mapping
+
+from adapters._codec import CodecError, from_json
+from adapters.handshake import PROTOCOL
+from adapters.protocol import Message
+from adapters.scenario import Scenario
+from reference_impl import __version__
+from reference_impl.artifacts import Bounds
+from reference_impl.behaviour import Components
+from reference_impl.durable import NUDGE
+from reference_impl.harness._session import ScenarioSession
+from reference_impl.normalize import DEFAULT_MAX_PASSES
+from reference_impl.seams import POINTS
+
+__all__ = ["ReferenceHarness", "create", "handshake"]
+
+CAUSES = ("time_limit", "gateway_timeout", "transport_error", "stop", "cancel", "error",
+          "credential", "rate_limit", "crash")
+
+
+def handshake(mutant: str | None = None) -> dict[str, object]:
+    """The reference runtime's handshake (a mutant says which one it is in its version)."""
+    bounds = Bounds()
+    version = __version__ if mutant is None else f"{__version__}+mutant.{mutant}"
+    return {
+        "protocol": PROTOCOL,
+        "implementation": {"name": "rttool-reference", "version": version,
+                           "homepage": "https://github.com/rttool/rttool"},
+        "profiles": ["runtime", "durable-resume"],
+        "collects_artifacts": True,
+        "capabilities": {
+            "restart": True, "write_back_failure": True, "interrupt_points": list(POINTS),
+            "interrupt_causes": list(CAUSES), "ledger": True, "journal_probe": True,
+            "ledger_read_failure": True, "gates": True,
+            "entry_points": ["chat", "api", "trigger"], "late_artifacts": True,
+            "held_observation": True, "collection_observation": True,
+            "configurable_bounds": True, "unencodable_payloads": True,
+            "concurrent_clients": True, "port_exposure": True, "turn_api": False,
+        },
+        "limits": {"payload_bytes": bounds.payload_bytes, "run_artifacts": bounds.run_artifacts,
+                   "run_bytes": bounds.run_bytes, "held_artifacts": bounds.held_artifacts,
+                   "normalize_passes": DEFAULT_MAX_PASSES},
+        "durable_resume": {"nudge": NUDGE},
+    }
+
+
+class ReferenceHarness:
+    """Answers protocol requests by running scenarios on fresh reference runtimes."""
+
+    def __init__(self, mutant: str | None = None) -> None:
+        self.mutant = mutant
+        self._components = _components(mutant)
+        self._sessions: dict[str, ScenarioSession] = {}
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def request(self, message: Message) -> Message:
+        """Answer one request (see ``adapters/schemas/messages.json``)."""
+        command = message.get("cmd")
+        try:
+            if command == "hello":
+                return handshake(self.mutant)
+            if command == "start":
+                return self._start(message.get("scenario"))
+            if command == "step":
+                return self._session(message).step(int(str(message.get("index"))))
+            if command == "finish":
+                session = self._session(message)
+                ledger = session.ledger()
+                self._close(str(message.get("session")))
+                return {"ledger": ledger}
+            if command == "bye":
+                for session_id in list(self._sessions):
+                    self._close(session_id)
+                return {}
+        except (KeyError, ValueError, CodecError) as err:
+            return {"error": {"message": f"{type(err).__name__}: {err}"}}
+        return {"error": {"message": f"unknown command {command!r}"}}
+
+    def _start(self, raw: object) -> Message:
+        scenario = from_json(Scenario, raw)
+        session_id = f"s{next(self._ids)}"
+        with self._lock:
+            self._sessions[session_id] = ScenarioSession(scenario, self._components)
+        return {"session": session_id}
+
+    def _session(self, message: Mapping[str, object]) -> ScenarioSession:
+        return self._sessions[str(message.get("session"))]
+
+    def _close(self, session_id: str) -> None:
+        with self._lock:
+            session = self._sessions.pop(session_id, None)
+        if session is not None:
+            session.close()
+
+
+def _components(mutant: str | None) -> Components:
+    if mutant is None:
+        return Components()
+    from reference_impl.mutants import components_for
+
+    return components_for(mutant)
+
+
+def create(mutant: str | None = None) -> ReferenceHarness:
+    """A harness for the reference runtime, or for one of its mutants."""
+    return ReferenceHarness(mutant or None)

@@ -1,0 +1,36 @@
+"""``python -m reference_impl.harness [--mutant NAME]``: the harness over stdio (JSON lines)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from reference_impl.harness import create
+
+
+def main() -> int:
+    """Read one request per line on stdin, answer one reply per line on stdout."""
+    parser = argparse.ArgumentParser(prog="python -m reference_impl.harness")
+    parser.add_argument("--mutant", default=None, help="run a named mutant instead")
+    args = parser.parse_args()
+    harness = create(args.mutant)
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            message = json.loads(line)
+        except ValueError as err:
+            reply: object = {"error": {"message": f"request is not JSON: {err}"}}
+        else:
+            reply = harness.request(message) if isinstance(message, dict) else {
+                "error": {"message": "request is not a JSON object"}}
+        sys.stdout.write(json.dumps(reply, ensure_ascii=False, allow_nan=False) + "\n")
+        sys.stdout.flush()
+        if isinstance(message, dict) and message.get("cmd") == "bye":
+            break
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,118 @@
+"""The tool-call journal: a pure read over a turn's run-event ledger (DR-1).
+
+* completed: a ``tool_start`` with a matching ``tool_done``;
+* interrupted: a ``tool_start`` with no matching ``tool_done`` (outcome unknown).
+
+A ``tool_done`` pairs with the oldest still-open ``tool_start`` of the same tool name
+(FIFO per tool); a ``done`` with nothing open is ignored.  A ``clear`` (abandoned
+partial output) resets the tally of open starts; calls already completed stay completed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = ["Entry", "Journal", "LedgerEvent", "Snapshot", "classify", "signature"]
+
+
+def signature(tool: str, args: object) -> str:
+    """A call's content address: its tool name plus a canonical encoding of its input."""
+    return tool + "\x00" + json.dumps(args, sort_keys=True, ensure_ascii=False,
+                                      separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class LedgerEvent:
+    """One event of the run-event ledger."""
+
+    event: str
+    tool: str | None = None
+    input: object = None
+    result: object = None
+    seq: int = 0
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A journaled call; ``result`` is ``None`` for an interrupted one."""
+
+    tool: str
+    input: object
+    result: object = None
+    seq: int = 0
+
+    @property
+    def signature(self) -> str:
+        """The entry's content address."""
+        return signature(self.tool, self.input)
+
+    def to_json(self, *, with_result: bool) -> dict[str, object]:
+        """The entry as the trace and the journal probe report it."""
+        out: dict[str, object] = {"tool": self.tool, "input": self.input}
+        if with_result:
+            out["result"] = self.result
+        return out
+
+
+@dataclass(frozen=True)
+class Journal:
+    """A turn's calls, classified."""
+
+    completed: tuple[Entry, ...] = ()
+    interrupted: tuple[Entry, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        """No tool activity to report."""
+        return not self.completed and not self.interrupted
+
+    def to_json(self) -> dict[str, object]:
+        """``{"completed": [...], "interrupted": [...]}``."""
+        return {"completed": [e.to_json(with_result=True) for e in self.completed],
+                "interrupted": [e.to_json(with_result=False) for e in self.interrupted]}
+
+
+def classify(events: Iterable[LedgerEvent]) -> Journal:
+    """Classify a turn's ledger events (in recording order)."""
+    open_starts: dict[str, deque[LedgerEvent]] = {}
+    completed: list[Entry] = []
+    for position, event in enumerate(events):
+        if event.event == "tool_start" and event.tool is not None:
+            open_starts.setdefault(event.tool, deque()).append(
+                LedgerEvent(event.event, event.tool, event.input, None, position))
+        elif event.event == "tool_done" and event.tool is not None:
+            queue = open_starts.get(event.tool)
+            if queue:
+                start = queue.popleft()
+                completed.append(Entry(event.tool, start.input, event.result, start.seq))
+        elif event.event == "clear":
+            open_starts.clear()
+    interrupted = sorted((Entry(start.tool or "", start.input, None, start.seq)
+                          for queue in open_starts.values() for start in queue),
+                         key=lambda entry: entry.seq)
+    completed.sort(key=lambda entry: entry.seq)
+    return Journal(tuple(completed), tuple(interrupted))
+
+
+class Snapshot:
+    """The journal as a resumed chunk saw it when it began (DR-3): completed entries are
+    claimed by content, each at most once."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+        self._unclaimed: dict[str, deque[Entry]] = {}
+        for entry in journal.completed:
+            self._unclaimed.setdefault(entry.signature, deque()).append(entry)
+        self._interrupted = {entry.signature for entry in journal.interrupted}
+
+    def claim(self, tool: str, args: object) -> Entry | None:
+        """The oldest unclaimed completed entry with this content, now consumed."""
+        queue = self._unclaimed.get(signature(tool, args))
+        return queue.popleft() if queue else None
+
+    def interrupted(self, tool: str, args: object) -> bool:
+        """Whether an identical call was interrupted in a prior chunk."""
+        return signature(tool, args) in self._interrupted

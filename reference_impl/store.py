@@ -1,0 +1,127 @@
+"""SQLite storage for the reference runtime.
+
+WAL mode, one transaction per state change (``BEGIN IMMEDIATE``, so concurrent writers
+queue instead of failing), a schema version with forward migrations, and every query
+keyed by the turn or conversation it belongs to, so that one turn's data can never be
+read through another's id.  Connections are per thread; the store itself holds no
+state beyond the path.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+from adapters.errors import RttoolError
+from reference_impl._schema import MIGRATIONS, SCHEMA_VERSION
+
+__all__ = ["StorageError", "Store", "dumps", "new_id", "now"]
+
+
+class StorageError(RttoolError):
+    """The database cannot be used (newer schema, corrupt file)."""
+
+
+def now() -> str:
+    """The current time as an ISO 8601 UTC string."""
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def new_id() -> str:
+    """A fresh unguessable identifier."""
+    return uuid.uuid4().hex
+
+
+def dumps(value: object) -> str:
+    """Compact JSON for storage."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+class Store:
+    """Transactions over one SQLite file."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._all_lock = threading.Lock()
+        self._migrate()
+
+    # -- connections and transactions -------------------------------------------------
+
+    def _connection(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None,
+                                   check_same_thread=False)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA busy_timeout=30000")
+            self._local.conn = conn
+            with self._all_lock:
+                self._all.append(conn)
+        return conn
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One atomic state change: committed on success, rolled back on any exception
+        (including a simulated process death, which is a ``BaseException``)."""
+        conn = self._connection()
+        if conn.in_transaction:  # nested use joins the outer transaction
+            yield conn
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def read(self) -> sqlite3.Connection:
+        """A connection for reads outside a transaction (each statement sees committed data)."""
+        return self._connection()
+
+    def close(self) -> None:
+        """Close every connection this store opened."""
+        with self._all_lock:
+            for conn in self._all:
+                try:
+                    conn.close()
+                except sqlite3.Error:  # pragma: no cover - closing is best effort
+                    pass
+            self._all.clear()
+        self._local = threading.local()
+
+    def _migrate(self) -> None:
+        conn = self._connection()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+            row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+            version = int(row["value"]) if row else 0
+            if version > SCHEMA_VERSION:
+                raise StorageError("database was written by a newer reference runtime",
+                                   path=self.path, version=version, supported=SCHEMA_VERSION)
+            for script in MIGRATIONS[version:]:
+                for statement in filter(str.strip, script.split(";")):
+                    conn.execute(statement)
+            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
+                         (str(SCHEMA_VERSION),))
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def schema_version(self) -> int:
+        """The database's schema version."""
+        row = self.read().execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        return int(row["value"])
