@@ -49,7 +49,9 @@ def to_json(value: object) -> object:
     """Render a dataclass tree as plain JSON values; ``None`` optional fields are omitted."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out: dict[str, object] = {}
-        for field in dataclasses.fields(value):
+        # A step's discriminator reads best first, although the dataclass declares it last.
+        fields = sorted(dataclasses.fields(value), key=lambda field: field.name != "op")
+        for field in fields:
             item = getattr(value, field.name)
             if item is None and field.default is None:
                 continue
@@ -119,7 +121,8 @@ def _convert(tp: Any, value: object, pointer: str) -> object:
 
 def _convert_union(tp: Any, value: object, pointer: str) -> object:
     members = get_args(tp)
-    discriminated = [m for m in members if dataclasses.is_dataclass(m) and "op" in _hints(m)]
+    discriminated = [m for m in members
+                     if isinstance(m, type) and dataclasses.is_dataclass(m) and "op" in _hints(m)]
     if discriminated and isinstance(value, dict):
         wanted = value.get("op")
         for member in discriminated:

@@ -148,46 +148,46 @@ class Bounds:
 class StartTurn:
     """Send a user message: starts a new turn (``turn`` is the scenario's label for it)."""
 
-    op: Literal["start_turn"]
     turn: str
     message: str = "Hello"
     conversation: str = "main"
     entry_point: Literal["chat", "api", "trigger"] = "chat"
+    op: Literal["start_turn"] = "start_turn"
 
 
 @dataclass(frozen=True)
 class Poll:
     """Read the conversation's message poll (PLAY-3 envelope)."""
 
-    op: Literal["poll"]
     conversation: str = "main"
     limit: int | None = None
+    op: Literal["poll"] = "poll"
 
 
 @dataclass(frozen=True)
 class Answer:
     """Answer a paused turn's question; resumes the turn in a new run."""
 
-    op: Literal["answer"]
     turn: str
     value: str = "yes"
+    op: Literal["answer"] = "answer"
 
 
 @dataclass(frozen=True)
 class Approve:
     """Approve the gated call a turn is paused on."""
 
-    op: Literal["approve"]
     turn: str
+    op: Literal["approve"] = "approve"
 
 
 @dataclass(frozen=True)
 class Decline:
     """Decline the gated call a turn is paused on."""
 
-    op: Literal["decline"]
     turn: str
     reason: str = "declined by the operator"
+    op: Literal["decline"] = "decline"
 
 
 @dataclass(frozen=True)
@@ -196,24 +196,24 @@ class Wait:
     until every turn is quiescent.  ``clients`` > 1 asks for that many concurrent
     waiters (two browser tabs)."""
 
-    op: Literal["wait"]
     clients: int = 1
+    op: Literal["wait"] = "wait"
 
 
 @dataclass(frozen=True)
 class Continue:
     """Choose Continue on a stopped turn."""
 
-    op: Literal["continue"]
     turn: str
+    op: Literal["continue"] = "continue"
 
 
 @dataclass(frozen=True)
 class Stop:
     """Press Stop on a turn that is running or resuming."""
 
-    op: Literal["stop"]
     turn: str
+    op: Literal["stop"] = "stop"
 
 
 @dataclass(frozen=True)
@@ -227,8 +227,8 @@ class Restart:
 class FailWriteBack:
     """Make the next ``count`` write-backs fail after they have taken the held list."""
 
-    op: Literal["fail_write_back"]
     count: int = 1
+    op: Literal["fail_write_back"] = "fail_write_back"
 
 
 @dataclass(frozen=True)
@@ -237,19 +237,19 @@ class Interrupt:
     reaches ``point`` (for ``tool``, when given).  Where several armed interruptions
     match the same moment, the one armed first fires."""
 
-    op: Literal["interrupt"]
     point: InterruptPoint
     cause: InterruptCause
     tool: str | None = None
     occurrence: int = 1
+    op: Literal["interrupt"] = "interrupt"
 
 
 @dataclass(frozen=True)
 class FailLedgerRead:
     """Make the next ``count`` reads of the run-event ledger fail."""
 
-    op: Literal["fail_ledger_read"]
     count: int = 1
+    op: Literal["fail_ledger_read"] = "fail_ledger_read"
 
 
 @dataclass(frozen=True)
@@ -258,19 +258,19 @@ class EmitLateArtifact:
     ``ended`` targets the turn's last run, which has released collection;
     ``unopened`` targets the turn's next run, which has not opened it yet."""
 
-    op: Literal["emit_late_artifact"]
     turn: str
     target: Literal["ended", "unopened"]
     artifact: Json
     tool_call_id: str = "late_call"
+    op: Literal["emit_late_artifact"] = "emit_late_artifact"
 
 
 @dataclass(frozen=True)
 class ClassifyLedger:
     """Ask the implementation's tool-call journal to classify these ledger events."""
 
-    op: Literal["classify_ledger"]
     events: tuple[Json, ...]
+    op: Literal["classify_ledger"] = "classify_ledger"
 
 
 Step = (
