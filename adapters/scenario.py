@@ -220,7 +220,7 @@ class Stop:
 class Restart:
     """Restart the implementation from its storage (a reload)."""
 
-    op: Literal["restart"]
+    op: Literal["restart"] = "restart"
 
 
 @dataclass(frozen=True)

@@ -41,12 +41,18 @@ Disposition = Literal[
 
 @dataclass(frozen=True)
 class ToolResultRecord:
-    """One call's tool result, as the tool-invoking node received it."""
+    """One call's tool result, as the tool-invoking node received it.
+
+    ``arguments`` are the call's arguments after reconciliation with the tool's schema
+    (RT-TOOL-8), whether or not the tool then ran; absent where the call never got that
+    far (a skipped repeat, an unwired tool).
+    """
 
     tool: Json
     tool_call_id: str | None
     disposition: Disposition
     result: Json
+    arguments: Json = None
 
 
 @dataclass(frozen=True)

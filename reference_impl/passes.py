@@ -115,21 +115,25 @@ class ToolNode:
             if call is None:
                 continue
             stored = self.recorded(ctx, call)
+            arguments: object = None
             if stored is not None:
                 skipped.append(str(call.id))
                 tool, message, result = stored
                 disposition = "skipped"
             else:
                 try:
-                    disposition, result, message = self.handle(ctx, call)
+                    disposition, result, message, arguments = self.handle(ctx, call)
                 except _GatePause as pause:
                     paused_on = pause.pending
                     break
                 executed_any = True
                 if call.id is not None:
                     executed.append(call.id)
-            results.append({"tool": call.name, "tool_call_id": call.id,
-                            "disposition": disposition, "result": result})
+            entry = {"tool": call.name, "tool_call_id": call.id, "disposition": disposition,
+                     "result": result}
+            if arguments is not None:
+                entry["arguments"] = arguments
+            results.append(entry)
             messages.append({"role": "tool", "tool_call_id": call.id, "content": message})
         drained = ctx.collector.drain(ctx.run_id)
         ports = self.ports(drained, executed_any, executed, skipped)
@@ -175,14 +179,21 @@ class ToolNode:
 
     # -- one call handled for the first time --------------------------------------------
 
-    def handle(self, ctx: PassContext, call: Call) -> tuple[str, dict[str, object], str]:
-        """``(disposition, result, tool message)`` for a call seen for the first time."""
+    def handle(self, ctx: PassContext, call: Call
+               ) -> tuple[str, dict[str, object], str, object]:
+        """``(disposition, result, tool message, reconciled arguments)`` for a call seen
+        for the first time."""
         tool = ctx.workflow.tool(call.name)
         if tool is None:
             result = self.policy.tool_result(success=False, output=None,
                                              error=f"'{call.name}' is not an available tool")
-            return self.finish(ctx, call, "unknown_tool", result)
+            return (*self.finish(ctx, call, "unknown_tool", result), None)
         args = self.normalizer.normalize(call.args, tool.input_schema)
+        return (*self.dispatch(ctx, call, tool, args), args)
+
+    def dispatch(self, ctx: PassContext, call: Call, tool: ToolSpec, args: object
+                 ) -> tuple[str, dict[str, object], str]:
+        """Validate, gate, consult the journal, and run the tool."""
         problem = self.invalid(args, tool)
         if problem is not None:
             result = self.policy.tool_result(success=False, output=None,
@@ -264,11 +275,13 @@ class ToolNode:
                ) -> tuple[str, dict[str, object], str]:
         """Record the call once it has returned (with its ``tool_done`` event when it ran)."""
         text = prose(result) if message is None else message
+        # What is recorded is the result without its artifacts: those are delivered (or
+        # held) once, by the run that collected them, never again from a record.
+        stored = {key: result.get(key) for key in ("success", "data", "error")}
         with ctx.store.transaction() as conn:
             if ledger_tool is not None:
-                done = {key: result.get(key) for key in ("success", "data", "error")}
                 records.append_ledger(conn, ctx.turn_id, ctx.run_id, "tool_done", ledger_tool,
-                                      result=done)
+                                      result=stored)
             if call.id is not None:
-                records.record_call(conn, ctx.turn_id, call.id, call.name, text, result)
+                records.record_call(conn, ctx.turn_id, call.id, call.name, text, stored)
         return disposition, result, text

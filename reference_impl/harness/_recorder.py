@@ -3,10 +3,25 @@
 from __future__ import annotations
 
 import copy
+import math
 import threading
 from collections.abc import Mapping, Sequence
 
+from adapters.scenario import UNENCODABLE
+
 __all__ = ["Recorder"]
+
+
+def _reportable(value: object) -> object:
+    """A JSON-safe copy: a value JSON cannot encode (a scenario's unencodable payload)
+    is reported as the protocol's marker, not as itself."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return dict(UNENCODABLE)
+    if isinstance(value, Mapping):
+        return {str(key): _reportable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_reportable(item) for item in value]
+    return value
 
 
 class Recorder:
@@ -65,7 +80,7 @@ class Recorder:
         with self._lock:
             passes = self._run(run_id)["passes"]
             assert isinstance(passes, list)
-            passes.append(copy.deepcopy(dict(record)))
+            passes.append(_reportable(record))
 
     def side_effect(self, run_id: str, effect: Mapping[str, object]) -> None:
         """A tool body ran."""
@@ -74,7 +89,7 @@ class Recorder:
             if run is not None:
                 effects = run["side_effects"]
                 assert isinstance(effects, list)
-                effects.append(copy.deepcopy(dict(effect)))
+                effects.append(_reportable(effect))
 
     def warning(self, warning: Mapping[str, object]) -> None:
         """The runtime warned."""

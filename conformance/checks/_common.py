@@ -1,0 +1,49 @@
+"""Small helpers the check modules share."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from adapters.scenario import Bounds, Reply, StartTurn, Step, Tool
+from adapters.trace import PassRecord, ToolResultRecord, Trace
+from conformance.checks._context import CheckContext
+from conformance.scenarios import scenario
+from conformance.traces import results
+
+__all__ = ["json_keys", "mapping", "one_result", "one_turn", "port", "ports"]
+
+
+def one_turn(ctx: CheckContext, name: str, *, tools: Iterable[Tool], model: Iterable[Reply],
+             steps: Sequence[Step] | None = None, expose: Mapping[str, bool] | None = None,
+             bounds: Bounds | None = None) -> Trace:
+    """Run a scenario that, by default, starts one turn ``t1``."""
+    return ctx.run(scenario(name, tools=tools, model=model, expose=expose, bounds=bounds,
+                            steps=steps if steps is not None else [StartTurn("t1")]))
+
+
+def mapping(value: object) -> Mapping[str, object]:
+    """``value`` when it is a JSON object, else an empty one."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def json_keys(value: object) -> list[str]:
+    """The keys of a JSON object, in order (empty for anything else)."""
+    return list(value) if isinstance(value, Mapping) else []
+
+
+def ports(one: PassRecord) -> Mapping[str, object]:
+    """A pass's port values."""
+    return mapping(one.ports)
+
+
+def port(one: PassRecord, name: str) -> object:
+    """One port's value (``None`` when the implementation did not report it)."""
+    return ports(one).get(name)
+
+
+def one_result(ctx: CheckContext, trace: Trace, tool_call_id: str) -> ToolResultRecord:
+    """The first tool result for ``tool_call_id``; fails the check when there is none."""
+    found = results(trace, tool_call_id)
+    if not found:
+        ctx.fail(f"no tool result was reported for call {tool_call_id}")
+    return found[0]

@@ -1,0 +1,100 @@
+"""Checks bound to clauses.
+
+A check is a function taking a :class:`~conformance.checks.CheckContext`, decorated with
+:func:`check`, which names the clause ids it covers.  That decorator is the only place a
+clause id is written in code; :func:`validate_bindings` holds every binding against the
+parsed corpus at start-up.  Checks are found by importing the modules listed in
+``CHECK_MODULES``; nothing is registered in a global.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from adapters.errors import SuiteError
+
+if TYPE_CHECKING:
+    from conformance.checks._context import CheckContext
+
+__all__ = ["CHECK_MODULES", "Check", "all_checks", "check", "validate_bindings"]
+
+CHECK_MODULES = tuple(
+    f"conformance.checks.{name}" for name in (
+        "rt_tool_1", "rt_tool_2", "rt_tool_3", "rt_tool_4", "rt_tool_5", "rt_tool_6",
+        "rt_tool_7", "rt_tool_8", "rt_tool_9", "rt_tool_10",
+        "dr_1", "dr_2", "dr_3", "dr_4", "dr_5", "dr_6",
+    )
+)
+_CLAUSE_ID = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*#c[1-9][0-9]*$")
+_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_ATTRIBUTE = "__rttool_check__"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check: a name, the clauses it covers, and the function that performs it."""
+
+    name: str
+    clauses: tuple[str, ...]
+    function: Callable[[CheckContext], None]
+    summary: str
+
+    @property
+    def id(self) -> str:
+        """``RT-TOOL-7#c4/held-put-back-after-failed-write-back``: clause first, then name."""
+        return f"{self.clauses[0]}/{self.name}"
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The rule ids of the clauses it covers."""
+        return tuple(dict.fromkeys(clause.split("#")[0] for clause in self.clauses))
+
+
+def check(*clauses: str, name: str | None = None
+          ) -> Callable[[Callable[[CheckContext], None]], Callable[[CheckContext], None]]:
+    """Bind the decorated function to ``clauses`` (``"RT-TOOL-7#c4"``...)."""
+    if not clauses:
+        raise SuiteError("a check must cover at least one clause")
+    for clause in clauses:
+        if not _CLAUSE_ID.match(clause):
+            raise SuiteError("malformed clause id in a check binding", clause=clause)
+
+    def bind(function: Callable[[CheckContext], None]) -> Callable[[CheckContext], None]:
+        check_name = name or function.__name__.removeprefix("check_").replace("_", "-")
+        if not _NAME.match(check_name):
+            raise SuiteError("malformed check name", name=check_name)
+        summary = (function.__doc__ or check_name).strip().splitlines()[0]
+        setattr(function, _ATTRIBUTE, Check(check_name, tuple(clauses), function, summary))
+        return function
+
+    return bind
+
+
+def all_checks(modules: Iterable[str] = CHECK_MODULES) -> tuple[Check, ...]:
+    """Every check of ``modules``, in module then definition order."""
+    found: list[Check] = []
+    seen: set[str] = set()
+    for module_name in modules:
+        module = importlib.import_module(module_name)
+        for value in vars(module).values():
+            bound = getattr(value, _ATTRIBUTE, None)
+            if isinstance(bound, Check):
+                if bound.id in seen:
+                    raise SuiteError("two checks share an id", check=bound.id)
+                seen.add(bound.id)
+                found.append(bound)
+    return tuple(found)
+
+
+def validate_bindings(checks: Iterable[Check], clause_ids: Iterable[str]) -> None:
+    """Raise :class:`SuiteError` when a check cites a clause the corpus does not have."""
+    known = set(clause_ids)
+    for one in checks:
+        for clause in one.clauses:
+            if clause not in known:
+                raise SuiteError("a check cites a clause that does not exist",
+                                 check=one.id, clause=clause)
