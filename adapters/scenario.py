@@ -193,10 +193,11 @@ class Decline:
 @dataclass(frozen=True)
 class Wait:
     """Let the implementation do what it does on its own (automatic continuation)
-    until every turn is quiescent.  ``clients`` > 1 asks for that many concurrent
-    waiters (two browser tabs)."""
+    until every turn is quiescent, or for at most ``rounds`` automatic continuations.
+    ``clients`` > 1 asks for that many concurrent waiters (two browser tabs)."""
 
     clients: int = 1
+    rounds: int | None = None
     op: Literal["wait"] = "wait"
 
 

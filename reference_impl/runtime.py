@@ -132,21 +132,25 @@ class Runtime:
                 raise Refusal("not_stoppable", "only a resuming or paused turn can be stopped",
                               status=409, turn=turn_id, status_now=turn.status)
 
-    def settle(self) -> int:
-        """Perform every pending automatic continuation; returns how many ran."""
+    def settle(self, rounds: int | None = None) -> int:
+        """Perform pending automatic continuations (at most ``rounds`` of them); returns
+        how many ran."""
         ran = 0
-        while True:
+        while rounds is None or ran < rounds:
             waiting = [row[0] for row in self.store.read().execute(
                 "SELECT id FROM turns WHERE status = 'resuming' ORDER BY updated_at")]
             if not waiting:
                 return ran
             progressed = False
             for turn_id in waiting:
+                if rounds is not None and ran >= rounds:
+                    break
                 if self._auto_continue(turn_id):
                     ran += 1
                     progressed = True
             if not progressed:
                 return ran
+        return ran
 
     def emit_late(self, turn_id: str, target: str, artifact: object, tool_call_id: str) -> None:
         """Deliver an artifact into collection out of band (a late tool callback):

@@ -13,12 +13,27 @@ from conformance.traces import results
 __all__ = ["json_keys", "mapping", "one_result", "one_turn", "port", "ports"]
 
 
-def one_turn(ctx: CheckContext, name: str, *, tools: Iterable[Tool], model: Iterable[Reply],
-             steps: Sequence[Step] | None = None, expose: Mapping[str, bool] | None = None,
-             bounds: Bounds | None = None) -> Trace:
+def one_turn(
+    ctx: CheckContext,
+    name: str,
+    *,
+    tools: Iterable[Tool],
+    model: Iterable[Reply],
+    steps: Sequence[Step] | None = None,
+    expose: Mapping[str, bool] | None = None,
+    bounds: Bounds | None = None,
+) -> Trace:
     """Run a scenario that, by default, starts one turn ``t1``."""
-    return ctx.run(scenario(name, tools=tools, model=model, expose=expose, bounds=bounds,
-                            steps=steps if steps is not None else [StartTurn("t1")]))
+    return ctx.run(
+        scenario(
+            name,
+            tools=tools,
+            model=model,
+            expose=expose,
+            bounds=bounds,
+            steps=steps if steps is not None else [StartTurn("t1")],
+        )
+    )
 
 
 def mapping(value: object) -> Mapping[str, object]:

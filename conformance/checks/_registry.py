@@ -23,10 +23,24 @@ if TYPE_CHECKING:
 __all__ = ["CHECK_MODULES", "Check", "all_checks", "check", "validate_bindings"]
 
 CHECK_MODULES = tuple(
-    f"conformance.checks.{name}" for name in (
-        "rt_tool_1", "rt_tool_2", "rt_tool_3", "rt_tool_4", "rt_tool_5", "rt_tool_6",
-        "rt_tool_7", "rt_tool_8", "rt_tool_9", "rt_tool_10",
-        "dr_1", "dr_2", "dr_3", "dr_4", "dr_5", "dr_6",
+    f"conformance.checks.{name}"
+    for name in (
+        "rt_tool_1",
+        "rt_tool_2",
+        "rt_tool_3",
+        "rt_tool_4",
+        "rt_tool_5",
+        "rt_tool_6",
+        "rt_tool_7",
+        "rt_tool_8",
+        "rt_tool_9",
+        "rt_tool_10",
+        "dr_1",
+        "dr_2",
+        "dr_3",
+        "dr_4",
+        "dr_5",
+        "dr_6",
     )
 )
 _CLAUSE_ID = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*#c[1-9][0-9]*$")
@@ -54,8 +68,9 @@ class Check:
         return tuple(dict.fromkeys(clause.split("#")[0] for clause in self.clauses))
 
 
-def check(*clauses: str, name: str | None = None
-          ) -> Callable[[Callable[[CheckContext], None]], Callable[[CheckContext], None]]:
+def check(
+    *clauses: str, name: str | None = None
+) -> Callable[[Callable[[CheckContext], None]], Callable[[CheckContext], None]]:
     """Bind the decorated function to ``clauses`` (``"RT-TOOL-7#c4"``...)."""
     if not clauses:
         raise SuiteError("a check must cover at least one clause")
@@ -96,5 +111,6 @@ def validate_bindings(checks: Iterable[Check], clause_ids: Iterable[str]) -> Non
     for one in checks:
         for clause in one.clauses:
             if clause not in known:
-                raise SuiteError("a check cites a clause that does not exist",
-                                 check=one.id, clause=clause)
+                raise SuiteError(
+                    "a check cites a clause that does not exist", check=one.id, clause=clause
+                )

@@ -14,53 +14,80 @@ BASE = ["success", "data", "error"]
 @check("RT-TOOL-1#c1")
 def check_result_is_success_data_error(ctx: CheckContext) -> None:
     """A successful and a failed call each give a `{success, data, error}` result."""
-    trace = one_turn(ctx, "rt1-c1-shape",
-                     tools=[tool("ok_tool", output({"value": 1})),
-                            tool("bad_tool", failure("it broke"))],
-                     model=[calls(call("ok_tool", {}, "c1"), call("bad_tool", {}, "c2")),
-                            say("done")])
+    trace = one_turn(
+        ctx,
+        "rt1-c1-shape",
+        tools=[tool("ok_tool", output({"value": 1})), tool("bad_tool", failure("it broke"))],
+        model=[calls(call("ok_tool", {}, "c1"), call("bad_tool", {}, "c2")), say("done")],
+    )
     for call_id, success in (("c1", True), ("c2", False)):
         result = mapping(one_result(ctx, trace, call_id).result)
-        ctx.expect(json_keys(result) and sorted(json_keys(result)) == sorted(BASE),
-                   f"call {call_id}: result keys are {json_keys(result)}, expected exactly "
-                   f"{BASE}")
-        ctx.expect(result.get("success") is success,
-                   f"call {call_id}: success is {result.get('success')!r}, expected {success}")
-    ctx.expect(mapping(one_result(ctx, trace, "c1").result).get("data") == {"value": 1},
-               "the successful result's data is not the tool's output")
+        ctx.expect(
+            sorted(json_keys(result)) == sorted(BASE),
+            f"call {call_id}: result keys are {json_keys(result)}, expected exactly {BASE}",
+        )
+        ctx.expect(
+            result.get("success") is success,
+            f"call {call_id}: success is {result.get('success')!r}, expected {success}",
+        )
+    ctx.expect(
+        mapping(one_result(ctx, trace, "c1").result).get("data") == {"value": 1},
+        "the successful result's data is not the tool's output",
+    )
 
 
 @check("RT-TOOL-1#c2")
 def check_artifacts_key_only_when_attached(ctx: CheckContext) -> None:
     """`artifacts` appears only once at least one artifact was attached."""
-    trace = one_turn(ctx, "rt1-c2-only-when-attached",
-                     tools=[tool("plain", output({"ok": True})),
-                            tool("empty_list", Return(output={"ok": True, "artifacts": []})),
-                            tool("nothing_valid", output({"ok": True}, "junk", {"type": 7})),
-                            tool("one", output({"ok": True}, artifact("link", {"u": "x"})))],
-                     model=[calls(call("plain", {}, "c1"), call("empty_list", {}, "c2"),
-                                  call("nothing_valid", {}, "c3"), call("one", {}, "c4")),
-                            say("done")])
+    trace = one_turn(
+        ctx,
+        "rt1-c2-only-when-attached",
+        tools=[
+            tool("plain", output({"ok": True})),
+            tool("empty_list", Return(output={"ok": True, "artifacts": []})),
+            tool("nothing_valid", output({"ok": True}, "junk", {"type": 7})),
+            tool("one", output({"ok": True}, artifact("link", {"u": "x"}))),
+        ],
+        model=[
+            calls(
+                call("plain", {}, "c1"),
+                call("empty_list", {}, "c2"),
+                call("nothing_valid", {}, "c3"),
+                call("one", {}, "c4"),
+            ),
+            say("done"),
+        ],
+    )
     for call_id in ("c1", "c2", "c3"):
         keys = json_keys(one_result(ctx, trace, call_id).result)
-        ctx.expect("artifacts" not in keys,
-                   f"call {call_id} attached no artifact, yet its result has keys {keys}")
+        ctx.expect(
+            "artifacts" not in keys,
+            f"call {call_id} attached no artifact, yet its result has keys {keys}",
+        )
     attached = mapping(one_result(ctx, trace, "c4").result).get("artifacts")
-    ctx.expect(isinstance(attached, list) and len(attached) == 1,
-               f"call c4 attached one artifact; its result's artifacts are {attached!r}")
+    ctx.expect(
+        isinstance(attached, list) and len(attached) == 1,
+        f"call c4 attached one artifact; its result's artifacts are {attached!r}",
+    )
 
 
 @check("RT-TOOL-1#c3")
 def check_artifacts_never_folded_into_data(ctx: CheckContext) -> None:
     """Attaching an artifact leaves `data` exactly as the tool produced it."""
     mark = canary("rt1-c3")
-    trace = one_turn(ctx, "rt1-c3-disjoint",
-                     tools=[tool("make", output({"title": "Report"},
-                                                artifact("link", {"url": mark})))],
-                     model=[calls(call("make", {}, "c1")), say("done")])
+    trace = one_turn(
+        ctx,
+        "rt1-c3-disjoint",
+        tools=[tool("make", output({"title": "Report"}, artifact("link", {"url": mark})))],
+        model=[calls(call("make", {}, "c1")), say("done")],
+    )
     result = mapping(one_result(ctx, trace, "c1").result)
-    ctx.expect(result.get("data") == {"title": "Report"},
-               f"data is {result.get('data')!r}: attaching an artifact changed it")
+    ctx.expect(
+        result.get("data") == {"title": "Report"},
+        f"data is {result.get('data')!r}: attaching an artifact changed it",
+    )
     ctx.expect(not contains(result.get("data"), mark), "an artifact was folded into data")
-    ctx.expect(contains(result.get("artifacts"), mark),
-               "the artifact is not carried beside data under `artifacts`")
+    ctx.expect(
+        contains(result.get("artifacts"), mark),
+        "the artifact is not carried beside data under `artifacts`",
+    )

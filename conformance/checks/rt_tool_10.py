@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from adapters.scenario import Reply
 from adapters.trace import PassRecord
 from conformance.checks import CheckContext, check
 from conformance.checks._common import mapping, one_turn, port
@@ -9,14 +10,21 @@ from conformance.scenarios import call, calls, output, say, tool
 from conformance.traces import all_passes, results
 
 
-def _passes(ctx: CheckContext, name: str, *batches: object) -> list[PassRecord]:
-    trace = one_turn(ctx, name,
-                     tools=[tool("do_thing", output({"result": "did"}), schema={}),
-                            tool("other_thing", output({"result": "other"}), schema={})],
-                     model=[*batches, say("done")])  # type: ignore[list-item]
+def _passes(ctx: CheckContext, name: str, *batches: Reply) -> list[PassRecord]:
+    trace = one_turn(
+        ctx,
+        name,
+        tools=[
+            tool("do_thing", output({"result": "did"}), schema={}),
+            tool("other_thing", output({"result": "other"}), schema={}),
+        ],
+        model=[*batches, say("done")],
+    )
     found = [one for _, one in all_passes(trace)]
-    ctx.expect(len(found) == len(batches),
-               f"{len(batches)} batches were sent, {len(found)} passes reported")
+    ctx.expect(
+        len(found) == len(batches),
+        f"{len(batches)} batches were sent, {len(found)} passes reported",
+    )
     return found
 
 
@@ -26,37 +34,51 @@ def check_executed_complements_skipped(ctx: CheckContext) -> None:
     first = calls(call("do_thing", [], "call_a"))
     mixed = calls(call("do_thing", [], "call_a"), call("other_thing", [], "call_b"))
     passes = _passes(ctx, "rt10-c1-complement", first, mixed)
-    ctx.expect(all(isinstance(port(one, "executed_any"), bool) for one in passes),
-               "executed_any is not a boolean")
-    ctx.expect(port(passes[1], "executed") == ["call_b"] and
-               port(passes[1], "skipped") == ["call_a"],
-               f"executed {port(passes[1], 'executed')!r} and skipped "
-               f"{port(passes[1], 'skipped')!r} do not partition ['call_a', 'call_b']")
+    ctx.expect(
+        all(isinstance(port(one, "executed_any"), bool) for one in passes),
+        "executed_any is not a boolean",
+    )
+    ctx.expect(
+        port(passes[1], "executed") == ["call_b"] and port(passes[1], "skipped") == ["call_a"],
+        f"executed {port(passes[1], 'executed')!r} and skipped "
+        f"{port(passes[1], 'skipped')!r} do not partition ['call_a', 'call_b']",
+    )
 
 
 @check("RT-TOOL-10#c2")
 def check_unwired_tool_counts_as_work(ctx: CheckContext) -> None:
     """A call naming a tool that is not wired is handled for the first time: a recoverable
     result, and `executed_any` is true."""
-    trace = one_turn(ctx, "rt10-c2-unwired", tools=[tool("do_thing", schema={})],
-                     model=[calls(call("no_such_tool", {}, "call_x")), say("done")])
+    trace = one_turn(
+        ctx,
+        "rt10-c2-unwired",
+        tools=[tool("do_thing", schema={})],
+        model=[calls(call("no_such_tool", {}, "call_x")), say("done")],
+    )
     passes = [one for _, one in all_passes(trace)]
     ctx.expect(len(passes) == 1, "the pass was not reported")
-    ctx.expect(port(passes[0], "executed_any") is True,
-               "a call to an unwired tool left executed_any false")
-    ctx.expect(port(passes[0], "executed") == ["call_x"],
-               f"executed is {port(passes[0], 'executed')!r}, expected ['call_x']")
+    ctx.expect(
+        port(passes[0], "executed_any") is True, "a call to an unwired tool left executed_any false"
+    )
+    ctx.expect(
+        port(passes[0], "executed") == ["call_x"],
+        f"executed is {port(passes[0], 'executed')!r}, expected ['call_x']",
+    )
     found = results(trace, "call_x")
-    ctx.expect(bool(found) and mapping(found[0].result).get("success") is False,
-               "the unwired call did not get a recoverable failure result")
+    ctx.expect(
+        bool(found) and mapping(found[0].result).get("success") is False,
+        "the unwired call did not get a recoverable failure result",
+    )
 
 
 @check("RT-TOOL-10#c3")
 def check_empty_batch_reports_false(ctx: CheckContext) -> None:
     """An empty batch reports `executed_any` false."""
     passes = _passes(ctx, "rt10-c3-empty", calls())
-    ctx.expect(port(passes[0], "executed_any") is False,
-               f"an empty batch reported executed_any {port(passes[0], 'executed_any')!r}")
+    ctx.expect(
+        port(passes[0], "executed_any") is False,
+        f"an empty batch reported executed_any {port(passes[0], 'executed_any')!r}",
+    )
 
 
 @check("RT-TOOL-10#c4")
@@ -64,17 +86,31 @@ def check_unguarded_and_malformed_calls(ctx: CheckContext) -> None:
     """A call with no identifier is in neither list but sets `executed_any`; a malformed
     call is dropped before the guard, in neither list, and leaves it false."""
     no_id = calls({"name": "do_thing", "args": []})
-    malformed = calls("not a call", 42, {"name": ""}, {"name": "  "}, {"name": {"x": 1}},
-                      {"name": ["do_thing"]}, {"args": {}})
+    malformed = calls(
+        "not a call",
+        42,
+        {"name": ""},
+        {"name": "  "},
+        {"name": {"x": 1}},
+        {"name": ["do_thing"]},
+        {"args": {}},
+    )
     passes = _passes(ctx, "rt10-c4-unguarded", no_id, malformed)
-    ctx.expect(port(passes[0], "executed_any") is True,
-               "a call without an identifier left executed_any false")
-    ctx.expect(port(passes[0], "executed") == [] and port(passes[0], "skipped") == [],
-               "a call without an identifier appears in executed or skipped")
-    ctx.expect(port(passes[1], "executed_any") is False,
-               "a batch of malformed calls set executed_any")
-    ctx.expect(port(passes[1], "executed") == [] and port(passes[1], "skipped") == [],
-               "a malformed call appears in executed or skipped")
+    ctx.expect(
+        port(passes[0], "executed_any") is True,
+        "a call without an identifier left executed_any false",
+    )
+    ctx.expect(
+        port(passes[0], "executed") == [] and port(passes[0], "skipped") == [],
+        "a call without an identifier appears in executed or skipped",
+    )
+    ctx.expect(
+        port(passes[1], "executed_any") is False, "a batch of malformed calls set executed_any"
+    )
+    ctx.expect(
+        port(passes[1], "executed") == [] and port(passes[1], "skipped") == [],
+        "a malformed call appears in executed or skipped",
+    )
     ctx.expect(not passes[1].results, f"malformed calls produced results: {passes[1].results!r}")
 
 
@@ -83,7 +119,11 @@ def check_default_exposure(ctx: CheckContext) -> None:
     """`executed_any` is exposed by default; `executed` is not."""
     passes = _passes(ctx, "rt10-c5-exposure", calls(call("do_thing", [], "c1")))
     exposed = mapping(passes[0].exposed)
-    ctx.expect(exposed.get("executed_any") is True,
-               f"executed_any is not exposed by default ({exposed.get('executed_any')!r})")
-    ctx.expect(exposed.get("executed") is False,
-               f"executed is exposed by default ({exposed.get('executed')!r})")
+    ctx.expect(
+        exposed.get("executed_any") is True,
+        f"executed_any is not exposed by default ({exposed.get('executed_any')!r})",
+    )
+    ctx.expect(
+        exposed.get("executed") is False,
+        f"executed is exposed by default ({exposed.get('executed')!r})",
+    )

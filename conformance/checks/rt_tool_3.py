@@ -12,21 +12,29 @@ from conformance.traces import all_passes, delivered, model_text, turn
 def check_port_entries_built_key_by_key(ctx: CheckContext) -> None:
     """Each port entry is exactly `{type, payload, tool_call_id}`, paired with the real call:
     a tool can neither forge the call id nor smuggle keys through."""
-    forged = {"type": "link", "payload": {"url": "https://example.com/x"},
-              "tool_call_id": "forged-id", "smuggled": "extra"}
-    trace = one_turn(ctx, "rt3-c1-key-by-key",
-                     tools=[tool("forger", output({"ok": True}, forged)),
-                            tool("honest", output({"ok": True},
-                                                  artifact("citation", {"ref": "r"})))],
-                     model=[calls(call("forger", {}, "c1"), call("honest", {}, "c2")),
-                            say("done")])
-    expected = [{"type": "link", "payload": {"url": "https://example.com/x"}, "tool_call_id": "c1"},
-                {"type": "citation", "payload": {"ref": "r"}, "tool_call_id": "c2"}]
+    forged = {
+        "type": "link",
+        "payload": {"url": "https://example.com/x"},
+        "tool_call_id": "forged-id",
+        "smuggled": "extra",
+    }
+    trace = one_turn(
+        ctx,
+        "rt3-c1-key-by-key",
+        tools=[
+            tool("forger", output({"ok": True}, forged)),
+            tool("honest", output({"ok": True}, artifact("citation", {"ref": "r"}))),
+        ],
+        model=[calls(call("forger", {}, "c1"), call("honest", {}, "c2")), say("done")],
+    )
+    expected = [
+        {"type": "link", "payload": {"url": "https://example.com/x"}, "tool_call_id": "c1"},
+        {"type": "citation", "payload": {"ref": "r"}, "tool_call_id": "c2"},
+    ]
     passes = all_passes(trace)
     ctx.expect(bool(passes), "no tool pass was reported")
     surfaced = port(passes[0][1], "tool_artifacts")
-    ctx.expect(surfaced == expected,
-               f"tool_artifacts carried {surfaced!r}, expected {expected!r}")
+    ctx.expect(surfaced == expected, f"tool_artifacts carried {surfaced!r}, expected {expected!r}")
     on_wire = delivered(turn(trace, "t1"))
     ctx.expect(on_wire == expected, f"the message carried {on_wire!r}, expected {expected!r}")
 
@@ -34,16 +42,23 @@ def check_port_entries_built_key_by_key(ctx: CheckContext) -> None:
 @check("RT-TOOL-3#c2")
 def check_port_not_exposed_by_default(ctx: CheckContext) -> None:
     """With no exposure choice made, `tool_artifacts` is not exposed."""
-    trace = one_turn(ctx, "rt3-c2-default-exposure",
-                     tools=[tool("make", output({"ok": True}, artifact("link", {"u": 1})))],
-                     model=[calls(call("make", {}, "c1")), say("done")])
+    trace = one_turn(
+        ctx,
+        "rt3-c2-default-exposure",
+        tools=[tool("make", output({"ok": True}, artifact("link", {"u": 1})))],
+        model=[calls(call("make", {}, "c1")), say("done")],
+    )
     passes = all_passes(trace)
     ctx.expect(bool(passes), "no tool pass was reported")
     exposed = mapping(passes[0][1].exposed)
-    ctx.expect("tool_artifacts" in exposed,
-               "the implementation did not report whether tool_artifacts is exposed")
-    ctx.expect(exposed.get("tool_artifacts") is False,
-               f"tool_artifacts is exposed by default ({exposed.get('tool_artifacts')!r})")
+    ctx.expect(
+        "tool_artifacts" in exposed,
+        "the implementation did not report whether tool_artifacts is exposed",
+    )
+    ctx.expect(
+        exposed.get("tool_artifacts") is False,
+        f"tool_artifacts is exposed by default ({exposed.get('tool_artifacts')!r})",
+    )
 
 
 @check("RT-TOOL-3#c3")
@@ -51,18 +66,30 @@ def check_prose_built_from_data_alone(ctx: CheckContext) -> None:
     """The prose fed back to the model comes from `data` alone: the artifact never leaks
     into it, even when its payload names things `data` does not."""
     mark = canary("rt3-c3")
-    trace = one_turn(ctx, "rt3-c3-prose",
-                     tools=[tool("create_node",
-                                 output({"result": "Created node 5 (draft)."},
-                                        artifact("link", {"url": f"https://example.com/{mark}",
-                                                          "title": mark})))],
-                     model=[calls(call("create_node", {}, "c1")), say("done")])
+    trace = one_turn(
+        ctx,
+        "rt3-c3-prose",
+        tools=[
+            tool(
+                "create_node",
+                output(
+                    {"result": "Created node 5 (draft)."},
+                    artifact("link", {"url": f"https://example.com/{mark}", "title": mark}),
+                ),
+            )
+        ],
+        model=[calls(call("create_node", {}, "c1")), say("done")],
+    )
     texts = model_text(trace)
-    ctx.expect(any("Created node 5 (draft)." in text for text in texts),
-               "the tool's data never reached the model")
+    ctx.expect(
+        any("Created node 5 (draft)." in text for text in texts),
+        "the tool's data never reached the model",
+    )
     leaked = [text for text in texts if mark in text]
-    ctx.expect(not leaked, f"the artifact leaked into the model's input: {leaked[0][:120]!r}"
-               if leaked else "")
+    ctx.expect(
+        not leaked,
+        f"the artifact leaked into the model's input: {leaked[0][:120]!r}" if leaked else "",
+    )
     for _, one in all_passes(trace):
         for message in one.tool_messages:
             ctx.expect(mark not in str(message), "a tool message carries the artifact")
@@ -75,14 +102,20 @@ def check_delivery_does_not_depend_on_exposure(ctx: CheckContext) -> None:
     choices = [None, True] if ctx.handshake.capabilities.port_exposure else [None]
     for choice in choices:
         name = "default" if choice is None else "exposed"
-        trace = one_turn(ctx, f"rt3-c4-{name}",
-                         tools=[tool("make", output({"ok": True},
-                                                    artifact("link", {"url": "https://e.x/1"})))],
-                         model=[calls(call("make", {}, "c1")), say("done")],
-                         expose=None if choice is None else {"tool_artifacts": choice})
+        trace = one_turn(
+            ctx,
+            f"rt3-c4-{name}",
+            tools=[tool("make", output({"ok": True}, artifact("link", {"url": "https://e.x/1"})))],
+            model=[calls(call("make", {}, "c1")), say("done")],
+            expose=None if choice is None else {"tool_artifacts": choice},
+        )
         seen[name] = delivered(turn(trace, "t1"))
-    ctx.expect(bool(seen["default"]),
-               "with tool_artifacts not exposed (the default), nothing was delivered")
+    ctx.expect(
+        bool(seen["default"]),
+        "with tool_artifacts not exposed (the default), nothing was delivered",
+    )
     if "exposed" in seen:
-        ctx.expect(seen["exposed"] == seen["default"],
-                   f"delivery changed with exposure: {seen['default']!r} vs {seen['exposed']!r}")
+        ctx.expect(
+            seen["exposed"] == seen["default"],
+            f"delivery changed with exposure: {seen['default']!r} vs {seen['exposed']!r}",
+        )

@@ -6,7 +6,9 @@ it collects nothing is not-applicable to them, and clause 1 checks that stance.
 
 from __future__ import annotations
 
-from adapters.scenario import Answer, EmitLateArtifact, Interrupt, StartTurn
+from typing import Literal
+
+from adapters.scenario import Answer, EmitLateArtifact, Interrupt, Reply, StartTurn, Step
 from conformance.checks import CheckContext, NotApplicable, Untested, check
 from conformance.checks._common import one_turn, port
 from conformance.scenarios import ask, call, calls, canary, link, output, say, tool
@@ -22,16 +24,24 @@ def _collects(ctx: CheckContext) -> None:
 def check_collection_stance_is_truthful(ctx: CheckContext) -> None:
     """An implementation may collect nothing at all; whichever it declares, it does."""
     mark = canary("rt5-c1")
-    trace = one_turn(ctx, "rt5-c1-stance", tools=[tool("make", output({"ok": True}, link(mark)))],
-                     model=[calls(call("make", {}, "c1")), say("done")])
+    trace = one_turn(
+        ctx,
+        "rt5-c1-stance",
+        tools=[tool("make", output({"ok": True}, link(mark)))],
+        model=[calls(call("make", {}, "c1")), say("done")],
+    )
     surfaced = any(contains(port(one, "tool_artifacts"), mark) for _, one in all_passes(trace))
     on_wire = contains(delivered(turn(trace, "t1")), mark)
     if ctx.handshake.collects_artifacts:
-        ctx.expect(surfaced and on_wire, "the handshake says artifacts are collected, but the "
-                   "artifact was not surfaced and delivered")
+        ctx.expect(
+            surfaced and on_wire,
+            "the handshake says artifacts are collected, but the "
+            "artifact was not surfaced and delivered",
+        )
     else:
-        ctx.expect(not on_wire, "the handshake says nothing is collected, yet an artifact was "
-                   "delivered")
+        ctx.expect(
+            not on_wire, "the handshake says nothing is collected, yet an artifact was delivered"
+        )
 
 
 @check("RT-TOOL-5#c2")
@@ -40,24 +50,36 @@ def check_unopened_run_drops_arrivals(ctx: CheckContext) -> None:
     collection later does not reach back for it."""
     _collects(ctx)
     mark = canary("rt5-c2")
-    trace = one_turn(ctx, "rt5-c2-unopened",
-                     tools=[tool("make", output({"ok": True}, link("https://e.x/own")))],
-                     model=[calls(call("make", {}, "c1")), ask("Continue?"), say("done")],
-                     steps=[StartTurn("t1"),
-                            EmitLateArtifact("t1", "unopened", link(mark), "call_late"),
-                            Answer("t1")])
+    trace = one_turn(
+        ctx,
+        "rt5-c2-unopened",
+        tools=[tool("make", output({"ok": True}, link("https://e.x/own")))],
+        model=[calls(call("make", {}, "c1")), ask("Continue?"), say("done")],
+        steps=[
+            StartTurn("t1"),
+            EmitLateArtifact("t1", "unopened", link(mark), "call_late"),
+            Answer("t1"),
+        ],
+    )
     final = turn(trace, "t1")
-    ctx.expect(final is not None and final.status == "completed",
-               "the turn did not complete after the answer")
-    ctx.expect(contains(delivered(final), "https://e.x/own"),
-               "the turn's own artifact was not delivered (the check's control case)")
+    ctx.expect(
+        final is not None and final.status == "completed",
+        "the turn did not complete after the answer",
+    )
+    ctx.expect(
+        contains(delivered(final), "https://e.x/own"),
+        "the turn's own artifact was not delivered (the check's control case)",
+    )
     for step in trace.steps:
         for wire in step.wire.get("main", {}).values():
-            ctx.expect(not contains(delivered(wire), mark),
-                       "an artifact that arrived before its run opened collection was kept")
-    ctx.expect(not any(contains(port(one, "tool_artifacts"), mark)
-                       for _, one in all_passes(trace)),
-               "an artifact that arrived before its run opened collection was surfaced")
+            ctx.expect(
+                not contains(delivered(wire), mark),
+                "an artifact that arrived before its run opened collection was kept",
+            )
+    ctx.expect(
+        not any(contains(port(one, "tool_artifacts"), mark) for _, one in all_passes(trace)),
+        "an artifact that arrived before its run opened collection was surfaced",
+    )
 
 
 @check("RT-TOOL-5#c3")
@@ -65,16 +87,20 @@ def check_drain_does_not_end_collection(ctx: CheckContext) -> None:
     """After one tool pass has been drained, a later call in the same run still collects."""
     _collects(ctx)
     marks = [canary("rt5-c3-first"), canary("rt5-c3-second")]
-    trace = one_turn(ctx, "rt5-c3-drain",
-                     tools=[tool("make", output({"ok": True}, link(marks[0])),
-                                 output({"ok": True}, link(marks[1])))],
-                     model=[calls(call("make", {}, "c1")), calls(call("make", {}, "c2")),
-                            say("done")])
+    trace = one_turn(
+        ctx,
+        "rt5-c3-drain",
+        tools=[
+            tool("make", output({"ok": True}, link(marks[0])), output({"ok": True}, link(marks[1])))
+        ],
+        model=[calls(call("make", {}, "c1")), calls(call("make", {}, "c2")), say("done")],
+    )
     on_wire = delivered(turn(trace, "t1"))
     for mark, which in zip(marks, ("first", "second"), strict=True):
-        ctx.expect(contains(on_wire, mark),
-                   f"the {which} pass's artifact was not delivered; only releasing collection "
-                   "may end it")
+        ctx.expect(
+            contains(on_wire, mark),
+            f"the {which} pass's artifact was not delivered; only releasing collection may end it",
+        )
 
 
 @check("RT-TOOL-5#c4", name="late-arrival-after-release-dropped")
@@ -82,28 +108,38 @@ def check_released_on_every_exit(ctx: CheckContext) -> None:
     """A run that returns, pauses or fails releases collection: nothing arriving later is
     kept, and (where observable) no collection stays open after a step."""
     _collects(ctx)
-    exits = {
+    exits: dict[str, tuple[list[Reply], list[Step]]] = {
         "return": ([calls(call("make", {}, "c1")), say("done")], [StartTurn("t1")]),
         "pause": ([calls(call("make", {}, "c1")), ask(), say("done")], [StartTurn("t1")]),
-        "fail": ([calls(call("make", {}, "c1")), say("never")],
-                 [Interrupt("after_tool_done", "error", "make"), StartTurn("t1")]),
+        "fail": (
+            [calls(call("make", {}, "c1")), say("never")],
+            [Interrupt("after_tool_done", "error", "make"), StartTurn("t1")],
+        ),
     }
     for how, (model, steps) in exits.items():
         mark = canary(f"rt5-c4-{how}")
-        trailing = [EmitLateArtifact("t1", "ended", link(mark), "call_late")]
+        trailing: list[Step] = [EmitLateArtifact("t1", "ended", link(mark), "call_late")]
         if how == "pause":
             trailing.append(Answer("t1"))
-        trace = one_turn(ctx, f"rt5-c4-{how}",
-                         tools=[tool("make", output({"ok": True}, link(f"https://e.x/{how}")))],
-                         model=model, steps=[*steps, *trailing])
+        trace = one_turn(
+            ctx,
+            f"rt5-c4-{how}",
+            tools=[tool("make", output({"ok": True}, link(f"https://e.x/{how}")))],
+            model=model,
+            steps=[*steps, *trailing],
+        )
         for step in trace.steps:
             for wire in step.wire.get("main", {}).values():
-                ctx.expect(not contains(delivered(wire), mark),
-                           f"an artifact arriving after the run's {how} was kept")
+                ctx.expect(
+                    not contains(delivered(wire), mark),
+                    f"an artifact arriving after the run's {how} was kept",
+                )
             if step.open_collections is not None:
-                ctx.expect(not step.open_collections,
-                           f"after step {step.index} ({step.op}), collection is still open "
-                           f"for {list(step.open_collections)}")
+                ctx.expect(
+                    not step.open_collections,
+                    f"after step {step.index} ({step.op}), collection is still open "
+                    f"for {list(step.open_collections)}",
+                )
 
 
 @check("RT-TOOL-5#c5")
@@ -111,19 +147,25 @@ def check_collection_independent_of_entry_point(ctx: CheckContext) -> None:
     """The same run collects the same artifacts whichever entry point launched it."""
     _collects(ctx)
     seen: dict[str, list[object]] = {}
-    for entry_point in ctx.handshake.capabilities.entry_points:
-        if entry_point not in ("chat", "api", "trigger"):
+    entry_point: Literal["chat", "api", "trigger"]
+    for entry_point in ("chat", "api", "trigger"):
+        if entry_point not in ctx.handshake.capabilities.entry_points:
             continue
-        trace = one_turn(ctx, f"rt5-c5-{entry_point}",
-                         tools=[tool("make", output({"ok": True}, link("https://e.x/report")))],
-                         model=[calls(call("make", {}, "c1")), say("done")],
-                         steps=[StartTurn("t1", entry_point=entry_point)])  # type: ignore[arg-type]
+        trace = one_turn(
+            ctx,
+            f"rt5-c5-{entry_point}",
+            tools=[tool("make", output({"ok": True}, link("https://e.x/report")))],
+            model=[calls(call("make", {}, "c1")), say("done")],
+            steps=[StartTurn("t1", entry_point=entry_point)],
+        )
         seen[entry_point] = delivered(turn(trace, "t1"))
     if len(seen) < 2:
         raise Untested(f"needs two entry points; the handshake offers {len(seen)}")
     reference = next(iter(seen.values()))
     ctx.expect(bool(reference), "no artifact was collected at all")
-    for entry_point, artifacts in seen.items():
-        ctx.expect(artifacts == reference,
-                   f"launched from {entry_point!r}, the run collected {artifacts!r}; "
-                   f"expected {reference!r}")
+    for launched, artifacts in seen.items():
+        ctx.expect(
+            artifacts == reference,
+            f"launched from {launched!r}, the run collected {artifacts!r}; "
+            f"expected {reference!r}",
+        )

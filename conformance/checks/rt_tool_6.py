@@ -36,21 +36,26 @@ def check_nothing_downstream_rechecks(ctx: CheckContext) -> None:
     if caps.configurable_bounds:
         per_run, bounds = 3, Bounds(run_artifacts=3, held_artifacts=16)
     elif limits.run_artifacts is not None and (
-            limits.held_artifacts is None or limits.held_artifacts >= limits.run_artifacts):
+        limits.held_artifacts is None or limits.held_artifacts >= limits.run_artifacts
+    ):
         per_run, bounds = limits.run_artifacts, None
     else:
         raise Untested("needs configurable bounds, or a held bound at least the run bound")
     first, second = _entries(per_run, "first"), _entries(per_run, "second")
-    trace = one_turn(ctx, "rt6-c1-no-recheck", bounds=bounds,
-                     tools=[tool("make", output({"ok": True}, *first),
-                                 output({"ok": True}, *second))],
-                     model=[calls(call("make", {}, "c1")), ask(), calls(call("make", {}, "c2")),
-                            say("done")],
-                     steps=[StartTurn("t1"), Answer("t1")])
+    trace = one_turn(
+        ctx,
+        "rt6-c1-no-recheck",
+        bounds=bounds,
+        tools=[tool("make", output({"ok": True}, *first), output({"ok": True}, *second))],
+        model=[calls(call("make", {}, "c1")), ask(), calls(call("make", {}, "c2")), say("done")],
+        steps=[StartTurn("t1"), Answer("t1")],
+    )
     on_wire = delivered(turn(trace, "t1"))
-    ctx.expect(len(on_wire) == 2 * per_run,
-               f"{2 * per_run} artifacts were collected within each run's bound, but "
-               f"{len(on_wire)} were delivered: something downstream re-checked them")
+    ctx.expect(
+        len(on_wire) == 2 * per_run,
+        f"{2 * per_run} artifacts were collected within each run's bound, but "
+        f"{len(on_wire)} were delivered: something downstream re-checked them",
+    )
 
 
 @check("RT-TOOL-6#c2")
@@ -63,13 +68,18 @@ def check_floors_accepted(ctx: CheckContext) -> None:
         "aggregate": [artifact("blob", blob(RUN_BYTES_FLOOR // 4, f"part{i}")) for i in range(4)],
     }
     for name, entries in cases.items():
-        trace = one_turn(ctx, f"rt6-c2-{name}",
-                         tools=[tool("make", output({"ok": True}, *entries))],
-                         model=[calls(call("make", {}, "c1")), say("done")])
+        trace = one_turn(
+            ctx,
+            f"rt6-c2-{name}",
+            tools=[tool("make", output({"ok": True}, *entries))],
+            model=[calls(call("make", {}, "c1")), say("done")],
+        )
         on_wire = delivered(turn(trace, "t1"))
-        ctx.expect(len(on_wire) == len(entries),
-                   f"floor '{name}': {len(entries)} artifacts within the floors were produced, "
-                   f"{len(on_wire)} delivered")
+        ctx.expect(
+            len(on_wire) == len(entries),
+            f"floor '{name}': {len(entries)} artifacts within the floors were produced, "
+            f"{len(on_wire)} delivered",
+        )
 
 
 @check("RT-TOOL-6#c3")
@@ -87,24 +97,33 @@ def check_drop_warns_and_leaves_no_placeholder(ctx: CheckContext) -> None:
     bad = [artifact("oversize", blob(bound + 100, "over"))]
     if caps.unencodable_payloads:
         bad.append(artifact("broken", dict(UNENCODABLE)))
-    trace = one_turn(ctx, "rt6-c3-drop", bounds=bounds,
-                     tools=[tool("make", output({"ok": True}, kept[0], *bad, kept[1]))],
-                     model=[calls(call("make", {}, "c1")), say("done")])
+    trace = one_turn(
+        ctx,
+        "rt6-c3-drop",
+        bounds=bounds,
+        tools=[tool("make", output({"ok": True}, kept[0], *bad, kept[1]))],
+        model=[calls(call("make", {}, "c1")), say("done")],
+    )
     final = turn(trace, "t1")
-    ctx.expect(final is not None and final.status == "completed",
-               f"the run did not complete after a drop (status {final and final.status!r})")
+    ctx.expect(
+        final is not None and final.status == "completed",
+        f"the run did not complete after a drop (status {final and final.status!r})",
+    )
     expected = [{**entry, "tool_call_id": "c1"} for entry in kept]
-    ctx.expect(delivered(final) == expected,
-               f"delivered {delivered(final)!r}, expected exactly {expected!r}")
+    ctx.expect(
+        delivered(final) == expected,
+        f"delivered {delivered(final)!r}, expected exactly {expected!r}",
+    )
     run_ids = {run.id for run in trace.runs()}
     for entry in bad:
         kind = entry["type"]
         matching = [w for w in trace.warnings() if w.type == kind]
         ctx.expect(bool(matching), f"the '{kind}' artifact was dropped without a warning")
         warning = matching[0]
-        ctx.expect(warning.tool == "make" and warning.tool_call_id == "c1"
-                   and warning.run in run_ids,
-                   f"the warning for '{kind}' does not name tool, run and call: {warning!r}")
+        ctx.expect(
+            warning.tool == "make" and warning.tool_call_id == "c1" and warning.run in run_ids,
+            f"the warning for '{kind}' does not name tool, run and call: {warning!r}",
+        )
 
 
 @check("RT-TOOL-6#c4")
@@ -129,38 +148,68 @@ def check_drop_is_per_artifact(ctx: CheckContext) -> None:
         remaining -= size
     crossing = artifact("crossing", blob(min(per_payload, 400), "cross"))
     last = artifact("citation", small)
-    trace = one_turn(ctx, "rt6-c4-per-artifact", bounds=bounds,
-                     tools=[tool("make", output({"ok": True}, *fill, crossing, last))],
-                     model=[calls(call("make", {}, "call_last")), say("done")])
+    trace = one_turn(
+        ctx,
+        "rt6-c4-per-artifact",
+        bounds=bounds,
+        tools=[tool("make", output({"ok": True}, *fill, crossing, last))],
+        model=[calls(call("make", {}, "call_last")), say("done")],
+    )
     on_wire = delivered(turn(trace, "t1"))
-    ctx.expect({**last, "tool_call_id": "call_last"} in on_wire,
-               "a small artifact after a dropped one was not kept, though it fit the budget")
-    ctx.expect(not any(isinstance(e, dict) and e.get("type") == "crossing" for e in on_wire),
-               "the artifact that crossed the aggregate budget was kept")
-    ctx.expect(len(on_wire) == len(fill) + 1,
-               f"expected {len(fill) + 1} artifacts (the fill and the small one), got "
-               f"{len(on_wire)}")
+    ctx.expect(
+        {**last, "tool_call_id": "call_last"} in on_wire,
+        "a small artifact after a dropped one was not kept, though it fit the budget",
+    )
+    ctx.expect(
+        not any(isinstance(e, dict) and e.get("type") == "crossing" for e in on_wire),
+        "the artifact that crossed the aggregate budget was kept",
+    )
+    ctx.expect(
+        len(on_wire) == len(fill) + 1,
+        f"expected {len(fill) + 1} artifacts (the fill and the small one), got {len(on_wire)}",
+    )
 
 
 @check("RT-TOOL-6#c5")
 def check_empty_type_refused(ctx: CheckContext) -> None:
     """An artifact whose `type` is empty is refused outright: never surfaced, never delivered."""
     mark = canary("rt6-c5")
-    trace = one_turn(ctx, "rt6-c5-empty-type",
-                     tools=[tool("make", output({"ok": True}, artifact("", {"note": mark}),
-                                                artifact("link", {"url": "https://e.x"})))],
-                     model=[calls(call("make", {}, "c1")), say("done")])
+    trace = one_turn(
+        ctx,
+        "rt6-c5-empty-type",
+        tools=[
+            tool(
+                "make",
+                output(
+                    {"ok": True},
+                    artifact("", {"note": mark}),
+                    artifact("link", {"url": "https://e.x"}),
+                ),
+            )
+        ],
+        model=[calls(call("make", {}, "c1")), say("done")],
+    )
     on_wire = delivered(turn(trace, "t1"))
     ctx.expect(not contains(on_wire, mark), "an artifact with an empty type was delivered")
-    ctx.expect(not any(contains(port(one, "tool_artifacts"), mark)
-                       for _, one in all_passes(trace)),
-               "an artifact with an empty type was surfaced on tool_artifacts")
+    ctx.expect(
+        not any(contains(port(one, "tool_artifacts"), mark) for _, one in all_passes(trace)),
+        "an artifact with an empty type was surfaced on tool_artifacts",
+    )
     ctx.expect(contains(on_wire, "https://e.x"), "the well-formed neighbour was not delivered")
 
 
-HOSTILE = ["<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "{{7*7}}", "${7*7}",
-           "&lt;b&gt;bold&lt;/b&gt;", "&amp;amp;", "'; DROP TABLE messages; --", "\u202eevil",
-           "line\nbreak", "%s%n"]
+HOSTILE = [
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "{{7*7}}",
+    "${7*7}",
+    "&lt;b&gt;bold&lt;/b&gt;",
+    "&amp;amp;",
+    "'; DROP TABLE messages; --",
+    "\u202eevil",
+    "line\nbreak",
+    "%s%n",
+]
 
 
 @check("RT-TOOL-6#c6")
@@ -168,10 +217,15 @@ def check_payload_is_plain_text(ctx: CheckContext) -> None:
     """Payload values are untrusted plain text: they come back exactly as produced, never
     decoded, rendered, expanded or executed."""
     payload = {f"v{i}": value for i, value in enumerate(HOSTILE)}
-    trace = one_turn(ctx, "rt6-c6-plain-text",
-                     tools=[tool("make", output({"ok": True}, artifact("note", payload)))],
-                     model=[calls(call("make", {}, "c1")), say("done")])
+    trace = one_turn(
+        ctx,
+        "rt6-c6-plain-text",
+        tools=[tool("make", output({"ok": True}, artifact("note", payload)))],
+        model=[calls(call("make", {}, "c1")), say("done")],
+    )
     expected = [{"type": "note", "payload": payload, "tool_call_id": "c1"}]
-    ctx.expect(delivered(turn(trace, "t1")) == expected,
-               "a payload did not come back as the exact text the tool produced: "
-               f"{delivered(turn(trace, 't1'))!r}")
+    ctx.expect(
+        delivered(turn(trace, "t1")) == expected,
+        "a payload did not come back as the exact text the tool produced: "
+        f"{delivered(turn(trace, 't1'))!r}",
+    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adapters.scenario import Answer, Bounds, FailWriteBack, Restart, StartTurn, Step
+from adapters.scenario import Answer, Bounds, FailWriteBack, Reply, Restart, StartTurn, Step
 from adapters.trace import Trace
 from conformance.checks import CheckContext, Untested, check
 from conformance.checks._common import one_turn
@@ -21,10 +21,11 @@ def _never_on_wire_while_paused(ctx: CheckContext, trace: Trace, marks: list[str
         if wire is None or wire.status == "completed":
             continue
         for mark in marks:
-            ctx.expect(not any(mark in text for text in strings([wire.messages,
-                                                                 wire.toolArtifacts])),
-                       f"after step {step.index} ({step.op}) the turn is {wire.status} and its "
-                       "wire already shows a held artifact")
+            ctx.expect(
+                not any(mark in text for text in strings([wire.messages, wire.toolArtifacts])),
+                f"after step {step.index} ({step.op}) the turn is {wire.status} and its "
+                "wire already shows a held artifact",
+            )
 
 
 @check("RT-TOOL-7#c1")
@@ -32,19 +33,28 @@ def check_held_durably_off_the_wire(ctx: CheckContext) -> None:
     """An artifact produced before a pause is held (it survives a restart) and stays off the
     wire until the resume delivers it."""
     mark = canary("rt7-c1")
-    trace = one_turn(ctx, "rt7-c1-held",
-                     tools=[tool("make", output({"ok": True}, link(mark)))],
-                     model=[calls(call("make", {}, "call_1")), ask("Which format?"), say("done")],
-                     steps=[StartTurn("t1"), Restart(), Answer("t1")])
+    trace = one_turn(
+        ctx,
+        "rt7-c1-held",
+        tools=[tool("make", output({"ok": True}, link(mark)))],
+        model=[calls(call("make", {}, "call_1")), ask("Which format?"), say("done")],
+        steps=[StartTurn("t1"), Restart(), Answer("t1")],
+    )
     paused = turn(trace, "t1", step=1)
-    ctx.expect(paused is not None and paused.status == "paused",
-               "the turn is not paused after the question (and the restart)")
+    ctx.expect(
+        paused is not None and paused.status == "paused",
+        "the turn is not paused after the question (and the restart)",
+    )
     _never_on_wire_while_paused(ctx, trace, [mark])
     if trace.steps[1].held is not None:
-        ctx.expect(contains(trace.steps[1].held.get("t1"), mark),
-                   "after the restart nothing is held against the paused turn")
-    ctx.expect(_count(trace, mark) == 1,
-               f"after the answer the held artifact was delivered {_count(trace, mark)} times")
+        ctx.expect(
+            contains(trace.steps[1].held.get("t1"), mark),
+            "after the restart nothing is held against the paused turn",
+        )
+    ctx.expect(
+        _count(trace, mark) == 1,
+        f"after the answer the held artifact was delivered {_count(trace, mark)} times",
+    )
 
 
 @check("RT-TOOL-7#c2")
@@ -52,19 +62,24 @@ def check_held_prepended_on_resumed_message(ctx: CheckContext) -> None:
     """The resume's write-back delivers the held artifacts first, then the resumed run's own,
     on the resumed turn's assistant message."""
     held, own = canary("rt7-c2-held"), canary("rt7-c2-own")
-    trace = one_turn(ctx, "rt7-c2-merged",
-                     tools=[tool("make", output({"ok": True}, link(held)),
-                                 output({"ok": True}, link(own)))],
-                     model=[calls(call("make", {}, "c1")), ask(), calls(call("make", {}, "c2")),
-                            say("done")],
-                     steps=[StartTurn("t1"), Answer("t1")])
+    trace = one_turn(
+        ctx,
+        "rt7-c2-merged",
+        tools=[tool("make", output({"ok": True}, link(held)), output({"ok": True}, link(own)))],
+        model=[calls(call("make", {}, "c1")), ask(), calls(call("make", {}, "c2")), say("done")],
+        steps=[StartTurn("t1"), Answer("t1")],
+    )
     rows = assistant_rows(turn(trace, "t1"))
     ctx.expect(bool(rows), "the resumed turn has no assistant message")
     carried = rows[-1].get("toolArtifacts") if rows else None
-    ctx.expect(isinstance(carried, list) and len(carried) == 2
-               and contains(carried[0], held) and contains(carried[1], own),
-               f"the resumed turn's assistant message carries {carried!r}; expected the held "
-               "artifact followed by the resumed run's own")
+    ctx.expect(
+        isinstance(carried, list)
+        and len(carried) == 2
+        and contains(carried[0], held)
+        and contains(carried[1], own),
+        f"the resumed turn's assistant message carries {carried!r}; expected the held "
+        "artifact followed by the resumed run's own",
+    )
 
 
 @check("RT-TOOL-7#c3")
@@ -72,19 +87,26 @@ def check_taking_is_destructive(ctx: CheckContext) -> None:
     """A resume that pauses again holds everything; the final delivery carries each
     artifact exactly once, and nothing is left to deliver afterwards."""
     first, second = canary("rt7-c3-first"), canary("rt7-c3-second")
-    trace = one_turn(ctx, "rt7-c3-destructive",
-                     tools=[tool("make", output({"ok": True}, link(first)),
-                                 output({"ok": True}, link(second)))],
-                     model=[calls(call("make", {}, "c1")), ask("First question?"),
-                            calls(call("make", {}, "c2")), ask("Second question?"),
-                            say("done")],
-                     steps=[StartTurn("t1"), Answer("t1"), Answer("t1"), Answer("t1")])
+    trace = one_turn(
+        ctx,
+        "rt7-c3-destructive",
+        tools=[tool("make", output({"ok": True}, link(first)), output({"ok": True}, link(second)))],
+        model=[
+            calls(call("make", {}, "c1")),
+            ask("First question?"),
+            calls(call("make", {}, "c2")),
+            ask("Second question?"),
+            say("done"),
+        ],
+        steps=[StartTurn("t1"), Answer("t1"), Answer("t1"), Answer("t1")],
+    )
     _never_on_wire_while_paused(ctx, trace, [first, second])
     for mark in (first, second):
-        ctx.expect(_count(trace, mark) == 1,
-                   f"an artifact was delivered {_count(trace, mark)} times, expected once")
-    ctx.expect(trace.steps[3].outcome == "refused",
-               "answering a completed turn was not refused")
+        ctx.expect(
+            _count(trace, mark) == 1,
+            f"an artifact was delivered {_count(trace, mark)} times, expected once",
+        )
+    ctx.expect(trace.steps[3].outcome == "refused", "answering a completed turn was not refused")
     last = trace.steps[-1].held
     if last is not None:
         ctx.expect(not last.get("t1"), f"artifacts are still held after delivery: {last!r}")
@@ -95,27 +117,38 @@ def check_failed_write_back_puts_back(ctx: CheckContext) -> None:
     """A write-back that fails after taking the held list puts it back: the failure only
     postpones delivery."""
     mark = canary("rt7-c4")
-    trace = one_turn(ctx, "rt7-c4-put-back",
-                     tools=[tool("make", output({"ok": True}, link(mark)))],
-                     model=[calls(call("make", {}, "c1")), ask(), say("first try"),
-                            say("second try")],
-                     steps=[StartTurn("t1"), FailWriteBack(), Answer("t1"), Answer("t1")])
+    trace = one_turn(
+        ctx,
+        "rt7-c4-put-back",
+        tools=[tool("make", output({"ok": True}, link(mark)))],
+        model=[calls(call("make", {}, "c1")), ask(), say("first try"), say("second try")],
+        steps=[StartTurn("t1"), FailWriteBack(), Answer("t1"), Answer("t1")],
+    )
     failed = trace.steps[2]
-    ctx.expect(failed.outcome in ("failed", "refused"),
-               f"the armed write-back failure was not reported (outcome {failed.outcome})")
-    ctx.expect(not contains(delivered(turn(trace, "t1", step=2)), mark),
-               "the artifact was delivered by the write-back that failed")
+    ctx.expect(
+        failed.outcome in ("failed", "refused"),
+        f"the armed write-back failure was not reported (outcome {failed.outcome})",
+    )
+    ctx.expect(
+        not contains(delivered(turn(trace, "t1", step=2)), mark),
+        "the artifact was delivered by the write-back that failed",
+    )
     if failed.held is not None:
-        ctx.expect(contains(failed.held.get("t1"), mark),
-                   "after the failed write-back the artifact is no longer held")
+        ctx.expect(
+            contains(failed.held.get("t1"), mark),
+            "after the failed write-back the artifact is no longer held",
+        )
     retry = trace.steps[3]
     if retry.outcome != "ok":
         if failed.held is None:
-            raise Untested("the failed step cannot be retried and held artifacts are not "
-                           "observable")
+            raise Untested(
+                "the failed step cannot be retried and held artifacts are not observable"
+            )
         return
-    ctx.expect(_count(trace, mark) == 1,
-               f"after the retry the artifact was delivered {_count(trace, mark)} times")
+    ctx.expect(
+        _count(trace, mark) == 1,
+        f"after the retry the artifact was delivered {_count(trace, mark)} times",
+    )
 
 
 @check("RT-TOOL-7#c5")
@@ -131,9 +164,10 @@ def check_held_list_bounded_newest_dropped(ctx: CheckContext) -> None:
         raise Untested("needs configurable bounds or declared held and run bounds")
     total = bound + 1
     entries = [link(f"https://e.x/held/{i}") for i in range(total)]
-    chunks = [entries[i:i + per_run] for i in range(0, total, per_run)]
+    chunks = [entries[i : i + per_run] for i in range(0, total, per_run)]
     tools = [tool("make", *(output({"ok": True}, *chunk) for chunk in chunks))]
-    model, steps = [], [StartTurn("t1")]
+    model: list[Reply] = []
+    steps: list[Step] = [StartTurn("t1")]
     for index in range(len(chunks)):
         model += [calls(call("make", {}, f"c{index}")), ask(f"Question {index}?")]
         steps.append(Answer("t1"))
@@ -141,10 +175,16 @@ def check_held_list_bounded_newest_dropped(ctx: CheckContext) -> None:
     trace = one_turn(ctx, "rt7-c5-bounded", tools=tools, model=model, steps=steps, bounds=bounds)
     on_wire = [e.get("payload") for e in delivered(turn(trace, "t1")) if isinstance(e, dict)]
     kept = [entry["payload"] for entry in entries[:bound]]
-    ctx.expect(on_wire == kept,
-               f"with a held bound of {bound}, delivered {len(on_wire)} artifacts; expected the "
-               f"oldest {bound}")
+    ctx.expect(
+        on_wire == kept,
+        f"with a held bound of {bound}, delivered {len(on_wire)} artifacts; expected the "
+        f"oldest {bound}",
+    )
     newest = entries[-1]["payload"]
-    ctx.expect(any(w.tool_call_id == f"c{len(chunks) - 1}" or contains(w.message, "held")
-                   for w in trace.warnings()),
-               f"the newest artifact ({newest}) was dropped without a warning")
+    ctx.expect(
+        any(
+            w.tool_call_id == f"c{len(chunks) - 1}" or contains(w.message, "held")
+            for w in trace.warnings()
+        ),
+        f"the newest artifact ({newest}) was dropped without a warning",
+    )

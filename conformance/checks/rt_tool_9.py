@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from adapters.scenario import Approve, StartTurn
+from adapters.scenario import Approve, Reply, Return, StartTurn
 from adapters.trace import Trace
 from conformance.checks import CheckContext, check
 from conformance.checks._common import mapping, one_turn, port
@@ -14,7 +14,7 @@ from conformance.traces import all_passes, side_effects
 ANY_ARGS: Mapping[str, object] = {}
 
 
-def _repeat(ctx: CheckContext, name: str, *, returns: object = None) -> Trace:
+def _repeat(ctx: CheckContext, name: str, *, returns: Return | None = None) -> Trace:
     """One declared call sent in two passes of the same run."""
     batch = calls(call("do_thing", [], "call_a"))
     body = tool("do_thing", returns or output({"result": "did it"}), schema=dict(ANY_ARGS))
@@ -37,33 +37,50 @@ def check_repeat_reported_and_re_emitted(ctx: CheckContext) -> None:
     passes = [one for _, one in all_passes(trace)]
     ctx.expect(len(passes) >= 2, f"expected two tool passes, got {len(passes)}")
     first, second = passes[0], passes[1]
-    ctx.expect(port(second, "skipped") == ["call_a"],
-               f"the repeat pass's skipped output is {port(second, 'skipped')!r}")
+    ctx.expect(
+        port(second, "skipped") == ["call_a"],
+        f"the repeat pass's skipped output is {port(second, 'skipped')!r}",
+    )
     first_message = [m for m in first.tool_messages if mapping(m).get("tool_call_id") == "call_a"]
     again = [m for m in second.tool_messages if mapping(m).get("tool_call_id") == "call_a"]
     ctx.expect(len(again) == 1, "the repeat's stored tool message was not re-emitted")
-    ctx.expect(mapping(again[0]).get("content") == mapping(first_message[0]).get("content"),
-               "the re-emitted tool message differs from the first execution's")
+    ctx.expect(
+        mapping(again[0]).get("content") == mapping(first_message[0]).get("content"),
+        "the re-emitted tool message differs from the first execution's",
+    )
     repeated = [r for r in second.results if r.tool_call_id == "call_a"]
-    ctx.expect(len(repeated) == 1 and mapping(repeated[0].result).get("success") is True,
-               "the repeat's stored result (a success) was not re-emitted among the results")
-    ctx.expect(mapping(second.outcome).get("succeeded") == 1,
-               f"the repeat pass's outcome {second.outcome!r} does not count the stored success")
+    ctx.expect(
+        len(repeated) == 1 and mapping(repeated[0].result).get("success") is True,
+        "the repeat's stored result (a success) was not re-emitted among the results",
+    )
+    ctx.expect(
+        mapping(second.outcome).get("succeeded") == 1,
+        f"the repeat pass's outcome {second.outcome!r} does not count the stored success",
+    )
     failed = _repeat(ctx, "rt9-c2-stored-failure", returns=failure("no such record"))
     repeat = [one for _, one in all_passes(failed)][1]
-    ctx.expect(mapping(repeat.outcome).get("failed") == 1,
-               f"a stored recoverable failure was not counted as one: {repeat.outcome!r}")
+    ctx.expect(
+        mapping(repeat.outcome).get("failed") == 1,
+        f"a stored recoverable failure was not counted as one: {repeat.outcome!r}",
+    )
 
 
-def _gate_batch() -> object:
+def _gate_batch() -> Reply:
     return calls(call("do_thing", [], "call_a"), call("gated_thing", [], "call_gate"))
 
 
 def _gate_trace(ctx: CheckContext, name: str) -> Trace:
-    tools = [tool("do_thing", output({"result": "did it"}), schema=dict(ANY_ARGS)),
-             tool("gated_thing", output({"result": "sent"}), schema=dict(ANY_ARGS), gate=True)]
-    return one_turn(ctx, name, tools=tools, model=[_gate_batch(), say("done")],
-                    steps=[StartTurn("t1"), Approve("t1")])
+    tools = [
+        tool("do_thing", output({"result": "did it"}), schema=dict(ANY_ARGS)),
+        tool("gated_thing", output({"result": "sent"}), schema=dict(ANY_ARGS), gate=True),
+    ]
+    return one_turn(
+        ctx,
+        name,
+        tools=tools,
+        model=[_gate_batch(), say("done")],
+        steps=[StartTurn("t1"), Approve("t1")],
+    )
 
 
 @check("RT-TOOL-9#c3")
@@ -72,13 +89,16 @@ def check_no_declared_call_left_unanswered(ctx: CheckContext) -> None:
     the model is given next: the already-executed one by its re-emitted result."""
     trace = _gate_trace(ctx, "rt9-c3-answered")
     resumed = [run for run in trace.runs() if run.cause == "approve"]
-    ctx.expect(bool(resumed) and bool(resumed[0].model_inputs),
-               "after the approval the model was not called again")
+    ctx.expect(
+        bool(resumed) and bool(resumed[0].model_inputs),
+        "after the approval the model was not called again",
+    )
     given = resumed[0].model_inputs[0].messages
     answered = {mapping(m).get("tool_call_id") for m in given if mapping(m).get("role") == "tool"}
     for call_id in ("call_a", "call_gate"):
-        ctx.expect(call_id in answered,
-                   f"the model was given no result for declared call {call_id}")
+        ctx.expect(
+            call_id in answered, f"the model was given no result for declared call {call_id}"
+        )
 
 
 @check("RT-TOOL-9#c4")
@@ -88,23 +108,32 @@ def check_recorded_only_once_returned(ctx: CheckContext) -> None:
     trace = _gate_trace(ctx, "rt9-c4-after-approval")
     resumed = [one for run, one in all_passes(trace) if run.cause == "approve"]
     ctx.expect(bool(resumed), "no pass was reported after the approval")
-    ctx.expect(port(resumed[0], "executed") == ["call_gate"],
-               f"the resumed pass executed {port(resumed[0], 'executed')!r}, expected "
-               "['call_gate']")
-    ctx.expect(port(resumed[0], "skipped") == ["call_a"],
-               f"the resumed pass skipped {port(resumed[0], 'skipped')!r}, expected ['call_a']")
-    ctx.expect(len(side_effects(trace, "gated_thing")) == 1,
-               "the approved call did not run exactly once")
-    ctx.expect(len(side_effects(trace, "do_thing")) == 1,
-               "the call that had returned before the pause ran again")
+    ctx.expect(
+        port(resumed[0], "executed") == ["call_gate"],
+        f"the resumed pass executed {port(resumed[0], 'executed')!r}, expected ['call_gate']",
+    )
+    ctx.expect(
+        port(resumed[0], "skipped") == ["call_a"],
+        f"the resumed pass skipped {port(resumed[0], 'skipped')!r}, expected ['call_a']",
+    )
+    ctx.expect(
+        len(side_effects(trace, "gated_thing")) == 1, "the approved call did not run exactly once"
+    )
+    ctx.expect(
+        len(side_effects(trace, "do_thing")) == 1,
+        "the call that had returned before the pause ran again",
+    )
 
 
 @check("RT-TOOL-9#c5")
 def check_call_without_id_always_runs(ctx: CheckContext) -> None:
     """A call with no identifier cannot be guarded: it runs on every pass."""
     batch = calls({"name": "do_thing", "args": []})
-    trace = one_turn(ctx, "rt9-c5-no-id",
-                     tools=[tool("do_thing", output({"result": "did it"}), schema=dict(ANY_ARGS))],
-                     model=[batch, batch, say("done")])
+    trace = one_turn(
+        ctx,
+        "rt9-c5-no-id",
+        tools=[tool("do_thing", output({"result": "did it"}), schema=dict(ANY_ARGS))],
+        model=[batch, batch, say("done")],
+    )
     ran = len(side_effects(trace, "do_thing"))
     ctx.expect(ran == 2, f"a call without an identifier ran {ran} times in two passes")

@@ -125,7 +125,7 @@ class ScenarioSession:
             case sc.Stop():
                 rt.stop(self._turn(step.turn))
             case sc.Wait():
-                self._wait(step.clients)
+                self._wait(step.clients, step.rounds)
             case sc.Restart():
                 self.restart()
             case sc.FailWriteBack():
@@ -147,15 +147,15 @@ class ScenarioSession:
             if turn_id not in known:
                 self.turns[label] = turn_id
 
-    def _wait(self, clients: int) -> None:
+    def _wait(self, clients: int, rounds: int | None) -> None:
         if clients <= 1:
-            self.runtime.settle()
+            self.runtime.settle(rounds)
             return
         errors: list[BaseException] = []
 
         def settle() -> None:
             try:
-                self.runtime.settle()
+                self.runtime.settle(rounds)
             except BaseException as err:  # reported after the join
                 errors.append(err)
 
