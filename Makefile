@@ -1,5 +1,8 @@
 # rttool: the two commands are `make run` and `make test`; everything else is a helper.
 PYTHON ?= python3
+# Compiled bytecode (and pytest's rewritten test modules) may be cached: parallel workers
+# and repeated runs start much faster than with PYTHONDONTWRITEBYTECODE set.
+unexport PYTHONDONTWRITEBYTECODE
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed

@@ -79,3 +79,5 @@ class Handshake:
     limits: Limits
     collects_artifacts: bool = True
     durable_resume: DurableResume | None = None
+    #: The rule levels the implementation claims to meet (the default CI gate).
+    levels: tuple[str, ...] = ("core", "extended", "optional")

@@ -39,7 +39,11 @@ def load_harness(target: str) -> Harness:
     if isinstance(found, Harness) and not isinstance(found, type) and not kwargs:
         return found
     if callable(found):
-        made = found(**kwargs)
+        try:
+            made = found(**kwargs)
+        except Exception as err:  # the harness's own failure: the implementation's fault
+            raise Unreachable("harness factory failed", module=module_name, attr=attr,
+                              error=f"{type(err).__name__}: {err}"[:300]) from err
         if isinstance(made, Harness):
             return made
     raise SpecError("attribute is not a harness (an object with request(message))",

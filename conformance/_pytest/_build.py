@@ -1,0 +1,81 @@
+"""From case outcomes to the standing report."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from adapters.handshake import Handshake
+from conformance import __version__
+from conformance._pytest._state import CaseOutcome, SuiteState
+from conformance.report import (
+    CheckResult,
+    ClauseResult,
+    Evidence,
+    ImplementationInfo,
+    RuleResult,
+    RunInfo,
+    StandingReport,
+    SuiteInfo,
+)
+
+__all__ = ["build_report", "capability_names"]
+
+
+def capability_names(handshake: Handshake) -> tuple[str, ...]:
+    """What the harness offers, as names (``restart``, ``interrupt_points:before_tool_body``)."""
+    names: list[str] = []
+    for key, value in vars(handshake.capabilities).items():
+        if value is True:
+            names.append(key)
+        elif isinstance(value, tuple):
+            names += [f"{key}:{item}" for item in value]
+    return tuple(names)
+
+
+def build_report(state: SuiteState, handshake: Handshake, *, duration_s: float,
+                 levels: tuple[str, ...]) -> StandingReport:
+    """The standing of every rule with at least one selected case."""
+    by_clause: dict[str, list[tuple[str, CaseOutcome, str]]] = {}
+    for case in state.cases:
+        outcome = state.outcomes.get(case.id)
+        if outcome is None:
+            continue
+        for clause in case.clauses:
+            by_clause.setdefault(clause, []).append((case.name, outcome, case.kind))
+    selected_rules = {rule for case in state.cases for rule in case.rules}
+    rules = []
+    for rule in state.corpus.rules:
+        if rule.id not in selected_rules:
+            continue
+        clauses = tuple(
+            ClauseResult(id=clause.id, rule=rule.id, number=clause.number, text=clause.text,
+                         checks=tuple(_check(name, outcome, kind) for name, outcome, kind
+                                      in by_clause.get(clause.id, [])))
+            for clause in rule.clauses)
+        rules.append(RuleResult(id=rule.id, title=rule.title, family=rule.family,
+                                level=rule.level, profiles=tuple(rule.profiles),  # type: ignore[arg-type]
+                                source=str(rule.source or ""), clauses=clauses))
+    options = state.options
+    return StandingReport(
+        implementation=ImplementationInfo(
+            name=handshake.implementation.name, version=handshake.implementation.version,
+            homepage=handshake.implementation.homepage, spec=options.impl,
+            profiles=handshake.profiles, capabilities=capability_names(handshake)),
+        suite=SuiteInfo(name="rttool", version=__version__),
+        run=RunInfo(started_at=datetime.fromtimestamp(state.started, UTC).isoformat(),
+                    duration_s=round(duration_s, 3), seed=options.seed,
+                    levels=levels,  # type: ignore[arg-type]
+                    ci=options.ci, only=options.only, mutant=options.mutant),
+        rules=tuple(rules),
+    )
+
+
+def _check(name: str, outcome: CaseOutcome, kind: str) -> CheckResult:
+    return CheckResult(
+        name=name, outcome=outcome.outcome,  # type: ignore[arg-type]
+        message=outcome.message, skip_kind=outcome.skip_kind,  # type: ignore[arg-type]
+        fault=outcome.fault,  # type: ignore[arg-type]
+        duration_s=outcome.duration_s, kind=kind,  # type: ignore[arg-type]
+        evidence=Evidence(scenario=outcome.evidence.get("scenario"),
+                          trace=outcome.evidence.get("trace"),
+                          counterexample=outcome.evidence.get("counterexample")))

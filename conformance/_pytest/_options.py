@@ -1,0 +1,66 @@
+"""Every ``--rttool-*`` option, resolved once into :class:`RunOptions`."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from adapters.errors import SpecError
+
+__all__ = ["REFERENCE_SPEC", "RunOptions", "resolve_spec"]
+
+#: How the suite names the bundled reference runtime: an adapter spec, not an import.
+REFERENCE_SPEC = "python:reference_impl.harness:create"
+
+
+def resolve_spec(impl: str, mutant: str | None) -> str:
+    """The adapter spec for ``--impl`` (``reference`` is the bundled runtime)."""
+    if impl == "reference":
+        return REFERENCE_SPEC if mutant is None else f"{REFERENCE_SPEC}?mutant={mutant}"
+    if mutant is not None:
+        raise SpecError("--mutant applies only to the reference runtime", impl=impl)
+    return impl
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """A run's options, as resolved from the command line and the environment."""
+
+    impl: str
+    spec: str
+    mutant: str | None
+    only: tuple[str, ...]
+    levels: tuple[str, ...]
+    report_dir: Path | None
+    timeout: float
+    examples: int | None
+    hunt_seconds: float | None
+    seed: int | None
+    hunt: bool
+    ci: bool
+    quiet: bool = False
+
+    @classmethod
+    def from_config(cls, config: pytest.Config) -> RunOptions:
+        """Read the options of ``config``."""
+        impl = str(config.getoption("rttool_impl"))
+        mutant = config.getoption("rttool_mutant")
+        report_dir = config.getoption("rttool_report_dir")
+        return cls(
+            impl=impl,
+            spec=resolve_spec(impl, mutant),
+            mutant=mutant,
+            only=tuple(config.getoption("rttool_only")),
+            levels=tuple(config.getoption("rttool_level")),
+            report_dir=Path(report_dir).resolve() if report_dir else None,
+            timeout=float(config.getoption("rttool_timeout")),
+            examples=config.getoption("rttool_examples"),
+            hunt_seconds=config.getoption("rttool_hunt_seconds"),
+            seed=config.getoption("rttool_seed"),
+            hunt=not config.getoption("rttool_no_hunt"),
+            ci=os.environ.get("CI", "").lower() in ("1", "true", "yes"),
+            quiet=bool(config.getoption("rttool_quiet")),
+        )

@@ -1,0 +1,169 @@
+"""The suite's pytest hooks: collection, live per-rule lines, and the standing report."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from adapters.errors import ImplementationError, RttoolError
+from conformance._pytest._options import RunOptions
+from conformance._pytest._state import CaseOutcome, SuiteState
+from conformance.cases import Case, Selection, collect_cases
+
+__all__ = ["STATE", "activate", "report_allure"]
+
+STATE = pytest.StashKey[SuiteState]()
+SUITE_MODULE = Path(__file__).with_name("_suite.py")
+_SEVERITY = {"core": "critical", "extended": "normal", "optional": "minor"}
+
+
+def activate(config: pytest.Config) -> None:
+    """Load the corpus and the cases, and join the suite's test module to the session."""
+    from conformance.rules import load_corpus
+    from conformance.vectors import vector_cases
+
+    options = RunOptions.from_config(config)
+    try:
+        corpus = load_corpus()
+        selection = Selection(only=options.only, levels=options.levels)
+        extra = vector_cases(corpus) + _hunt_cases(options)
+        cases = collect_cases(corpus, selection, extra)
+    except RttoolError as err:
+        raise pytest.UsageError(f"rttool: {err}") from err
+    if options.only and not cases:
+        raise pytest.UsageError(f"rttool: --rttool-only {' '.join(options.only)} selects nothing")
+    state = SuiteState(options, corpus, cases)
+    config.stash[STATE] = state
+    config.pluginmanager.register(SuitePlugin(state), "rttool-suite")
+    if str(SUITE_MODULE) not in config.args:
+        config.args.append(str(SUITE_MODULE))
+
+
+def _hunt_cases(options: RunOptions) -> list[Case]:
+    if not options.hunt:
+        return []
+    try:
+        from conformance.hunt import hunt_cases
+    except ImportError:  # the hunt is optional equipment
+        return []
+    return hunt_cases(options)
+
+
+def report_allure(config: pytest.Config, state: SuiteState, case: Case,
+                  outcome: CaseOutcome) -> None:
+    """Label the running test for Allure (family epic, rule feature, clause story)."""
+    if not config.getoption("allure_report_dir", default=None):
+        return
+    import allure
+
+    rules = [state.corpus.get(rule) for rule in case.rules]
+    for rule in filter(None, rules):
+        allure.dynamic.epic(rule.family)
+        allure.dynamic.feature(rule.id)
+        allure.dynamic.severity(_SEVERITY.get(rule.level, "normal"))
+        if rule.source and str(rule.source).startswith("http"):
+            allure.dynamic.link(str(rule.source), name=rule.id)
+    for clause in case.clauses:
+        allure.dynamic.story(clause)
+    allure.dynamic.title(case.id)
+    if outcome.outcome in ("failed", "error") and state.options.report_dir is not None:
+        for label, relative in outcome.evidence.items():
+            path = state.options.report_dir / relative
+            if path.is_file():
+                allure.attach.file(str(path), name=label,
+                                   attachment_type=allure.attachment_type.JSON)
+
+
+class SuitePlugin:
+    """Hooks of an active suite (one instance per pytest process)."""
+
+    def __init__(self, state: SuiteState) -> None:
+        self.state = state
+        self._pending: dict[str, int] = {}
+        for case in state.cases:
+            for rule in case.rules:
+                self._pending[rule] = self._pending.get(rule, 0) + 1
+
+    def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
+        """Parametrize the suite's test with every selected case."""
+        if "rttool_case" in metafunc.fixturenames:
+            metafunc.parametrize("rttool_case", self.state.cases,
+                                 ids=[case.id for case in self.state.cases])
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        """On the controlling process, make sure the implementation can be driven at all."""
+        if hasattr(session.config, "workerinput"):
+            return
+        try:
+            self.state.handshake()
+        except ImplementationError as err:
+            pytest.exit(f"rttool: the implementation could not be driven: {err}", returncode=3)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Collect outcomes (from every worker) and print a line per finished rule."""
+        for key, value in report.user_properties:
+            if key == "rttool" and isinstance(value, str):
+                outcome = CaseOutcome.from_json(value)
+                if outcome.id in self.state.outcomes:
+                    return
+                self.state.outcomes[outcome.id] = outcome
+                self._finished(outcome)
+
+    def _finished(self, outcome: CaseOutcome) -> None:
+        case = self.state.by_id.get(outcome.id)
+        if case is None:
+            return
+        for rule in case.rules:
+            self._pending[rule] -= 1
+            if self._pending[rule] == 0:
+                self._say(_rule_line(self.state, rule))
+
+    def _say(self, line: str) -> None:
+        if self.state.options.quiet:
+            return
+        reporter = self.state_reporter
+        if reporter is not None:
+            reporter.write_line(line)
+        else:
+            sys.stdout.write(line + "\n")
+
+    state_reporter: object = None
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_configure(self, config: pytest.Config) -> None:
+        """Find the terminal reporter, if any."""
+        self.state_reporter = config.pluginmanager.get_plugin("terminalreporter")
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        """On the controlling process, write the standing report."""
+        if hasattr(session.config, "workerinput") or not self.state.outcomes:
+            return
+        from conformance._pytest._build import build_report
+        from conformance.report import write_reports
+
+        report = build_report(self.state, self.state.handshake(),
+                              duration_s=time.time() - self.state.started,
+                              levels=self.state.options.levels or ("core", "extended",
+                                                                   "optional"))
+        self.state.report = report  # type: ignore[attr-defined]
+        if self.state.options.report_dir is not None:
+            write_reports(report, self.state.options.report_dir)
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        """Close the connection to the implementation."""
+        self.state.close()
+
+
+def _rule_line(state: SuiteState, rule_id: str) -> str:
+    outcomes = [state.outcomes[c.id] for c in state.cases
+                if rule_id in c.rules and c.id in state.outcomes]
+    counts = {kind: sum(1 for o in outcomes if o.outcome == kind)
+              for kind in ("passed", "failed", "error", "skipped")}
+    verdict = ("does-not-conform" if counts["failed"] else "error" if counts["error"]
+               else "conforms" if counts["passed"] else "untested")
+    return (f"rttool: {rule_id:<11} {verdict:<17} {counts['passed']} passed, "
+            f"{counts['failed']} failed, {counts['error']} errors, {counts['skipped']} skipped")

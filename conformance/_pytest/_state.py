@@ -1,0 +1,136 @@
+"""Per-process suite state: the options, the corpus, the cases, and the driver."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from adapters import Driver, connect
+from adapters._codec import to_json
+from adapters.errors import ImplementationError
+from adapters.handshake import Handshake
+from conformance import __version__
+from conformance._pytest._options import RunOptions
+from conformance.cases import Case
+from conformance.checks import CheckContext, CheckFailed, NotApplicable, Untested
+from conformance.rules import Corpus
+
+__all__ = ["CaseOutcome", "SuiteState"]
+
+
+@dataclass(frozen=True)
+class CaseOutcome:
+    """How one case ended, in the shape that travels between pytest processes."""
+
+    id: str
+    outcome: str
+    message: str = ""
+    skip_kind: str | None = None
+    fault: str | None = None
+    duration_s: float = 0.0
+    evidence: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        """One JSON string (pytest's user properties carry it)."""
+        return json.dumps(self.__dict__, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> CaseOutcome:
+        """The inverse of :meth:`to_json`."""
+        return cls(**json.loads(text))
+
+
+class SuiteState:
+    """What one pytest process knows about the run."""
+
+    def __init__(self, options: RunOptions, corpus: Corpus, cases: list[Case]) -> None:
+        self.options = options
+        self.corpus = corpus
+        self.cases = cases
+        self.by_id = {case.id: case for case in cases}
+        self.outcomes: dict[str, CaseOutcome] = {}
+        self.started = time.time()
+        self._driver: Driver | None = None
+
+    @property
+    def driver(self) -> Driver:
+        """The connection to the implementation (opened on first use)."""
+        if self._driver is None:
+            self._driver = Driver(connect(self.options.spec, timeout=self.options.timeout),
+                                  timeout=self.options.timeout, suite_version=__version__)
+        return self._driver
+
+    def handshake(self) -> Handshake:
+        """The implementation's handshake."""
+        return self.driver.handshake()
+
+    def close(self) -> None:
+        """Close the connection, if one was opened."""
+        if self._driver is not None:
+            self._driver.close()
+            self._driver = None
+
+    def applicable(self, case: Case, handshake: Handshake) -> str | None:
+        """``None`` when the case applies, else why not."""
+        for rule_id in case.rules:
+            rule = self.corpus.get(rule_id)
+            if rule is not None and not set(rule.profiles) & set(handshake.profiles):
+                return f"not-applicable: profile {'/'.join(rule.profiles)} not claimed"
+        return None
+
+    def execute(self, case: Case) -> CaseOutcome:
+        """Run ``case`` and say how it ended; never raises for the implementation's faults."""
+        started = time.perf_counter()
+        context: CheckContext | None = None
+        try:
+            handshake = self.handshake()
+            reason = self.applicable(case, handshake)
+            if reason is not None:
+                return CaseOutcome(case.id, "skipped", reason, "not-applicable")
+            context = CheckContext(self.driver)
+            case.run(context)
+            outcome = CaseOutcome(case.id, "passed")
+        except CheckFailed as failed:
+            outcome = CaseOutcome(case.id, "failed", _line(str(failed)))
+        except Untested as untested:
+            outcome = CaseOutcome(case.id, "skipped", f"untested: {untested}", "untested")
+        except NotApplicable as absent:
+            outcome = CaseOutcome(case.id, "skipped", f"not-applicable: {absent}",
+                                  "not-applicable")
+        except ImplementationError as err:
+            outcome = CaseOutcome(case.id, "error", _line(str(err)), fault="implementation")
+        except Exception as err:  # a fault of the suite itself: report it, run on
+            outcome = CaseOutcome(case.id, "error", _line(f"{type(err).__name__}: {err}"),
+                                  fault="suite")
+        duration = round(time.perf_counter() - started, 6)
+        evidence = {}
+        if outcome.outcome in ("failed", "error") and context is not None:
+            evidence = self._write_evidence(case, context)
+        return CaseOutcome(outcome.id, outcome.outcome, outcome.message, outcome.skip_kind,
+                           outcome.fault, duration, evidence)
+
+    def _write_evidence(self, case: Case, context: CheckContext) -> dict[str, str]:
+        root = self.options.report_dir
+        if root is None or not context.evidence.runs:
+            return {}
+        folder = Path("evidence") / re.sub(r"[^A-Za-z0-9._-]+", "_", case.id)
+        (root / folder).mkdir(parents=True, exist_ok=True)
+        written: dict[str, str] = {}
+        scenario, trace = context.evidence.runs[-1]
+        written["scenario"] = _dump(root, folder / "scenario.json", to_json(scenario))
+        if trace is not None:
+            written["trace"] = _dump(root, folder / "trace.json", to_json(trace))
+        return written
+
+
+def _dump(root: Path, relative: Path, value: object) -> str:
+    (root / relative).write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n",
+                                 encoding="utf-8")
+    return relative.as_posix()
+
+
+def _line(text: str) -> str:
+    return " ".join(text.split())[:1000]

@@ -1,0 +1,26 @@
+"""The one test function of the suite, parametrized with every selected case.
+
+Test ids carry the case id (``RT-TOOL-7#c4/held-put-back``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance._pytest._plugin import STATE, report_allure
+from conformance.cases import Case
+
+
+def test_rttool(rttool_case: Case, request: pytest.FixtureRequest) -> None:
+    """Run one case against the implementation under test."""
+    state = request.config.stash[STATE]
+    outcome = state.execute(rttool_case)
+    request.node.user_properties.append(("rttool", outcome.to_json()))
+    report_allure(request.config, state, rttool_case, outcome)
+    if outcome.outcome == "failed":
+        pytest.fail(f"{rttool_case.id}: {outcome.message}", pytrace=False)
+    if outcome.outcome == "error":
+        pytest.fail(f"{rttool_case.id}: error ({outcome.fault}): {outcome.message}",
+                    pytrace=False)
+    if outcome.outcome == "skipped":
+        pytest.skip(outcome.message)

@@ -1,0 +1,153 @@
+"""``rttool run``: the suite against one implementation, with standing reports and a gate.
+
+Built on the pytest plugin: the run is a pytest session over the suite's one test
+module, with pytest's own terminal output replaced by a line per rule and a summary.
+Exit codes: 0 every gated rule conforms (or is expected to fail), 1 something gated does
+not, 2 a usage, corpus or expectations error, 3 the implementation could not be driven.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+
+__all__ = ["configure"]
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``rttool run``."""
+    parser.add_argument("--impl", default="reference", metavar="SPEC",
+                        help="reference (default), python:MODULE:ATTR, http://HOST:PORT, "
+                             "or stdio:COMMAND")
+    parser.add_argument("--mutant", default=None, metavar="NAME",
+                        help="run a named mutant of the reference runtime")
+    parser.add_argument("--report-dir", type=Path, default=None, metavar="DIR",
+                        help="where reports go (default reports/<implementation>/)")
+    parser.add_argument("--level", action="append", default=[], metavar="LEVEL",
+                        choices=("core", "extended", "optional"),
+                        help="levels whose failures fail the run (default: the levels "
+                             "the implementation claims); repeatable")
+    parser.add_argument("--expectations", type=Path, default=None, metavar="FILE",
+                        help="YAML file of expected failures")
+    parser.add_argument("--only", action="append", default=[], metavar="RULE[#cN]",
+                        help="run only these rules or clauses; repeatable")
+    parser.add_argument("-n", "--workers", type=int, default=1, metavar="N",
+                        help="run in N parallel processes (pytest-xdist)")
+    parser.add_argument("--examples", type=int, default=None, metavar="N",
+                        help="examples per invariant for the hunt")
+    parser.add_argument("--hunt-seconds", type=float, default=None, metavar="S",
+                        help="time budget per invariant for the hunt")
+    parser.add_argument("--seed", type=int, default=None, metavar="N", help="hunt seed")
+    parser.add_argument("--no-hunt", action="store_true", help="skip the property-based hunt")
+    parser.add_argument("--timeout", type=float, default=30.0, metavar="S",
+                        help="per-request timeout for the implementation (default 30)")
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="print only the summary table")
+    parser.set_defaults(handler=run)
+
+
+def _implementation_name(spec: str, timeout: float) -> tuple[str, tuple[str, ...]]:
+    from adapters import Driver, connect
+    from conformance import __version__
+
+    driver = Driver(connect(spec, timeout=timeout), timeout=timeout, suite_version=__version__)
+    try:
+        handshake = driver.handshake()
+    finally:
+        driver.close()
+    return handshake.implementation.name, handshake.levels
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the suite; print lines per rule and a summary; return the gate's exit code."""
+    import pytest
+
+    from adapters.errors import ImplementationError, RttoolError
+    from conformance._pytest._options import resolve_spec
+    from conformance.cli import EXIT_UNDRIVABLE, EXIT_USAGE
+    from conformance.report import (
+        append_step_summary,
+        gate,
+        github_step_summary,
+        load_expectations,
+        load_standing,
+    )
+
+    try:
+        spec = resolve_spec(args.impl, args.mutant)
+        expectations = load_expectations(args.expectations) if args.expectations else None
+    except RttoolError as err:
+        sys.stderr.write(f"rttool: error: {err}\n")
+        return EXIT_USAGE
+    try:
+        name, claimed = _implementation_name(spec, args.timeout)
+    except ImplementationError as err:
+        sys.stderr.write(f"rttool: the implementation could not be driven: {err}\n")
+        return EXIT_UNDRIVABLE
+    report_dir = (args.report_dir or Path("reports") / _safe(name)).resolve()
+    report_dir.mkdir(parents=True, exist_ok=True)
+    standing = report_dir / "standing.json"
+    standing.unlink(missing_ok=True)
+    code = pytest.main(_pytest_args(args, report_dir))
+    if code == pytest.ExitCode.USAGE_ERROR or code == pytest.ExitCode.INTERNAL_ERROR:
+        return EXIT_USAGE
+    if code == EXIT_UNDRIVABLE or not standing.is_file():
+        sys.stderr.write("rttool: the run produced no standing; the implementation could not "
+                         "be driven\n")
+        return EXIT_UNDRIVABLE
+    report = load_standing(standing)
+    levels = tuple(args.level) or claimed
+    result = gate(report, levels, expectations)  # type: ignore[arg-type]
+    print(_summary_table(report))
+    for reason in result.reasons():
+        print(f"rttool: {reason}")
+    append_step_summary(github_step_summary(report, result))
+    print(f"rttool: reports in {report_dir}")
+    return int(result.exit_code)
+
+
+def _pytest_args(args: argparse.Namespace, report_dir: Path) -> list[str]:
+    from conformance._pytest._plugin import SUITE_MODULE
+
+    out = [str(SUITE_MODULE), "-p", "no:cacheprovider", "-p", "no:terminal",
+           "--rootdir", str(SUITE_MODULE.parent), "-c", os.devnull,
+           "--rttool-impl", args.impl, "--rttool-report-dir", str(report_dir),
+           "--rttool-timeout", str(args.timeout)]
+    if args.mutant:
+        out += ["--rttool-mutant", args.mutant]
+    for only in args.only:
+        out += ["--rttool-only", only]
+    for option, value in (("--rttool-examples", args.examples),
+                          ("--rttool-hunt-seconds", args.hunt_seconds),
+                          ("--rttool-seed", args.seed)):
+        if value is not None:
+            out += [option, str(value)]
+    if args.no_hunt:
+        out.append("--rttool-no-hunt")
+    if args.workers > 1:
+        out += ["-n", str(args.workers)]
+    if args.quiet:
+        out += ["--rttool-quiet"]
+    return out
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-") or "implementation"
+
+
+def _summary_table(report: object) -> str:
+    from conformance.report import StandingReport
+
+    assert isinstance(report, StandingReport)
+    rows = [("Rule", "Level", "Standing", "Clauses")]
+    for rule in report.rules:
+        conforming = sum(1 for clause in rule.clauses if clause.standing == "conforms")
+        rows.append((rule.id, rule.level, rule.standing, f"{conforming}/{len(rule.clauses)}"))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)) for row in rows]
+    lines.insert(1, "  ".join("-" * width for width in widths))
+    tallies = ", ".join(f"{t.family} {t.conforming}/{t.applicable}" for t in report.tallies())
+    return "\n".join([*lines, f"conforming: {tallies}"])
