@@ -36,12 +36,35 @@ def schema(name: str) -> dict[str, object]:
 
 @cache
 def validator(ref: str) -> Draft202012Validator:
-    """A validator for ``ref``: ``scenario``, ``trace`` or ``messages#/$defs/<name>``."""
-    return Draft202012Validator({"$ref": _BASE + ref}, registry=_registry())
+    """A validator for ``ref``: ``scenario``, ``trace`` or ``messages#/$defs/<name>``.
+
+    References are inlined once, here: resolving ``$ref`` on every validation costs more
+    than the validation itself, and a trace is validated step by step.
+    """
+    return Draft202012Validator(_inline({"$ref": _BASE + ref}, _BASE + ref))
+
+
+def _inline(node: object, base: str) -> object:
+    """``node`` with every ``$ref`` replaced by the schema it points at (ours are acyclic)."""
+    if isinstance(node, list):
+        return [_inline(item, base) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        target = node["$ref"]
+        assert isinstance(target, str)
+        uri = target if not target.startswith("#") else base.split("#")[0] + target
+        resolved = _registry().resolver().lookup(uri)
+        rest = {k: v for k, v in node.items() if k != "$ref"}
+        inner = _inline(resolved.contents, uri)
+        return {**inner, **_inline(rest, base)} if rest and isinstance(inner, dict) else inner
+    return {key: _inline(value, base) for key, value in node.items()
+            if key not in ("$defs", "$id", "$schema")}
 
 
 def _first_error(ref: str, value: object) -> ValidationError | None:
-    return best_match(validator(ref).iter_errors(value))
+    found: ValidationError | None = best_match(validator(ref).iter_errors(value))
+    return found
 
 
 def _pointer(error: ValidationError) -> str:

@@ -66,6 +66,8 @@ class PassRecord:
     tool_messages: tuple[Json, ...]
     outcome: Json
     paused: bool = False
+    #: the run was cut off during this pass: ``results`` are the calls that returned before
+    cut: bool = False
 
 
 @dataclass(frozen=True)

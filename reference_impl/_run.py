@@ -167,7 +167,13 @@ class RunExecutor:
         context = PassContext(s.store, s.collector, s.seams, s.world, state.workflow,
                               state.conversation_id, state.turn_id, state.run_id,
                               state.snapshot, state.history_interrupted)
-        result = s.components.node.run_pass(context, batch)
+        try:
+            result = s.components.node.run_pass(context, batch)
+        except BaseException as cut:
+            partial = getattr(cut, "partial_pass", None)
+            if isinstance(partial, dict):
+                s.observer.pass_done(state.run_id, partial)
+            raise
         for entry in result.record["results"]:  # type: ignore[attr-defined]
             if entry["tool_call_id"] is not None:
                 state.tools_by_call[entry["tool_call_id"]] = entry["tool"]
@@ -268,9 +274,12 @@ class RunExecutor:
     def _cut(self, state: RunState, cut: Interruption) -> None:
         interruption: dict[str, object] = {"cause": cut.cause, "point": cut.point}
         behaviour = self.s.components.behaviour
+        # No ``clear`` is recorded here, even when the cut abandons a model call's partial
+        # output: this runtime records ``tool_start`` only as a body is about to run, so an
+        # abandoned partial never holds a start, and a ``clear`` (which resets every open
+        # start of the turn) would only erase the genuinely interrupted calls of earlier
+        # chunks, and with them DR-2's note and DR-4's refusal.
         with self.s.store.transaction() as conn:
-            if cut.point == "during_model_call":
-                records.append_ledger(conn, state.turn_id, state.run_id, "clear")
             if behaviour.hold_on_cut():
                 self._hold(conn, state)
             records.end_run(conn, state.run_id, "interrupted", interruption)

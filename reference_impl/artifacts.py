@@ -49,7 +49,7 @@ class Drop:
     tool: str
     run: str
     type: str
-    tool_call_id: str
+    tool_call_id: str | None
 
 
 class ArtifactPolicy:
@@ -119,7 +119,8 @@ class Collector:
     def add(self, run_id: str, tool: str, entry: Mapping[str, object]) -> bool:
         """Collect one port entry; ``False`` when it was dropped or refused."""
         kind = entry.get("type")
-        call_id = str(entry.get("tool_call_id"))
+        raw_id = entry.get("tool_call_id")
+        call_id = raw_id if isinstance(raw_id, str) else None  # an id-less call names none
         with self._lock:
             collection = self._open.get(run_id)
             if collection is None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -22,7 +23,7 @@ import jsonschema
 
 from reference_impl import records
 from reference_impl.artifacts import ArtifactPolicy, Collector
-from reference_impl.journal import Snapshot, signature
+from reference_impl.journal import Snapshot, classify, signature
 from reference_impl.normalize import Normalizer
 from reference_impl.seams import Seams
 from reference_impl.store import Store
@@ -108,8 +109,40 @@ class ToolNode:
         messages: list[dict[str, object]] = []
         executed: list[str] = []
         skipped: list[str] = []
-        executed_any = False
         paused_on: dict[str, object] | None = None
+
+        def record(*, cut: bool = False) -> dict[str, object]:
+            drained = [] if cut else ctx.collector.drain(ctx.run_id)
+            # RT-TOOL-10: work was done when any call was handled for the first time.
+            executed_any = any(r["disposition"] != "skipped" for r in results)
+            return {
+                "batch": list(batch),
+                "ports": self.ports(drained, executed_any, executed, skipped),
+                "exposed": ctx.workflow.exposed(), "results": list(results),
+                "tool_messages": [{"tool_call_id": m["tool_call_id"], "content": m["content"]}
+                                  for m in messages],
+                "outcome": self.outcome(results), "paused": paused_on is not None, "cut": cut,
+            }
+
+        try:
+            self._each_call(ctx, batch, results, messages, executed, skipped)
+        except _GatePause as pause:
+            paused_on = pause.pending
+        except BaseException as cut:
+            # A run cut off mid-pass still reports what the pass did before the cut.
+            cut.partial_pass = record(cut=True)  # type: ignore[attr-defined]
+            raise
+        done = record()
+        ports = done["ports"]
+        assert isinstance(ports, dict)
+        drained = ports["tool_artifacts"]
+        assert isinstance(drained, list)
+        return PassResult(done, messages, drained, paused_on)
+
+    def _each_call(self, ctx: PassContext, batch: list[object],
+                   results: list[dict[str, object]], messages: list[dict[str, object]],
+                   executed: list[str], skipped: list[str]) -> None:
+        """Handle the calls of ``batch`` in order, appending to the pass's lists."""
         for raw in batch:
             call = self.parse_call(raw)
             if call is None:
@@ -121,30 +154,17 @@ class ToolNode:
                 tool, message, result = stored
                 disposition = "skipped"
             else:
-                try:
-                    disposition, result, message, arguments = self.handle(ctx, call)
-                except _GatePause as pause:
-                    paused_on = pause.pending
-                    break
-                executed_any = True
+                disposition, result, message, arguments = self.handle(ctx, call)
                 if call.id is not None:
                     executed.append(call.id)
-            entry = {"tool": call.name, "tool_call_id": call.id, "disposition": disposition,
-                     "result": result}
+            entry: dict[str, object] = {"tool": call.name, "tool_call_id": call.id,
+                                        "disposition": disposition, "result": result}
             if arguments is not None:
                 entry["arguments"] = arguments
             results.append(entry)
             messages.append({"role": "tool", "tool_call_id": call.id, "content": message})
-        drained = ctx.collector.drain(ctx.run_id)
-        ports = self.ports(drained, executed_any, executed, skipped)
-        record: dict[str, object] = {
-            "batch": list(batch), "ports": ports, "exposed": ctx.workflow.exposed(),
-            "results": results,
-            "tool_messages": [{"tool_call_id": m["tool_call_id"], "content": m["content"]}
-                              for m in messages],
-            "outcome": self.outcome(results), "paused": paused_on is not None,
-        }
-        return PassResult(record, messages, drained, paused_on)
+            if disposition == "executed":
+                ctx.seams.checkpoint("after_tool_done", call.name)
 
     def ports(self, drained: list[dict[str, object]], executed_any: bool, executed: list[str],
               skipped: list[str]) -> dict[str, object]:
@@ -251,6 +271,7 @@ class ToolNode:
                 ) -> tuple[str, dict[str, object], str]:
         """Run the tool body between its ``tool_start`` and ``tool_done`` events."""
         with ctx.store.transaction() as conn:
+            self.settle_abandoned(ctx, conn)
             records.append_ledger(conn, ctx.turn_id, ctx.run_id, "tool_start", tool.name, args)
         ctx.seams.checkpoint("before_tool_body", tool.name)
         outcome = ctx.world.invoke(tool.name, args, call.id, turn_id=ctx.turn_id,
@@ -261,8 +282,23 @@ class ToolNode:
         disposition, result, message = self.finish(ctx, call, "executed", result,
                                                    ledger_tool=tool.name)
         self.collect(ctx, call, tool, result)
-        ctx.seams.checkpoint("after_tool_done", tool.name)
         return disposition, result, message
+
+    def settle_abandoned(self, ctx: PassContext, conn: sqlite3.Connection) -> None:
+        """Before a run's first ``tool_start``, record a ``clear`` when earlier runs of the
+        turn left calls open (DR-1 ¶5).
+
+        Those calls were abandoned with the runs that started them: their results will
+        never be recorded.  Left open, the FIFO pairing of DR-1 ¶4 would pair this run's
+        next ``tool_done`` of the same tool with one of them, so that a write that never
+        ran would read as completed and the one that did as interrupted.  The ``clear``
+        comes only now, not when the run resumes: a resumed chunk has already taken its
+        snapshot (so it still reports and refuses them, DR-2, DR-4), and one cut off
+        before it started anything passes them on to the next chunk intact."""
+        if records.run_has_ledger_events(conn, ctx.turn_id, ctx.run_id):
+            return
+        if classify(records.ledger_events(conn, ctx.turn_id)).interrupted:
+            records.append_ledger(conn, ctx.turn_id, ctx.run_id, "clear")
 
     def collect(self, ctx: PassContext, call: Call, tool: ToolSpec,
                 result: Mapping[str, object]) -> None:

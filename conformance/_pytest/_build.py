@@ -11,6 +11,7 @@ from conformance.report import (
     CheckResult,
     ClauseResult,
     Evidence,
+    HuntSummary,
     ImplementationInfo,
     RuleResult,
     RunInfo,
@@ -56,7 +57,15 @@ def build_report(state: SuiteState, handshake: Handshake, *, duration_s: float,
                                 level=rule.level, profiles=tuple(rule.profiles),  # type: ignore[arg-type]
                                 source=str(rule.source or ""), clauses=clauses))
     options = state.options
+    hunted = [o.hunt for o in state.outcomes.values() if o.hunt]
+    hunt = None
+    if hunted:
+        hunt = HuntSummary(budget_s=float(hunted[0]["budget_s"]),
+                           elapsed_s=float(hunted[0]["elapsed_s"]),
+                           examples=int(hunted[0]["examples"]),
+                           counterexamples=int(hunted[0]["counterexamples"]))
     return StandingReport(
+        hunt=hunt,
         implementation=ImplementationInfo(
             name=handshake.implementation.name, version=handshake.implementation.version,
             homepage=handshake.implementation.homepage, spec=options.impl,

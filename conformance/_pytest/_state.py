@@ -32,6 +32,8 @@ class CaseOutcome:
     fault: str | None = None
     duration_s: float = 0.0
     evidence: dict[str, str] = field(default_factory=dict)
+    #: what the hunt did (examples, elapsed_s, budget_s, counterexamples), for hunt cases
+    hunt: dict[str, float] | None = None
 
     def to_json(self) -> str:
         """One JSON string (pytest's user properties carry it)."""
@@ -110,15 +112,20 @@ class SuiteState:
         if outcome.outcome in ("failed", "error") and context is not None:
             evidence = self._write_evidence(case, context)
         return CaseOutcome(outcome.id, outcome.outcome, outcome.message, outcome.skip_kind,
-                           outcome.fault, duration, evidence)
+                           outcome.fault, duration, evidence,
+                           context.evidence.hunt if context is not None else None)
 
     def _write_evidence(self, case: Case, context: CheckContext) -> dict[str, str]:
         root = self.options.report_dir
         if root is None or not context.evidence.runs:
             return {}
-        folder = Path("evidence") / re.sub(r"[^A-Za-z0-9._-]+", "_", case.id)
+        found = context.evidence.counterexample
+        kind = "counterexamples" if found is not None else "evidence"
+        folder = Path(kind) / re.sub(r"[^A-Za-z0-9._-]+", "_", case.id)
         (root / folder).mkdir(parents=True, exist_ok=True)
         written: dict[str, str] = {}
+        if found is not None:
+            written["counterexample"] = _dump(root, folder / "counterexample.json", found)
         scenario, trace = context.evidence.runs[-1]
         written["scenario"] = _dump(root, folder / "scenario.json", to_json(scenario))
         if trace is not None:

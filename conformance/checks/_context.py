@@ -28,9 +28,12 @@ class ScenarioRunner(Protocol):
 
 @dataclass
 class Evidence:
-    """The scenarios a check ran and the traces they produced, kept for the report."""
+    """The scenarios a check ran and the traces they produced, kept for the report;
+    ``counterexample`` is a shrunk scenario the hunt found (saved on its own)."""
 
     runs: list[tuple[Scenario, Trace | None]] = field(default_factory=list)
+    counterexample: dict[str, object] | None = None
+    hunt: dict[str, float] | None = None
 
 
 class CheckContext:
@@ -41,6 +44,11 @@ class CheckContext:
         self._runner = runner
         self.handshake = runner.handshake()
         self.evidence = Evidence()
+
+    @property
+    def runner(self) -> ScenarioRunner:
+        """The implementation, for code that runs many scenarios (the hunt)."""
+        return self._runner
 
     @property
     def capabilities(self) -> object:

@@ -26,7 +26,9 @@ EXIT_UNDRIVABLE = 3
 #: subcommand name -> (module under conformance.cli, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("_rules", "lint, list, show, import and compare the rule corpus"),
+    "serve-reference": ("_serve", "serve the bundled reference runtime's HTTP API"),
     "run": ("_run", "run the suite against an implementation and report its standing"),
+    "replay": ("_replay", "run a saved counterexample again and say whether it still fails"),
     "report": ("_report", "render, compare and gate standing reports"),
     "expectations": ("_expectations", "keep an expectations file in step with a report"),
 }

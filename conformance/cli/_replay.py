@@ -1,0 +1,94 @@
+"""``rttool replay FILE``: run a saved counterexample again and say whether it still fails.
+
+FILE is a ``counterexample.json`` written by the hunt (it names its invariant) or a bare
+scenario JSON (then every invariant is judged).  Exit 1 when an invariant still fails, 0
+when none does, 2 for a bad file, 3 when the implementation cannot be driven.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+__all__ = ["configure"]
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``rttool replay``."""
+    parser.add_argument("file", type=Path, metavar="FILE", help="counterexample or scenario JSON")
+    parser.add_argument("--impl", default="reference", metavar="SPEC",
+                        help="the implementation (default: the reference runtime)")
+    parser.add_argument("--mutant", default=None, metavar="NAME",
+                        help="replay against a named mutant of the reference runtime")
+    parser.add_argument("--timeout", type=float, default=30.0, metavar="S")
+    parser.set_defaults(handler=replay)
+
+
+def _load(path: Path) -> tuple[object, str | None]:
+    from adapters.errors import SuiteError
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise SuiteError("cannot read the file", file=str(path), reason=err.strerror) from err
+    except ValueError as err:
+        raise SuiteError("the file is not JSON", file=str(path), reason=str(err)) from err
+    if isinstance(data, dict) and "scenario" in data:
+        invariant = data.get("invariant")
+        return data["scenario"], invariant if isinstance(invariant, str) else None
+    return data, None
+
+
+def replay(args: argparse.Namespace) -> int:
+    """Replay one scenario and judge it."""
+    from adapters import Driver, Unsupported, connect
+    from adapters._codec import CodecError, from_json
+    from adapters._schemas import check_outbound
+    from adapters.errors import ImplementationError, RttoolError, SuiteError
+    from adapters.scenario import Scenario
+    from conformance import __version__
+    from conformance._pytest._options import resolve_spec
+    from conformance.hunt import INVARIANTS, steps_summary
+
+    try:
+        raw, named = _load(args.file)
+        try:
+            check_outbound("scenario", raw)
+        except SuiteError as err:
+            raise SuiteError("the file's scenario breaks the protocol schema",
+                             file=str(args.file), **err.details) from err
+        scenario = from_json(Scenario, raw)
+        spec = resolve_spec(args.impl, args.mutant)
+    except (RttoolError, CodecError) as err:
+        sys.stderr.write(f"rttool: error: {err}\n")
+        return 2
+    chosen = [i for i in INVARIANTS if named is None or i.name == named]
+    if not chosen:
+        sys.stderr.write(f"rttool: error: unknown invariant: invariant={named}\n")
+        return 2
+    try:
+        driver = Driver(connect(spec, timeout=args.timeout), timeout=args.timeout,
+                        suite_version=__version__)
+        try:
+            handshake = driver.handshake()
+            trace = driver.run(scenario)
+        finally:
+            driver.close()
+    except ImplementationError as err:
+        sys.stderr.write(f"rttool: the implementation could not be driven: {err}\n")
+        return 3
+    if isinstance(trace, Unsupported):
+        print(f"untested: the implementation lacks capability {trace.capability}")
+        return 0
+    print(f"replayed {len(scenario.steps)} steps: {steps_summary(scenario)}")
+    failing = 0
+    for invariant in chosen:
+        message = invariant.judge(scenario, trace, handshake)
+        if message is not None:
+            failing += 1
+            print(f"still fails: {invariant.name} ({', '.join(invariant.clauses)}): {message}")
+    if not failing:
+        print("passes now: " + ", ".join(i.name for i in chosen))
+    return 1 if failing else 0

@@ -1,0 +1,134 @@
+"""The hunt: one hypothesis search per process, every example held to every invariant.
+
+Distinct invariants raise distinct exception types, so hypothesis shrinks each failure
+on its own and reports them together.  The search runs in batches until its example
+budget or its time budget is spent, or something is found.  In CI (``CI=true``) it is
+derandomized and reproducible; the example database lives under the report directory.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from adapters.driver import Unsupported
+from adapters.handshake import Handshake
+from adapters.scenario import Scenario
+from adapters.trace import Trace
+from conformance.checks._context import ScenarioRunner
+from conformance.hunt.invariants import Invariant, Violation
+from conformance.hunt.strategies import scenarios
+
+__all__ = ["Budget", "Finding", "HuntOutcome", "hunt"]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much searching to do."""
+
+    examples: int = 150
+    seconds: float = 20.0
+    seed: int | None = None
+    derandomize: bool = False
+    database: Path | None = None
+    batch: int = 50
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A shrunk counterexample to one invariant."""
+
+    invariant: str
+    message: str
+    scenario: Scenario
+    trace: Trace
+
+
+@dataclass
+class HuntOutcome:
+    """What a hunt tried and what it found."""
+
+    examples: int = 0
+    elapsed_s: float = 0.0
+    findings: dict[str, Finding] = field(default_factory=dict)
+    error: str | None = None
+
+
+class _Rejected(Exception):  # noqa: N818 - control flow: the implementation cannot run it
+    pass
+
+
+def hunt(runner: ScenarioRunner, handshake: Handshake, invariants: Sequence[Invariant],
+         budget: Budget) -> HuntOutcome:
+    """Search for scenarios that break ``invariants``; return the shrunk findings."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as fixed_seed
+    from hypothesis.database import DirectoryBasedExampleDatabase, InMemoryExampleDatabase
+    from hypothesis.errors import Unsatisfiable
+
+    outcome = HuntOutcome()
+    database = (DirectoryBasedExampleDatabase(str(budget.database)) if budget.database
+                else InMemoryExampleDatabase())
+    started = time.monotonic()
+
+    def check(scenario: Scenario) -> None:
+        outcome.examples += 1
+        trace = runner.run(scenario)
+        if isinstance(trace, Unsupported):
+            from hypothesis import reject
+
+            reject()
+            return
+        for invariant in invariants:
+            message = invariant.judge(scenario, trace, handshake)
+            if message is not None:
+                raise invariant.violation(message, scenario, trace)
+
+    batch = 0
+    while outcome.examples < budget.examples and not outcome.findings:
+        if time.monotonic() - started > budget.seconds:
+            break
+        # A derandomized search repeats itself batch after batch: it runs as one batch.
+        size = budget.examples if budget.derandomize else min(
+            budget.batch, budget.examples - outcome.examples)
+        test = settings(max_examples=size, deadline=None, database=database,
+                        derandomize=budget.derandomize, print_blob=False,
+                        suppress_health_check=list(HealthCheck), report_multiple_bugs=True,
+                        phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
+                        )(given(scenarios(handshake))(check))
+        if budget.seed is not None and not budget.derandomize:
+            test = fixed_seed(budget.seed + batch)(test)
+        batch += 1
+        try:
+            test()
+        except Unsatisfiable:
+            outcome.error = "the implementation could run none of the generated scenarios"
+            break
+        except Violation as found:
+            _keep(outcome, found)
+        except BaseExceptionGroup as group:
+            for found in _violations(group):
+                _keep(outcome, found)
+            if not outcome.findings:
+                raise
+        if budget.derandomize:
+            break
+    outcome.elapsed_s = round(time.monotonic() - started, 3)
+    return outcome
+
+
+def _violations(group: BaseExceptionGroup) -> list[Violation]:  # type: ignore[type-arg]
+    found: list[Violation] = []
+    for member in group.exceptions:
+        if isinstance(member, Violation):
+            found.append(member)
+        elif isinstance(member, BaseExceptionGroup):
+            found += _violations(member)
+    return found
+
+
+def _keep(outcome: HuntOutcome, found: Violation) -> None:
+    outcome.findings.setdefault(found.invariant, Finding(found.invariant, found.message,
+                                                         found.scenario, found.trace))

@@ -1,0 +1,240 @@
+"""Invariants the hunt holds every generated scenario to, each bound to its clauses.
+
+A failure lands on the clauses of the invariant that caught it.  Each returns ``None``
+when the trace satisfies it, else a one-line reason.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from adapters.handshake import Handshake
+from adapters.scenario import Scenario
+from adapters.trace import Trace
+from conformance.hunt._produced import canaries_in, canary_of, produced, wires
+from conformance.traces import delivered
+
+__all__ = ["INVARIANTS", "Invariant", "Violation"]
+
+Verdict = Callable[[Scenario, Trace, Handshake], str | None]
+
+
+class Violation(AssertionError):
+    """An invariant does not hold; ``scenario`` and ``trace`` are the evidence."""
+
+    invariant: str = ""
+
+    def __init__(self, message: str, scenario: Scenario, trace: Trace) -> None:
+        super().__init__(message)
+        self.message = message
+        self.scenario = scenario
+        self.trace = trace
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """A named property, the clauses it enforces, and what it needs to be judged."""
+
+    name: str
+    clauses: tuple[str, ...]
+    judge: Verdict
+    needs: tuple[str, ...] = ()
+    profile: str = "runtime"
+    violation: type[Violation] = Violation
+
+
+def _mapping(value: object) -> Mapping[str, object]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def no_loss(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    """Every artifact a completed call produced is delivered once its turn completes,
+    unless a bound dropped it with a warning naming its call."""
+    if not trace.steps:
+        return None
+    final = {(c, t): w for _, c, t, w in wires(trace, -1)}
+    warned = {(w.tool_call_id, w.type) for w in trace.warnings()}
+    for canary, made in produced(trace).items():
+        wire = final.get((made.conversation, made.turn))
+        if wire is None or wire.status != "completed" or made.run_end == "crashed":
+            continue
+        if (made.tool_call_id, made.type) in warned:
+            continue
+        if canary not in [canary_of(e) for e in delivered(wire)]:
+            return (f"{canary} ({made.type} from {made.tool} call {made.tool_call_id}) was "
+                    f"produced in turn {made.turn}, which completed without delivering it "
+                    "and without a warning")
+    return None
+
+
+def no_double_delivery(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    """No canary is delivered on two messages, or twice on one."""
+    for index, _conversation, turn, wire in wires(trace):
+        seen = Counter(canary_of(e) for step_wire in [wire] for e in delivered(step_wire))
+        del seen[None]
+        twice = [c for c, n in seen.items() if n > 1]
+        if twice:
+            return f"after step {index}, turn {turn} carries {twice[0]} {seen[twice[0]]} times"
+    if trace.steps:
+        everywhere = Counter(canary_of(e) for _, _, _, w in wires(trace, -1) for e in delivered(w))
+        del everywhere[None]
+        twice = [c for c, n in everywhere.items() if n > 1]
+        if twice:
+            return f"{twice[0]} is delivered on {everywhere[twice[0]]} messages"
+    return None
+
+
+def held_off_wire(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    """Nothing of a turn that has not completed is on the wire."""
+    for index, _conversation, turn, wire in wires(trace):
+        if wire.status == "completed":
+            continue
+        shown = canaries_in([wire.messages, wire.toolArtifacts])
+        if shown:
+            return f"after step {index}, turn {turn} is {wire.status} but its wire shows " \
+                   f"{shown[0]}"
+    return None
+
+
+def no_metadata_leak(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    """No canary anywhere under any message's metadata."""
+    for index, _conversation, turn, wire in wires(trace):
+        for row in wire.messages:
+            leaked = canaries_in(_mapping(row).get("metadata"))
+            if leaked:
+                return f"after step {index}, a message of turn {turn} has {leaked[0]} in its " \
+                       "metadata"
+    return None
+
+
+def no_prose_leak(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    """A canary that lives only in an artifact's payload never reaches the model."""
+    for run in trace.runs():
+        for given in run.model_inputs:
+            leaked = canaries_in(list(given.messages))
+            if leaked:
+                return f"{leaked[0]} reached the model's input in run {run.id} of {run.turn}"
+    return None
+
+
+def shape_and_pairing(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    """Every delivered entry is exactly `{type, payload, tool_call_id}`, paired with the
+    call that produced it."""
+    made = produced(trace)
+    for index, _conversation, turn, wire in wires(trace):
+        for entry in delivered(wire):
+            keys = sorted(_mapping(entry))
+            if keys != ["payload", "tool_call_id", "type"]:
+                return f"after step {index}, turn {turn} carries an entry with keys {keys}"
+            canary = canary_of(entry)
+            if canary in made and _mapping(entry).get("tool_call_id") != made[canary].tool_call_id:
+                return (f"{canary} is paired with call {_mapping(entry).get('tool_call_id')!r}"
+                        f", but call {made[canary].tool_call_id!r} produced it")
+    return None
+
+
+def held_first(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    """On every message, artifacts come in the order they were produced: what was held
+    comes before what the resumed run collected."""
+    made = produced(trace)
+    for index, _conversation, turn, wire in wires(trace):
+        for row in wire.messages:
+            carried = _mapping(row).get("toolArtifacts")
+            order = [made[c].seq for c in (canary_of(e) for e in carried or []) if c in made] \
+                if isinstance(carried, list) else []
+            if order != sorted(order):
+                return f"after step {index}, a message of turn {turn} delivers artifacts out " \
+                       "of the order they were produced"
+    return None
+
+
+def held_within_bound(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    """The held list never exceeds its bound."""
+    bound = (scenario.bounds.held_artifacts if scenario.bounds else None) \
+        or handshake.limits.held_artifacts
+    if bound is None:
+        return None
+    for step in trace.steps:
+        for turn, held in (step.held or {}).items():
+            if isinstance(held, list) and len(held) > bound:
+                return f"after step {step.index}, {len(held)} artifacts are held against " \
+                       f"{turn}, over the bound of {bound}"
+    return None
+
+
+def isolation(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    """Nothing of one turn or conversation appears in another."""
+    made = produced(trace)
+    for index, conversation, turn, wire in wires(trace):
+        for canary in canaries_in([wire.messages, wire.toolArtifacts]):
+            source = made.get(canary)
+            if source is not None and (source.conversation, source.turn) != (conversation, turn):
+                return (f"after step {index}, {canary} from turn {source.turn} "
+                        f"({source.conversation}) appears in turn {turn} ({conversation})")
+    return None
+
+
+def aggregation(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    """A turn's result is the concatenation of its messages' artifacts, after every step
+    (restarts included)."""
+    for index, _conversation, turn, wire in wires(trace):
+        if wire.toolArtifacts != delivered(wire):
+            return f"after step {index}, turn {turn}'s result does not equal what its " \
+                   "messages carry"
+    return None
+
+
+def side_effects(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    """In a resumed run, a write whose identical call completed earlier in the turn is
+    answered from the journal (once per completion) and never run again; fresh calls,
+    first runs and read-only tools are never short-circuited."""
+    writes = {tool.name for tool in scenario.tools if not tool.read_only}
+    completed: dict[str, Counter[str]] = {}
+    for run in trace.runs():
+        done = completed.setdefault(f"{run.conversation}/{run.turn}", Counter())
+        unclaimed = Counter(done) if run.cause in ("auto_continue", "continue") else Counter()
+        for one in run.passes:
+            for result in one.results:
+                name = str(result.tool)
+                if result.disposition in ("reused", "refused") and name not in writes:
+                    return f"read-only {name} was {result.disposition} in run {run.id}"
+                if result.arguments is None or name not in writes:
+                    continue
+                key = name + "\x00" + json.dumps(result.arguments, sort_keys=True, default=str)
+                if result.disposition == "executed":
+                    if unclaimed[key] > 0:
+                        return (f"{name} {result.arguments!r} completed earlier in turn "
+                                f"{run.turn} and ran again in resumed run {run.id}")
+                    done[key] += 1
+                elif result.disposition == "reused":
+                    if unclaimed[key] <= 0:
+                        return (f"{name} {result.arguments!r} was answered from the journal in "
+                                f"run {run.id} with no unclaimed completion to answer it")
+                    unclaimed[key] -= 1
+    return None
+
+
+def _invariant(name: str, clauses: tuple[str, ...], judge: Verdict, **extra: object) -> Invariant:
+    violation = type(f"{name.title().replace('-', '')}Violated", (Violation,),
+                     {"invariant": name, "__module__": __name__})
+    return Invariant(name, clauses, judge, violation=violation, **extra)  # type: ignore[arg-type]
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    _invariant("no-loss", ("RT-TOOL-4#c1", "RT-TOOL-7#c1", "RT-TOOL-7#c4"), no_loss),
+    _invariant("no-double-delivery", ("RT-TOOL-7#c3",), no_double_delivery),
+    _invariant("held-off-wire", ("RT-TOOL-7#c1",), held_off_wire),
+    _invariant("no-metadata-leak", ("RT-TOOL-4#c3",), no_metadata_leak),
+    _invariant("no-prose-leak", ("RT-TOOL-3#c3", "RT-TOOL-2#c4"), no_prose_leak),
+    _invariant("shape-and-pairing", ("RT-TOOL-3#c1",), shape_and_pairing),
+    _invariant("held-first", ("RT-TOOL-7#c2",), held_first),
+    _invariant("held-within-bound", ("RT-TOOL-7#c5",), held_within_bound,
+               needs=("held_observation",)),
+    _invariant("isolation", ("RT-TOOL-7#c1", "RT-TOOL-4#c2"), isolation),
+    _invariant("aggregation", ("RT-TOOL-4#c2",), aggregation),
+    _invariant("side-effects", ("DR-3#c2", "DR-3#c3", "DR-3#c5", "DR-3#c6"), side_effects,
+               profile="durable-resume"),
+)

@@ -1,0 +1,167 @@
+"""Hypothesis strategies for rttool scenarios (a public module: import it in your tests).
+
+``scenarios(handshake)`` draws complete scenarios that stay within what the handshake
+says the implementation can do: tools with random read-only flags and gates, artifacts
+whose payloads carry unique canary strings (``cn-...``), batches with repeated and
+missing call ids and malformed calls, pauses by question and by gate, answers and
+declines, write-back failures, restarts, interruptions at every named point, time
+limits, Continue and new messages, and bounds small enough to be crossed.
+
+Every tool invocation that produces artifacts gets its own scripted return, so each
+canary is produced at most once: any canary seen twice was delivered twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hypothesis import strategies as st
+
+from adapters.handshake import Handshake
+from adapters.scenario import (
+    Answer,
+    Approve,
+    Bounds,
+    Continue,
+    Decline,
+    FailLedgerRead,
+    FailWriteBack,
+    Interrupt,
+    Poll,
+    Reply,
+    Restart,
+    Return,
+    Scenario,
+    StartTurn,
+    Step,
+    Stop,
+    Tool,
+    Wait,
+)
+
+__all__ = ["CANARY_PREFIX", "batches", "calls", "replies", "scenarios", "steps", "tool_specs"]
+
+CANARY_PREFIX = "cn-"
+TOOL_NAMES = ("alpha", "beta", "gamma")
+ARGS = ({}, {"to": "ana"}, {"to": "bo"})
+TURNS = ("t1", "t2")
+
+
+@st.composite
+def calls(draw: st.DrawFn, names: Sequence[str]) -> object:
+    """One tool call: usually well formed, with a small id space (so repeats happen)."""
+    kind = draw(st.sampled_from(("call",) * 8 + ("no_id", "malformed")))
+    if kind == "malformed":
+        return draw(st.sampled_from(("not a call", 7, {"name": ""}, {"args": {}})))
+    call: dict[str, object] = {"name": draw(st.sampled_from(list(names))),
+                               "args": dict(draw(st.sampled_from(ARGS)))}
+    if kind == "call":
+        call["tool_call_id"] = f"c{draw(st.integers(1, 6))}"
+    return call
+
+
+@st.composite
+def batches(draw: st.DrawFn, names: Sequence[str]) -> tuple[object, ...]:
+    """A batch of one to three calls (occasionally empty)."""
+    return tuple(draw(st.lists(calls(names), min_size=0, max_size=3)))
+
+
+@st.composite
+def replies(draw: st.DrawFn, names: Sequence[str]) -> Reply:
+    """A model reply: a batch (sometimes with text), a question, or a final text."""
+    kind = draw(st.sampled_from(("calls", "calls", "calls", "question", "text", "calls_text")))
+    if kind == "question":
+        return Reply(question="Go on?")
+    if kind == "text":
+        return Reply(text="Here you are.")
+    return Reply(text="Working." if kind == "calls_text" else None,
+                 tool_calls=draw(batches(names)))
+
+
+def _invocations(model: Sequence[Reply], name: str) -> int:
+    count = 0
+    for reply in model:
+        for call in reply.tool_calls or ():
+            if isinstance(call, dict) and call.get("name") == name:
+                count += 1
+    return count
+
+
+@st.composite
+def tool_specs(draw: st.DrawFn, model: Sequence[Reply], gates: bool) -> tuple[Tool, ...]:
+    """One tool per name the model uses, with a fresh canary per artifact per invocation.
+
+    Each tool's returns cover every call naming it; a last, artifact-free return stands
+    in for any further invocation (an id-less call re-run, a re-issued batch).
+    """
+    tools = []
+    for index, name in enumerate(TOOL_NAMES):
+        count = _invocations(model, name)
+        returns = []
+        for invocation in range(count):
+            artifacts = [{"type": draw(st.sampled_from(("link", "note"))),
+                          "payload": {"canary": f"{CANARY_PREFIX}{index}-{invocation}-{k}."}}
+                         for k in range(draw(st.integers(0, 2)))]
+            if draw(st.integers(0, 9)) == 0:
+                returns.append(Return(output={"artifacts": artifacts}, fail="refused"))
+            else:
+                returns.append(Return(output={"n": invocation, "artifacts": artifacts}))
+        returns.append(Return(output={"n": "again"}))
+        tools.append(Tool(name=name, returns=tuple(returns), read_only=draw(st.booleans()),
+                          input_schema={}, gate=gates and draw(st.integers(0, 4)) == 0))
+    return tuple(tools)
+
+
+def steps(handshake: Handshake, max_steps: int) -> st.SearchStrategy[tuple[Step, ...]]:
+    """A first user message, then driver steps the handshake allows."""
+    caps = handshake.capabilities
+    durable = "durable-resume" in handshake.profiles
+    options: list[st.SearchStrategy[Step]] = [
+        st.builds(Answer, turn=st.sampled_from(TURNS)),
+        st.builds(Answer, turn=st.just("t1")),
+        st.builds(StartTurn, turn=st.just("t2"), message=st.just("Another thing")),
+        st.just(Poll()),
+    ]
+    if caps.gates:
+        options += [st.builds(Approve, turn=st.sampled_from(TURNS)),
+                    st.builds(Decline, turn=st.sampled_from(TURNS))]
+    if caps.restart:
+        options.append(st.just(Restart()))
+    if caps.write_back_failure:
+        options.append(st.just(FailWriteBack()))
+    points = [p for p in caps.interrupt_points if p]
+    causes = [c for c in caps.interrupt_causes if c != "crash" or caps.restart]
+    if points and causes:
+        options.append(st.builds(Interrupt, point=st.sampled_from(points),
+                                 cause=st.sampled_from(causes)))
+    if durable:
+        options += [st.just(Wait()), st.builds(Continue, turn=st.sampled_from(TURNS)),
+                    st.builds(Stop, turn=st.sampled_from(TURNS))]
+        if caps.ledger_read_failure:
+            options.append(st.just(FailLedgerRead()))
+    if "chat" in caps.entry_points:
+        options.append(st.just(StartTurn(turn="t3", conversation="other", message="Hi")))
+    first: tuple[Step, ...] = (StartTurn(turn="t1"),)
+    return st.lists(st.one_of(options), max_size=max(0, max_steps - 1)).map(
+        lambda later: (*first, *later))
+
+
+def scenarios(handshake: Handshake, *, max_steps: int = 8, max_replies: int = 6
+              ) -> st.SearchStrategy[Scenario]:
+    """Complete scenarios within what ``handshake`` says the implementation can do."""
+    caps = handshake.capabilities
+    driver_steps = steps(handshake, max_steps)
+    model_replies = st.lists(replies(TOOL_NAMES), min_size=1, max_size=max_replies)
+    no_bounds: st.SearchStrategy[Bounds | None] = st.none()
+    bounds = no_bounds | st.builds(Bounds, held_artifacts=st.integers(1, 4),
+                                   run_artifacts=st.integers(1, 6)) \
+        if caps.configurable_bounds else no_bounds
+
+    @st.composite
+    def one(draw: st.DrawFn) -> Scenario:
+        model = tuple(draw(model_replies))
+        return Scenario(id="hunt", steps=draw(driver_steps),
+                        tools=draw(tool_specs(model, caps.gates)), model=model,
+                        bounds=draw(bounds))
+
+    return one()
