@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 
@@ -62,7 +63,30 @@ def _inline(node: object, base: str) -> object:
             if key not in ("$defs", "$id", "$schema")}
 
 
+@cache
+def _fast(ref: str) -> Callable[[object], bool] | None:
+    """A compiled validity test for ``ref`` (``jsonschema-rs``), when it is installed.
+
+    Only the yes/no answer is taken from it: every complaint, with its JSON pointer, still
+    comes from ``jsonschema``, which also decides whenever the two disagree.
+    """
+    try:
+        import jsonschema_rs
+    except ImportError:
+        return None
+    compiled = jsonschema_rs.validator_for(_inline({"$ref": _BASE + ref}, _BASE + ref))
+    is_valid: Callable[[object], bool] = compiled.is_valid
+    return is_valid
+
+
 def _first_error(ref: str, value: object) -> ValidationError | None:
+    fast = _fast(ref)
+    if fast is not None:
+        try:
+            if fast(value):
+                return None
+        except (ValueError, TypeError):  # a value it cannot read: let jsonschema judge
+            pass
     found: ValidationError | None = best_match(validator(ref).iter_errors(value))
     return found
 

@@ -13,6 +13,7 @@ canary is produced at most once: any canary seen twice was delivered twice.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from hypothesis import strategies as st
@@ -45,37 +46,43 @@ CANARY_PREFIX = "cn-"
 TOOL_NAMES = ("alpha", "beta", "gamma")
 ARGS = ({}, {"to": "ana"}, {"to": "bo"})
 TURNS = ("t1", "t2")
+# Strategies are immutable; building them once keeps generation cheap.
+_KINDS = st.sampled_from(("link", "note"))
+_ARTIFACT_COUNTS = st.integers(0, 2)
+_ONE_IN_TEN = st.integers(0, 9)
+_ONE_IN_FIVE = st.integers(0, 4)
 
 
-@st.composite
-def calls(draw: st.DrawFn, names: Sequence[str]) -> object:
-    """One tool call: usually well formed, with a small id space (so repeats happen)."""
-    kind = draw(st.sampled_from(("call",) * 8 + ("no_id", "malformed")))
-    if kind == "malformed":
-        return draw(st.sampled_from(("not a call", 7, {"name": ""}, {"args": {}})))
-    call: dict[str, object] = {"name": draw(st.sampled_from(list(names))),
-                               "args": dict(draw(st.sampled_from(ARGS)))}
-    if kind == "call":
-        call["tool_call_id"] = f"c{draw(st.integers(1, 6))}"
-    return call
+@functools.cache
+def calls(names: tuple[str, ...]) -> st.SearchStrategy[object]:
+    """One tool call: usually well formed, from a small id space (so repeats happen),
+    sometimes without an id, sometimes malformed."""
+    well_formed = st.builds(lambda name, args, n: {"name": name, "args": dict(args),
+                                                   "tool_call_id": f"c{n}"},
+                            st.sampled_from(names), st.sampled_from(ARGS), st.integers(1, 6))
+    no_id = st.builds(lambda name, args: {"name": name, "args": dict(args)},
+                      st.sampled_from(names), st.sampled_from(ARGS))
+    malformed = st.sampled_from(("not a call", 7, {"name": ""}, {"args": {}}))
+    return st.one_of(well_formed, well_formed, well_formed, well_formed, no_id, malformed)
 
 
-@st.composite
-def batches(draw: st.DrawFn, names: Sequence[str]) -> tuple[object, ...]:
-    """A batch of one to three calls (occasionally empty)."""
-    return tuple(draw(st.lists(calls(names), min_size=0, max_size=3)))
+@functools.cache
+def batches(names: tuple[str, ...]) -> st.SearchStrategy[tuple[object, ...]]:
+    """Batches of up to three calls (sometimes empty)."""
+    return st.lists(calls(names), min_size=0, max_size=3).map(tuple)
 
 
-@st.composite
-def replies(draw: st.DrawFn, names: Sequence[str]) -> Reply:
+@functools.cache
+def replies(names: tuple[str, ...]) -> st.SearchStrategy[Reply]:
     """A model reply: a batch (sometimes with text), a question, or a final text."""
-    kind = draw(st.sampled_from(("calls", "calls", "calls", "question", "text", "calls_text")))
-    if kind == "question":
-        return Reply(question="Go on?")
-    if kind == "text":
-        return Reply(text="Here you are.")
-    return Reply(text="Working." if kind == "calls_text" else None,
-                 tool_calls=draw(batches(names)))
+    batch = batches(names)
+    return st.one_of(
+        batch.map(lambda b: Reply(tool_calls=b)),
+        batch.map(lambda b: Reply(tool_calls=b)),
+        st.just(Reply(question="Go on?")),
+        st.just(Reply(text="Here you are.")),
+        batch.map(lambda b: Reply(text="Working.", tool_calls=b)),
+    )
 
 
 def _invocations(model: Sequence[Reply], name: str) -> int:
@@ -99,16 +106,16 @@ def tool_specs(draw: st.DrawFn, model: Sequence[Reply], gates: bool) -> tuple[To
         count = _invocations(model, name)
         returns = []
         for invocation in range(count):
-            artifacts = [{"type": draw(st.sampled_from(("link", "note"))),
+            artifacts = [{"type": draw(_KINDS),
                           "payload": {"canary": f"{CANARY_PREFIX}{index}-{invocation}-{k}."}}
-                         for k in range(draw(st.integers(0, 2)))]
-            if draw(st.integers(0, 9)) == 0:
+                         for k in range(draw(_ARTIFACT_COUNTS))]
+            if draw(_ONE_IN_TEN) == 0:
                 returns.append(Return(output={"artifacts": artifacts}, fail="refused"))
             else:
                 returns.append(Return(output={"n": invocation, "artifacts": artifacts}))
         returns.append(Return(output={"n": "again"}))
         tools.append(Tool(name=name, returns=tuple(returns), read_only=draw(st.booleans()),
-                          input_schema={}, gate=gates and draw(st.integers(0, 4)) == 0))
+                          input_schema={}, gate=gates and draw(_ONE_IN_FIVE) == 0))
     return tuple(tools)
 
 

@@ -8,8 +8,11 @@
 from __future__ import annotations
 
 import itertools
+import shutil
+import tempfile
 import threading
 from collections.abc import Mapping
+from pathlib import Path
 
 from adapters._codec import CodecError, from_json
 from adapters.handshake import PROTOCOL
@@ -19,9 +22,10 @@ from reference_impl import __version__
 from reference_impl.artifacts import Bounds
 from reference_impl.behaviour import Components
 from reference_impl.durable import NUDGE
-from reference_impl.harness._session import ScenarioSession
+from reference_impl.harness._session import ScenarioSession, scratch
 from reference_impl.normalize import DEFAULT_MAX_PASSES
 from reference_impl.seams import POINTS
+from reference_impl.store import Store
 
 __all__ = ["ReferenceHarness", "create", "handshake"]
 
@@ -62,6 +66,7 @@ class ReferenceHarness:
         self.mutant = mutant
         self._components = _components(mutant)
         self._sessions: dict[str, ScenarioSession] = {}
+        self._template: bytes | None = None
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
@@ -92,7 +97,10 @@ class ReferenceHarness:
         scenario = from_json(Scenario, raw)
         session_id = f"s{next(self._ids)}"
         with self._lock:
-            self._sessions[session_id] = ScenarioSession(scenario, self._components)
+            if self._template is None:
+                self._template = _empty_database()
+            self._sessions[session_id] = ScenarioSession(scenario, self._components,
+                                                         self._template)
         return {"session": session_id}
 
     def _session(self, message: Mapping[str, object]) -> ScenarioSession:
@@ -103,6 +111,17 @@ class ReferenceHarness:
             session = self._sessions.pop(session_id, None)
         if session is not None:
             session.close()
+
+
+def _empty_database() -> bytes:
+    """The bytes of an empty database at the current schema version."""
+    folder = Path(tempfile.mkdtemp(prefix="rttool-template-", dir=scratch()))
+    try:
+        store = Store(folder / "template.db")
+        store.close()
+        return (folder / "template.db").read_bytes()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _components(mutant: str | None) -> Components:

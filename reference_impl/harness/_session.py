@@ -19,17 +19,20 @@ from reference_impl.runtime import Runtime, RunFailed
 from reference_impl.seams import ProcessKilled, Seams
 from reference_impl.workflow import ToolSpec, Workflow
 
-__all__ = ["ScenarioSession"]
+__all__ = ["ScenarioSession", "scratch"]
 
 
 class ScenarioSession:
     """Executes a scenario's steps on a fresh runtime; restarts it from its file on demand."""
 
-    def __init__(self, scenario: sc.Scenario, components: Components) -> None:
+    def __init__(self, scenario: sc.Scenario, components: Components,
+                 template: bytes | None = None) -> None:
         self.scenario = scenario
         self._components = components
-        self._dir = Path(tempfile.mkdtemp(prefix="rttool-ref-", dir=_scratch()))
+        self._dir = Path(tempfile.mkdtemp(prefix="rttool-ref-", dir=scratch()))
         self._db = self._dir / "runtime.db"
+        if template is not None:  # an empty, migrated database: no DDL per scenario
+            self._db.write_bytes(template)
         self.recorder = Recorder()
         self.seams = Seams()
         self.model = ScriptedModel(scenario.model)
@@ -216,7 +219,7 @@ class ScenarioSession:
         return out
 
 
-def _scratch() -> str | None:
+def scratch() -> str | None:
     """Where scenario databases go: memory-backed storage when the machine offers it (a
     scenario's database lives for milliseconds and is never needed again), else the
     system's temporary folder."""
