@@ -1,0 +1,135 @@
+"""The hunt: strategies, invariants, and the search itself."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+from collections.abc import Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from adapters._codec import from_json, to_json
+from adapters._schemas import check_outbound
+from adapters.capabilities import missing_capability, needed_capabilities
+from adapters.handshake import Capabilities, Handshake, Implementation, Limits
+from adapters.scenario import Answer, Bounds, Scenario, StartTurn
+from adapters.trace import Trace
+from conformance.hunt import INVARIANTS, Budget, hunt, steps_summary
+from conformance.hunt.strategies import CANARY_PREFIX, scenarios
+from conformance.scenarios import ask, call, calls, output, say, scenario, tool
+from tests.conformance._support import reference_driver
+
+FULL = reference_driver().handshake()
+BARE = Handshake(protocol="rttool-adapter/1", implementation=Implementation("bare", "0"),
+                 profiles=("runtime",), capabilities=Capabilities(), limits=Limits())
+NO_CHECKS = list(HealthCheck)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=NO_CHECKS)
+@given(scenarios(FULL))
+def test_generated_scenarios_are_schema_valid_with_unique_canaries(generated: Scenario) -> None:
+    encoded = to_json(generated)
+    check_outbound("scenario", encoded)
+    assert from_json(Scenario, encoded) == generated
+    canaries = [text for text in json.dumps(encoded).split('"') if text.startswith(CANARY_PREFIX)]
+    assert len(canaries) == len(set(canaries))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=NO_CHECKS)
+@given(scenarios(BARE))
+def test_generated_scenarios_stay_within_the_handshake(generated: Scenario) -> None:
+    assert missing_capability(BARE.capabilities, needed_capabilities(generated)) is None
+
+
+def test_the_reference_runtime_survives_a_hunt() -> None:
+    outcome = hunt(reference_driver(), FULL, INVARIANTS, Budget(examples=60, seed=7))
+    assert outcome.examples >= 60
+    assert outcome.findings == {}
+
+
+def _delivering_trace() -> tuple[Scenario, Trace]:
+    made = scenario("doctor", tools=[tool("alpha", output({"n": 0}, {
+        "type": "link", "payload": {"canary": f"{CANARY_PREFIX}0-0-0."}}))],
+        model=[calls(call("alpha", {}, "c1")), ask(), say("done")],
+        steps=[StartTurn("t1"), Answer("t1")], bounds=Bounds(held_artifacts=4))
+    trace = reference_driver().run(made)
+    assert isinstance(trace, Trace)
+    return made, trace
+
+
+def _edit_last_turn(trace: Trace, change: Callable[[dict[str, object]], None]) -> Trace:
+    """A copy of ``trace`` whose final turn t1 has ``change`` applied to its wire form."""
+    last = trace.steps[-1]
+    wire = last.wire["main"]["t1"]
+    raw = {"status": wire.status, "continueOffered": wire.continueOffered,
+           "messages": copy.deepcopy(list(wire.messages)),
+           "toolArtifacts": copy.deepcopy(wire.toolArtifacts)}
+    change(raw)
+    edited = dataclasses.replace(wire, status=str(raw["status"]),
+                                 messages=tuple(raw["messages"]),  # type: ignore[arg-type]
+                                 toolArtifacts=raw["toolArtifacts"])
+    step = dataclasses.replace(last, wire={"main": {"t1": edited}})
+    return dataclasses.replace(trace, steps=(*trace.steps[:-1], step))
+
+
+def _carrying(raw: dict[str, object]) -> dict[str, object]:
+    return next(m for m in raw["messages"] if m.get("toolArtifacts"))  # type: ignore[union-attr]
+
+
+def _drop(raw: dict[str, object]) -> None:
+    _carrying(raw).pop("toolArtifacts")
+    raw["toolArtifacts"] = []
+
+
+def _double(raw: dict[str, object]) -> None:
+    row = _carrying(raw)
+    row["toolArtifacts"] = row["toolArtifacts"] * 2  # type: ignore[operator]
+    raw["toolArtifacts"] = row["toolArtifacts"]
+
+
+def _metadata(raw: dict[str, object]) -> None:
+    _carrying(raw)["metadata"] = {"artifacts": _carrying(raw)["toolArtifacts"]}
+
+
+def _shape(raw: dict[str, object]) -> None:
+    _carrying(raw)["toolArtifacts"][0]["extra"] = 1  # type: ignore[index]
+
+
+def _paused(raw: dict[str, object]) -> None:
+    raw["status"] = "paused"
+
+
+def _aggregate(raw: dict[str, object]) -> None:
+    raw["toolArtifacts"] = []
+
+
+DOCTORED = {"no-loss": _drop, "no-double-delivery": _double, "no-metadata-leak": _metadata,
+            "shape-and-pairing": _shape, "held-off-wire": _paused, "aggregation": _aggregate}
+
+
+@pytest.mark.parametrize("name", sorted(DOCTORED))
+def test_each_invariant_catches_a_doctored_trace(name: str) -> None:
+    made, trace = _delivering_trace()
+    invariant = next(i for i in INVARIANTS if i.name == name)
+    assert invariant.judge(made, trace, FULL) is None
+    assert invariant.judge(made, _edit_last_turn(trace, DOCTORED[name]), FULL) is not None
+
+
+def test_prose_leak_and_bound_invariants_catch_doctored_traces() -> None:
+    made, trace = _delivering_trace()
+    run = next(trace.runs())
+    leaky = dataclasses.replace(run.model_inputs[0], messages=(
+        *run.model_inputs[0].messages, {"role": "tool", "content": f"{CANARY_PREFIX}0-0-0."}))
+    step0 = dataclasses.replace(trace.steps[0], runs=(dataclasses.replace(
+        run, model_inputs=(leaky,)),), held={"t1": [{}, {}, {}, {}, {}]})
+    doctored = dataclasses.replace(trace, steps=(step0, *trace.steps[1:]))
+    by_name = {i.name: i for i in INVARIANTS}
+    assert by_name["no-prose-leak"].judge(made, doctored, FULL) is not None
+    assert by_name["held-within-bound"].judge(made, doctored, FULL) is not None
+
+
+def test_steps_summary_is_one_line() -> None:
+    made, _ = _delivering_trace()
+    assert steps_summary(made) == "start_turn(t1) -> answer(t1)"
