@@ -34,6 +34,10 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/python -m pytest -q
 
+## selftest: every mutant of the reference runtime must be caught by its own clauses' checks
+selftest: $(STAMP)
+	$(BIN)/rttool selftest
+
 bench: $(STAMP)
 	$(BIN)/python -m bench
 

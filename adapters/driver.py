@@ -58,12 +58,14 @@ class Driver:
         """The implementation's handshake (sent once, then cached)."""
         if self._handshake is None:
             reply = self._request({"cmd": "hello", "protocol": PROTOCOL,
-                                   "suite": {"name": "rttool", "version": self._suite_version}},
-                                  "handshake")
+                                   "suite": {"name": "rttool", "version": self._suite_version}})
+            # The version is checked before the shape: another version may have another shape.
             spoken = reply.get("protocol")
-            if spoken != PROTOCOL:
+            if isinstance(spoken, str) and spoken != PROTOCOL:
                 raise ProtocolMismatch("implementation speaks another protocol version",
                                        impl=self.spec, spoken=spoken, expected=PROTOCOL)
+            check_inbound("messages#/$defs/handshake", reply, implementation=self.spec,
+                          request="hello")
             self._handshake = self._decode(Handshake, reply, "hello")
         return self._handshake
 
@@ -111,6 +113,8 @@ class Driver:
             raise ImplementationError("harness reported an error", impl=self.spec,
                                       request=str(message.get("cmd")),
                                       error=str(error.get("message"))[:300])
+        if not refs:
+            return reply
         ref = refs[0] if len(refs) == 1 or "unsupported" not in reply else refs[1]
         check_inbound(f"messages#/$defs/{ref}", reply, implementation=self.spec,
                       request=str(message.get("cmd")))

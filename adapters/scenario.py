@@ -146,7 +146,8 @@ class Bounds:
 
 @dataclass(frozen=True)
 class StartTurn:
-    """Send a user message: starts a new turn (``turn`` is the scenario's label for it)."""
+    """Send a user message: starts a new turn (``turn`` is the scenario's label for it; a
+    label names one turn, and starting a second turn with it is refused)."""
 
     turn: str
     message: str = "Hello"

@@ -73,12 +73,23 @@ def failure(message: str, *artifacts: object) -> Return:
     return Return(output={"artifacts": list(artifacts)} if artifacts else None, fail=message)
 
 
-def tool(name: str, *returns: Return, read_only: bool = False, schema: object = None,
-         gate: bool = False, expose_artifacts_port: bool = False) -> Tool:
+def tool(
+    name: str,
+    *returns: Return,
+    read_only: bool = False,
+    schema: object = None,
+    gate: bool = False,
+    expose_artifacts_port: bool = False,
+) -> Tool:
     """A tool node; ``schema=None`` accepts any arguments."""
-    return Tool(name=name, returns=returns or (output(),), read_only=read_only,
-                input_schema=dict(PERMISSIVE) if schema is None else schema, gate=gate,
-                expose_artifacts_port=expose_artifacts_port)
+    return Tool(
+        name=name,
+        returns=returns or (output(),),
+        read_only=read_only,
+        input_schema=dict(PERMISSIVE) if schema is None else schema,
+        gate=gate,
+        expose_artifacts_port=expose_artifacts_port,
+    )
 
 
 def calls(*batch: object, text: str | None = None) -> Reply:
@@ -96,10 +107,23 @@ def ask(question: str = "Shall I go on?") -> Reply:
     return Reply(question=question)
 
 
-def scenario(id: str, *, steps: Iterable[Step], tools: Iterable[Tool] = (),  # noqa: A002
-             model: Iterable[Reply] = (), expose: Mapping[str, bool] | None = None,
-             bounds: Bounds | None = None, description: str | None = None) -> Scenario:
+def scenario(
+    id: str,
+    *,
+    steps: Iterable[Step],
+    tools: Iterable[Tool] = (),
+    model: Iterable[Reply] = (),
+    expose: Mapping[str, bool] | None = None,
+    bounds: Bounds | None = None,
+    description: str | None = None,
+) -> Scenario:
     """A scenario."""
-    return Scenario(id=id, steps=tuple(steps), tools=tuple(tools), model=tuple(model),
-                    node=None if expose is None else NodeConfig(expose=dict(expose)),
-                    bounds=bounds, description=description)
+    return Scenario(
+        id=id,
+        steps=tuple(steps),
+        tools=tuple(tools),
+        model=tuple(model),
+        node=None if expose is None else NodeConfig(expose=dict(expose)),
+        bounds=bounds,
+        description=description,
+    )

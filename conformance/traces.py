@@ -50,8 +50,12 @@ def all_passes(trace: Trace) -> list[tuple[RunRecord, PassRecord]]:
 
 def results(trace: Trace, tool_call_id: str | None = None) -> list[ToolResultRecord]:
     """Every tool result (for one call id, when given), in order."""
-    return [result for _, one in trace.passes() for result in one.results
-            if tool_call_id is None or result.tool_call_id == tool_call_id]
+    return [
+        result
+        for _, one in trace.passes()
+        for result in one.results
+        if tool_call_id is None or result.tool_call_id == tool_call_id
+    ]
 
 
 def side_effects(trace: Trace, tool: str | None = None) -> list[Mapping[str, object]]:
@@ -66,12 +70,17 @@ def side_effects(trace: Trace, tool: str | None = None) -> list[Mapping[str, obj
 
 def model_text(trace: Trace) -> list[str]:
     """Every string the model was ever given."""
-    return [text for run in trace.runs() for given in run.model_inputs
-            for text in strings(list(given.messages))]
+    return [
+        text
+        for run in trace.runs()
+        for given in run.model_inputs
+        for text in strings(list(given.messages))
+    ]
 
 
-def turn(trace: Trace, label: str, *, step: int = -1, conversation: str = "main"
-         ) -> TurnWire | None:
+def turn(
+    trace: Trace, label: str, *, step: int = -1, conversation: str = "main"
+) -> TurnWire | None:
     """The turn ``label`` as the wire reported it after ``step`` (default: the last)."""
     if not trace.steps:
         return None
@@ -82,16 +91,22 @@ def assistant_rows(wire: TurnWire | None) -> list[Mapping[str, object]]:
     """The turn's assistant message rows."""
     if wire is None:
         return []
-    return [row for row in wire.messages
-            if isinstance(row, Mapping) and row.get("role") == "assistant"]
+    return [
+        row for row in wire.messages if isinstance(row, Mapping) and row.get("role") == "assistant"
+    ]
 
 
 def rows_with_artifacts(wire: TurnWire | None) -> list[Mapping[str, object]]:
     """The turn's message rows that carry a non-empty ``toolArtifacts``."""
     if wire is None:
         return []
-    return [row for row in wire.messages if isinstance(row, Mapping)
-            and isinstance(row.get("toolArtifacts"), list) and row.get("toolArtifacts")]
+    return [
+        row
+        for row in wire.messages
+        if isinstance(row, Mapping)
+        and isinstance(row.get("toolArtifacts"), list)
+        and row.get("toolArtifacts")
+    ]
 
 
 def delivered(wire: TurnWire | None) -> list[object]:

@@ -78,6 +78,8 @@ class RunState:
     before: tuple[str, object]
     collected: list[dict[str, object]] = field(default_factory=list)
     snapshot: Snapshot | None = None
+    #: how many ledger events the snapshot was read from (the chunk's prior chunks)
+    snapshot_events: int = 0
     history_interrupted: set[str] = field(default_factory=set)
     tools_by_call: dict[str, str] = field(default_factory=dict)
 
@@ -99,8 +101,11 @@ class RunExecutor:
         self.s = services
 
     def execute(self, state: RunState, *, refire: list[object] | None = None,
-                resumed: bool = False, prior: Journal | None = None) -> None:
-        """Run ``state``'s run until it completes, pauses, is cut off or fails."""
+                resumed: bool = False, prior: Journal | None = None,
+                chunk: object = None) -> None:
+        """Run ``state``'s run until it completes, pauses, is cut off or fails.
+
+        ``chunk`` is what a paused resumed chunk left for the run that carries it on."""
         s = self.s
         s.observer.run_started(state.run_id, state.turn_id, state.cause)
         if s.components.behaviour.opens_collection(state.entry_point):
@@ -111,6 +116,8 @@ class RunExecutor:
                     s.observer.prior_turn_note(state.run_id, note_json(prior))
                 if resumed:
                     self._prepare_resume(state)
+                elif isinstance(chunk, Mapping):
+                    self._carry_on(state, chunk)
                 end = self._loop(state, refire)
                 self._drain(state)
                 if isinstance(end, _Paused):
@@ -198,8 +205,9 @@ class RunExecutor:
         journal: Journal | None
         try:
             s.seams.ledger_read()
-            journal = s.components.behaviour.journal(
-                records.ledger_events(s.store.read(), state.turn_id))
+            events = records.ledger_events(s.store.read(), state.turn_id)
+            journal = s.components.behaviour.journal(events)
+            state.snapshot_events = len(events)
         except Exception:  # best effort by design: the recovery must go on
             journal = None
         state.snapshot = s.components.behaviour.snapshot(journal or Journal())
@@ -209,6 +217,27 @@ class RunExecutor:
                                   {"role": "user", "content": prompt, "kind": "resume"})
         note = None if journal is None or journal.empty else note_json(journal)
         s.observer.resumed(state.run_id, NUDGE, note)
+
+    def _carry_on(self, state: RunState, chunk: Mapping[str, object]) -> None:
+        """Carry on a resumed chunk that paused (a question, a gate): a pause does not end
+        the chunk, so the answer's run keeps its snapshot, rebuilt from the same prior
+        ledger events minus what the chunk already claimed, and the history that DR-4
+        consults is read before a re-fired batch runs.  Without this, a completed write
+        re-dispatched after the answer (or re-issued behind an approved gate) ran again."""
+        s = self.s
+        events, claimed = chunk.get("events"), chunk.get("claimed")
+        try:
+            s.seams.ledger_read()
+            prior = records.ledger_events(s.store.read(), state.turn_id)
+            journal = s.components.behaviour.journal(
+                prior[: events if isinstance(events, int) else 0])
+        except Exception:  # best effort, as when the chunk began
+            journal = Journal()
+        state.snapshot_events = events if isinstance(events, int) else 0
+        state.snapshot = s.components.behaviour.snapshot(journal)
+        if isinstance(claimed, list):
+            state.snapshot.consume(c for c in claimed if isinstance(c, int))
+        self._model_input(s.store.read(), state)  # fills state.history_interrupted
 
     def _model_input(self, conn: sqlite3.Connection, state: RunState) -> list[dict[str, object]]:
         """The system prompt, then the conversation's thread.  A declared call with no
@@ -265,6 +294,9 @@ class RunExecutor:
                        f"newest artifact type={kind} tool={tool} call={call} run={state.run_id}"})
 
     def _pause(self, state: RunState, pending: dict[str, object]) -> None:
+        if state.snapshot is not None:  # a resumed chunk: the run that answers carries it on
+            pending = {**pending, "chunk": {"events": state.snapshot_events,
+                                            "claimed": list(state.snapshot.claimed)}}
         with self.s.store.transaction() as conn:
             self._hold(conn, state)
             records.end_run(conn, state.run_id, "paused")

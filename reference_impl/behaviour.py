@@ -70,6 +70,36 @@ class Behaviour:
         """How many times the turn has continued on its own, counted from its stored runs."""
         return sum(1 for run in records.list_runs(conn, turn_id) if run.cause == "auto_continue")
 
+    def claim_continuation(self, store: Store, turn_id: str,
+                           start_run: Callable[[sqlite3.Connection], str]) -> str | None:
+        """Claim a resuming turn for its next automatic continuation and start its run
+        (``start_run``), or stop the turn when it has none left (DR-5 ¶3-4).  The check,
+        the count and the claim share one transaction, so two waiters cannot both win.
+        Returns the new run's id, or ``None`` when nothing was claimed."""
+        with store.transaction() as conn:
+            turn = records.get_turn(conn, turn_id)
+            if turn is None or turn.status != "resuming":
+                return None
+            if not self.may_auto_continue(self.automatic_continuations(conn, turn_id)):
+                records.set_turn(conn, turn_id, status="stopped", error="time_limit")
+                return None
+            records.set_turn(conn, turn_id, status="running", expect=("resuming",))
+            return start_run(conn)
+
+    def continue_offered(self, conn: sqlite3.Connection, turn: records.TurnRow) -> bool:
+        """Whether Continue is offered for ``turn``: only for the conversation's newest
+        stop (DR-6 ¶3), as often as it is chosen (DR-6 ¶2)."""
+        if turn.status != "stopped":
+            return False
+        stops = [t for t in records.list_turns(conn, turn.conversation_id)
+                 if t.status == "stopped"]
+        return bool(stops) and stops[-1].id == turn.id
+
+    def collects_artifacts(self) -> bool:
+        """Whether this runtime collects tool artifacts at all (RT-TOOL-5 ¶1); the
+        harness's handshake declares it."""
+        return True
+
     def opens_collection(self, entry_point: str) -> bool:
         """Whether a run launched from ``entry_point`` collects artifacts (RT-TOOL-5 ¶5)."""
         return True

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 __all__ = ["Entry", "Journal", "LedgerEvent", "Snapshot", "classify", "signature"]
 
@@ -35,7 +36,7 @@ class LedgerEvent:
     seq: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """A journaled call; ``result`` is ``None`` for an interrupted one."""
 
@@ -76,33 +77,45 @@ class Journal:
 
 
 def classify(events: Iterable[LedgerEvent]) -> Journal:
-    """Classify a turn's ledger events (in recording order)."""
-    open_starts: dict[str, deque[LedgerEvent]] = {}
+    """Classify a turn's ledger events (in recording order).
+
+    Linear in the number of events.  Open starts are kept as positions only, so that the
+    one object allocated per call is its :class:`Entry` (a long turn's ledger is large,
+    and the collector's work grows with what is allocated)."""
+    ledger = events if isinstance(events, Sequence) else list(events)
+    open_starts: dict[str, deque[int]] = {}
     completed: list[Entry] = []
-    for position, event in enumerate(events):
-        if event.event == "tool_start" and event.tool is not None:
-            open_starts.setdefault(event.tool, deque()).append(
-                LedgerEvent(event.event, event.tool, event.input, None, position))
-        elif event.event == "tool_done" and event.tool is not None:
-            queue = open_starts.get(event.tool)
+    for position, event in enumerate(ledger):
+        kind, tool = event.event, event.tool
+        if kind == "tool_start" and tool is not None:
+            queue = open_starts.get(tool)
+            if queue is None:
+                queue = open_starts[tool] = deque()
+            queue.append(position)
+        elif kind == "tool_done" and tool is not None:
+            queue = open_starts.get(tool)
             if queue:
                 start = queue.popleft()
-                completed.append(Entry(event.tool, start.input, event.result, start.seq))
-        elif event.event == "clear":
+                completed.append(Entry(tool, ledger[start].input, event.result, start))
+        elif kind == "clear":
             open_starts.clear()
-    interrupted = sorted((Entry(start.tool or "", start.input, None, start.seq)
-                          for queue in open_starts.values() for start in queue),
-                         key=lambda entry: entry.seq)
-    completed.sort(key=lambda entry: entry.seq)
-    return Journal(tuple(completed), tuple(interrupted))
+    # Dones mostly arrive in start order, so this sort is close to linear.
+    completed.sort(key=attrgetter("seq"))
+    left = sorted(position for queue in open_starts.values() for position in queue)
+    interrupted = tuple(Entry(ledger[p].tool or "", ledger[p].input, None, p) for p in left)
+    return Journal(tuple(completed), interrupted)
 
 
 class Snapshot:
     """The journal as a resumed chunk saw it when it began (DR-3): completed entries are
-    claimed by content, each at most once."""
+    claimed by content, each at most once.
+
+    ``claimed`` lists the positions of the entries consumed so far, so that the run which
+    carries on a paused chunk can rebuild the same snapshot (:meth:`consume`)."""
 
     def __init__(self, journal: Journal) -> None:
         self.journal = journal
+        self.claimed: list[int] = []
         self._unclaimed: dict[str, deque[Entry]] = {}
         for entry in journal.completed:
             self._unclaimed.setdefault(entry.signature, deque()).append(entry)
@@ -111,7 +124,19 @@ class Snapshot:
     def claim(self, tool: str, args: object) -> Entry | None:
         """The oldest unclaimed completed entry with this content, now consumed."""
         queue = self._unclaimed.get(signature(tool, args))
-        return queue.popleft() if queue else None
+        if not queue:
+            return None
+        entry = queue.popleft()
+        self.claimed.append(entry.seq)
+        return entry
+
+    def consume(self, positions: Iterable[int]) -> None:
+        """Mark the completed entries at ``positions`` as already claimed."""
+        gone = set(positions) - set(self.claimed)
+        for signature_, queue in self._unclaimed.items():
+            kept = [entry for entry in queue if entry.seq not in gone]
+            self.claimed += [entry.seq for entry in queue if entry.seq in gone]
+            self._unclaimed[signature_] = deque(kept)
 
     def interrupted(self, tool: str, args: object) -> bool:
         """Whether an identical call was interrupted in a prior chunk."""

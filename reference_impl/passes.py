@@ -118,7 +118,7 @@ class ToolNode:
             return {
                 "batch": list(batch),
                 "ports": self.ports(drained, executed_any, executed, skipped),
-                "exposed": ctx.workflow.exposed(), "results": list(results),
+                "exposed": self.exposed(ctx.workflow), "results": list(results),
                 "tool_messages": [{"tool_call_id": m["tool_call_id"], "content": m["content"]}
                                   for m in messages],
                 "outcome": self.outcome(results), "paused": paused_on is not None, "cut": cut,
@@ -165,6 +165,11 @@ class ToolNode:
             messages.append({"role": "tool", "tool_call_id": call.id, "content": message})
             if disposition == "executed":
                 ctx.seams.checkpoint("after_tool_done", call.name)
+
+    def exposed(self, workflow: Workflow) -> dict[str, bool]:
+        """Every output port's exposure: the author's choice where made, else the port's
+        default (RT-TOOL-3 ¶2, RT-TOOL-10 ¶5)."""
+        return workflow.exposed()
 
     def ports(self, drained: list[dict[str, object]], executed_any: bool, executed: list[str],
               skipped: list[str]) -> dict[str, object]:
@@ -233,7 +238,7 @@ class ToolNode:
                     "success": True, "data": entry.result, "error": None}
                 result = {key: journaled.get(key) for key in ("success", "data", "error")}
                 return self.finish(ctx, call, "reused", result,
-                                   message=f"{prose(result)}\n{REUSED_NOTE}")
+                                   message=f"{self.prose_for(result)}\n{REUSED_NOTE}")
             if self.refuse_interrupted(ctx, tool, args):
                 result = self.policy.tool_result(success=False, output=None,
                                                  error=REFUSED_MESSAGE)
@@ -272,7 +277,7 @@ class ToolNode:
         """Run the tool body between its ``tool_start`` and ``tool_done`` events."""
         with ctx.store.transaction() as conn:
             self.settle_abandoned(ctx, conn)
-            records.append_ledger(conn, ctx.turn_id, ctx.run_id, "tool_start", tool.name, args)
+            self.record_event(conn, ctx, "tool_start", tool.name, tool_input=args)
         ctx.seams.checkpoint("before_tool_body", tool.name)
         outcome = ctx.world.invoke(tool.name, args, call.id, turn_id=ctx.turn_id,
                                    run_id=ctx.run_id)
@@ -300,6 +305,16 @@ class ToolNode:
         if classify(records.ledger_events(conn, ctx.turn_id)).interrupted:
             records.append_ledger(conn, ctx.turn_id, ctx.run_id, "clear")
 
+    def record_event(self, conn: sqlite3.Connection, ctx: PassContext, event: str, tool: str,
+                     *, tool_input: object = None, result: object = None) -> None:
+        """Append a call's ``tool_start`` (with its input) or ``tool_done`` (with its
+        result) to the turn's ledger (DR-1 ¶1)."""
+        records.append_ledger(conn, ctx.turn_id, ctx.run_id, event, tool, tool_input, result)
+
+    def prose_for(self, result: Mapping[str, object]) -> str:
+        """The text fed back to the model for ``result`` (RT-TOOL-3 ¶3)."""
+        return prose(result)
+
     def collect(self, ctx: PassContext, call: Call, tool: ToolSpec,
                 result: Mapping[str, object]) -> None:
         """Hand the call's port entries to the run's collection."""
@@ -310,14 +325,13 @@ class ToolNode:
                *, message: str | None = None, ledger_tool: str | None = None
                ) -> tuple[str, dict[str, object], str]:
         """Record the call once it has returned (with its ``tool_done`` event when it ran)."""
-        text = prose(result) if message is None else message
+        text = self.prose_for(result) if message is None else message
         # What is recorded is the result without its artifacts: those are delivered (or
         # held) once, by the run that collected them, never again from a record.
         stored = {key: result.get(key) for key in ("success", "data", "error")}
         with ctx.store.transaction() as conn:
             if ledger_tool is not None:
-                records.append_ledger(conn, ctx.turn_id, ctx.run_id, "tool_done", ledger_tool,
-                                      result=stored)
+                self.record_event(conn, ctx, "tool_done", ledger_tool, result=stored)
             if call.id is not None:
                 records.record_call(conn, ctx.turn_id, call.id, call.name, text, stored)
         return disposition, result, text

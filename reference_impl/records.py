@@ -36,6 +36,7 @@ __all__ = [
     "messages_of_turn",
     "put_consent",
     "record_call",
+    "run_has_ledger_events",
     "set_artifacts",
     "set_turn",
     "take_consent",
@@ -317,6 +318,12 @@ def append_ledger(conn: sqlite3.Connection, turn_id: str, run_id: str, event: st
                  (turn_id, run_id, event, tool,
                   None if event != "tool_start" else dumps(tool_input),
                   None if event != "tool_done" else dumps(result), now()))
+
+
+def run_has_ledger_events(conn: sqlite3.Connection, turn_id: str, run_id: str) -> bool:
+    """Whether ``run_id`` has recorded anything in the turn's ledger yet."""
+    return conn.execute("SELECT 1 FROM ledger WHERE turn_id = ? AND run_id = ? LIMIT 1",
+                        (turn_id, run_id)).fetchone() is not None
 
 
 def ledger_events(conn: sqlite3.Connection, turn_id: str) -> list[LedgerEvent]:

@@ -254,11 +254,7 @@ class Runtime:
         return run_id
 
     def _continue_offered(self, conn: object, turn: records.TurnRow) -> bool:
-        if turn.status != "stopped":
-            return False
-        stops = [t for t in records.list_turns(conn, turn.conversation_id)  # type: ignore[arg-type]
-                 if t.status == "stopped"]
-        return bool(stops) and stops[-1].id == turn.id
+        return self.components.behaviour.continue_offered(conn, turn)  # type: ignore[arg-type]
 
     def _journal_or_none(self, turn_id: str) -> Journal | None:
         try:
@@ -282,7 +278,8 @@ class Runtime:
         batch = pending.get("batch") if pending.get("kind") == "gate" else None
         state = RunState(run_id, turn.id, turn.conversation_id, cause, turn.entry_point,
                          self._workflow(turn.conversation_id), ("paused", pending))
-        self.executor.execute(state, refire=list(batch) if isinstance(batch, list) else None)
+        self.executor.execute(state, refire=list(batch) if isinstance(batch, list) else None,
+                              chunk=pending.get("chunk"))
 
     def _run_resumed(self, turn: records.TurnRow, run_id: str, cause: str,
                      before: tuple[str, object]) -> None:
@@ -291,15 +288,10 @@ class Runtime:
         self.executor.execute(state, resumed=True)
 
     def _auto_continue(self, turn_id: str) -> bool:
-        behaviour = self.components.behaviour
-        with self.store.transaction() as conn:
-            turn = records.get_turn(conn, turn_id)
-            if turn is None or turn.status != "resuming":
-                return False
-            if not behaviour.may_auto_continue(behaviour.automatic_continuations(conn, turn_id)):
-                records.set_turn(conn, turn_id, status="stopped", error="time_limit")
-                return False
-            records.set_turn(conn, turn_id, status="running", expect=("resuming",))
-            run_id = self._create_run(conn, turn_id, "auto_continue")
+        run_id = self.components.behaviour.claim_continuation(
+            self.store, turn_id, lambda conn: self._create_run(conn, turn_id, "auto_continue"))
+        turn = None if run_id is None else records.get_turn(self.store.read(), turn_id)
+        if run_id is None or turn is None:
+            return False
         self._run_resumed(turn, run_id, "auto_continue", ("resuming", None))
         return True

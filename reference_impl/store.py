@@ -51,7 +51,17 @@ class Store:
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._all_lock = threading.Lock()
-        self._migrate()
+        try:
+            self._migrate()
+        except sqlite3.DatabaseError as err:
+            # A file that is not a database, or a damaged one, is refused like a newer
+            # schema: as a StorageError, with nothing left open behind the refusal.
+            self.close()
+            raise StorageError("database cannot be opened", path=self.path,
+                               error=str(err)) from err
+        except BaseException:
+            self.close()
+            raise
 
     # -- connections and transactions -------------------------------------------------
 
@@ -60,14 +70,16 @@ class Store:
         if conn is None:
             conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None,
                                    check_same_thread=False)
+            # Registered before the first statement, so that close() reaches it even when
+            # the file turns out not to be a database.
+            self._local.conn = conn
+            with self._all_lock:
+                self._all.append(conn)
             conn.row_factory = sqlite3.Row
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute("PRAGMA busy_timeout=30000")
-            self._local.conn = conn
-            with self._all_lock:
-                self._all.append(conn)
         return conn
 
     @contextmanager

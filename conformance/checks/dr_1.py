@@ -70,15 +70,18 @@ def check_start_before_and_done_after(ctx: CheckContext) -> None:
 
 @check("DR-1#c2")
 def check_journal_adds_no_recording(ctx: CheckContext) -> None:
-    """Reading the journal (on resume) neither adds to nor alters the ledger: it holds exactly
-    one start per call begun and one done per call returned."""
+    """Reading the journal (on resume), and answering a re-dispatched call from it, neither
+    adds to nor alters the ledger: it holds exactly one start per call begun and one done
+    per call returned."""
     trace = one_turn(
         ctx,
         "dr1-c2-pure-read",
         tools=tools(),
         model=[
             calls(send(ANA, "c1"), call("lookup", {"id": 7}, "c2")),
-            calls(send(BO, "c3")),
+            # r1 repeats c1: answered from the journal where DR-3 holds, run where it does
+            # not; either way, the ledger must show only the bodies that really ran.
+            calls(send(ANA, "r1"), send(BO, "c3")),
             say("done"),
         ],
         steps=[Interrupt("after_tool_done", "time_limit", "lookup"), StartTurn("t1"), Wait()],

@@ -85,9 +85,20 @@ def _gate_trace(ctx: CheckContext, name: str) -> Trace:
 
 @check("RT-TOOL-9#c3")
 def check_no_declared_call_left_unanswered(ctx: CheckContext) -> None:
-    """After a batch paused midway is re-issued, every declared call is answered in what
-    the model is given next: the already-executed one by its re-emitted result."""
+    """After a batch paused midway is re-issued, every declared call is answered, the
+    already-executed one by its re-emitted result: in the tool messages the re-issued pass
+    sends downstream, and in what the model is given next."""
     trace = _gate_trace(ctx, "rt9-c3-answered")
+    # The pass's own output first: a runtime may patch the model's input from its records,
+    # but whatever else reads the node's tool messages would still miss a dropped repeat.
+    again = [one for run, one in all_passes(trace) if run.cause == "approve"]
+    ctx.expect(bool(again), "no pass was reported after the approval")
+    emitted = {mapping(m).get("tool_call_id") for m in again[0].tool_messages}
+    for call_id in ("call_a", "call_gate"):
+        ctx.expect(
+            call_id in emitted,
+            f"the re-issued pass emitted no tool message for declared call {call_id}",
+        )
     resumed = [run for run in trace.runs() if run.cause == "approve"]
     ctx.expect(
         bool(resumed) and bool(resumed[0].model_inputs),

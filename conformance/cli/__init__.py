@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("_replay", "run a saved counterexample again and say whether it still fails"),
     "report": ("_report", "render, compare and gate standing reports"),
     "expectations": ("_expectations", "keep an expectations file in step with a report"),
+    "selftest": ("_selftest", "prove every check fails against a runtime breaking its clause"),
 }
 
 

@@ -148,9 +148,20 @@ def steps(handshake: Handshake, max_steps: int) -> st.SearchStrategy[tuple[Step,
             options.append(st.just(FailLedgerRead()))
     if "chat" in caps.entry_points:
         options.append(st.just(StartTurn(turn="t3", conversation="other", message="Hi")))
-    first: tuple[Step, ...] = (StartTurn(turn="t1"),)
-    return st.lists(st.one_of(options), max_size=max(0, max_steps - 1)).map(
-        lambda later: (*first, *later))
+    return st.lists(st.one_of(options), max_size=max(0, max_steps - 1)).map(_first_message)
+
+
+def _first_message(later: list[Step]) -> tuple[Step, ...]:
+    """Start with t1; a label names one turn, so a later start of a used label is dropped."""
+    used = {"t1"}
+    kept: list[Step] = [StartTurn(turn="t1")]
+    for step in later:
+        if isinstance(step, StartTurn):
+            if step.turn in used:
+                continue
+            used.add(step.turn)
+        kept.append(step)
+    return tuple(kept)
 
 
 def scenarios(handshake: Handshake, *, max_steps: int = 8, max_replies: int = 6

@@ -33,16 +33,19 @@ CAUSES = ("time_limit", "gateway_timeout", "transport_error", "stop", "cancel", 
           "credential", "rate_limit", "crash")
 
 
-def handshake(mutant: str | None = None) -> dict[str, object]:
-    """The reference runtime's handshake (a mutant says which one it is in its version)."""
+def handshake(mutant: str | None = None, components: Components | None = None
+              ) -> dict[str, object]:
+    """The reference runtime's handshake (a mutant says which one it is in its version,
+    and declares whether it collects artifacts as its components say)."""
     bounds = Bounds()
+    behaviour = (components or Components()).behaviour
     version = __version__ if mutant is None else f"{__version__}+mutant.{mutant}"
     return {
         "protocol": PROTOCOL,
         "implementation": {"name": "rttool-reference", "version": version,
                            "homepage": "https://github.com/rttool/rttool"},
         "profiles": ["runtime", "durable-resume"],
-        "collects_artifacts": True,
+        "collects_artifacts": behaviour.collects_artifacts(),
         "capabilities": {
             "restart": True, "write_back_failure": True, "interrupt_points": list(POINTS),
             "interrupt_causes": list(CAUSES), "ledger": True, "journal_probe": True,
@@ -75,7 +78,7 @@ class ReferenceHarness:
         command = message.get("cmd")
         try:
             if command == "hello":
-                return handshake(self.mutant)
+                return handshake(self.mutant, self._components)
             if command == "start":
                 return self._start(message.get("scenario"))
             if command == "step":

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from adapters.errors import RttoolError
 from reference_impl.harness import create
 
 
@@ -14,7 +15,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m reference_impl.harness")
     parser.add_argument("--mutant", default=None, help="run a named mutant instead")
     args = parser.parse_args()
-    harness = create(args.mutant)
+    try:
+        harness = create(args.mutant)
+    except RttoolError as err:  # an unknown mutant: one line, no traceback
+        parser.error(str(err))
     for line in sys.stdin:
         if not line.strip():
             continue

@@ -104,6 +104,9 @@ class ScenarioSession:
         rt = self.runtime
         match step:
             case sc.StartTurn():
+                if step.turn in self.turns:
+                    raise Refusal("label_in_use", "a turn label names one turn", status=409,
+                                  turn=step.turn)
                 conversation = self.conversations.get(step.conversation)
                 if conversation is None:
                     conversation = rt.create_conversation(self.workflow())

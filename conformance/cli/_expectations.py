@@ -1,0 +1,87 @@
+"""``rttool expectations``: keep an expectations file in step with a standing report.
+
+* ``update --standing STANDING_JSON [--out FILE] [--level L]...`` writes FILE (default
+  ``expectations.yaml``) listing every failing clause, keeping the reasons and issues
+  of entries FILE already has and dropping stale ones; exit 0, or 2 on bad input.
+* ``check FILE [--standing STANDING_JSON]`` validates FILE, and with a report also that
+  every entry names something in it; exit 0 or 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from conformance.cli import EXIT_OK
+from conformance.cli._report import LEVEL_NAMES, load_optional_expectations, report_problems, say
+
+__all__ = ["configure"]
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add ``update`` and ``check`` to ``parser``."""
+    sub = parser.add_subparsers(
+        dest="expectations_command", metavar="ACTION", parser_class=type(parser), required=True
+    )
+    update = sub.add_parser("update", help="list every failing clause of a standing.json")
+    update.add_argument("--standing", type=Path, required=True, metavar="STANDING_JSON")
+    update.add_argument(
+        "--out",
+        type=Path,
+        default=Path("expectations.yaml"),
+        metavar="FILE",
+        help="the expectations file to write; existing entries are kept (default: %(default)s)",
+    )
+    update.add_argument(
+        "--level",
+        dest="levels",
+        action="append",
+        choices=LEVEL_NAMES,
+        help="only failures at this level (repeatable; default: every level)",
+    )
+    update.set_defaults(handler=_update)
+    check = sub.add_parser("check", help="validate an expectations file")
+    check.add_argument("file", type=Path, metavar="FILE")
+    check.add_argument("--standing", type=Path, metavar="STANDING_JSON")
+    check.set_defaults(handler=_check)
+
+
+def _update(args: argparse.Namespace) -> int:
+    from conformance.report import (
+        ExpectationsError,
+        ReportWriteError,
+        load_standing,
+        update_expectations,
+    )
+
+    report = load_standing(args.standing)
+    out: Path = args.out
+    try:
+        existing = load_optional_expectations(out if out.exists() else None)
+    except ExpectationsError as error:
+        return report_problems(error)
+    result = update_expectations(report, existing, args.levels)
+    try:
+        out.write_text(result.text, encoding="utf-8")
+    except OSError as err:
+        raise ReportWriteError(
+            "cannot write expectations", path=str(out), complaint=err.strerror or str(err)
+        ) from err
+    for entry, why in result.dropped:
+        say(f"dropped {entry.scope} {entry.target} (line {entry.line}): {why}")
+    say(f"{out}: {len(result.kept)} kept, {len(result.added)} added, {len(result.dropped)} dropped")
+    return EXIT_OK
+
+
+def _check(args: argparse.Namespace) -> int:
+    from conformance.report import ExpectationsError, load_standing, resolve_expectations
+
+    try:
+        expectations = load_optional_expectations(args.file)
+        if expectations is not None and args.standing is not None:
+            resolve_expectations(load_standing(args.standing), expectations)
+    except ExpectationsError as error:
+        return report_problems(error)
+    count = len(expectations.entries) if expectations is not None else 0
+    say(f"{args.file}: {count} entries, all valid")
+    return EXIT_OK

@@ -1,0 +1,154 @@
+"""``rttool selftest``: every mutant of the reference runtime must be caught by the checks
+of the clauses it breaks.
+
+By default each mutant runs against the cases of the rules it breaks only (the mode CI
+uses: the full mode costs the whole suite once per mutant); ``--full`` runs every case.
+Exit codes: 0 every mutant is killed, each claimed clause by its own cases, and every
+clause of the corpus is broken by some mutant; 1 otherwise; 2 a usage error; 3 the
+catalogue could not be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from conformance.selftest import MutantResult
+
+__all__ = ["configure"]
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``rttool selftest``."""
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text (default: a line per mutant as it finishes) or json",
+    )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="run every case against every mutant, not only the cases of "
+        "the rules it breaks (N times the cost of the suite)",
+    )
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="NAME",
+        help="run only these mutants",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="per-request timeout for the harness (default 30)",
+    )
+    parser.set_defaults(handler=selftest)
+
+
+def selftest(args: argparse.Namespace) -> int:
+    """Run the self-test and report it; returns the exit code."""
+    from conformance import selftest as engine
+    from conformance.cli import EXIT_FINDING, EXIT_OK, EXIT_USAGE
+    from conformance.rules import load_corpus
+
+    catalogue = engine.read_catalogue()
+    known = {mutant.name for mutant in catalogue}
+    unknown = [name for name in args.only if name not in known]
+    if unknown:
+        sys.stderr.write(
+            f"rttool: error: no such mutant: {_printable(', '.join(unknown))}; "
+            f"known: {', '.join(sorted(known))}\n"
+        )
+        return EXIT_USAGE
+    chosen = [m for m in catalogue if not args.only or m.name in args.only]
+    corpus = load_corpus()
+    cases = engine.suite_cases(corpus)
+    uncovered = engine.uncovered_clauses(corpus, catalogue)
+    text = args.format == "text"
+    width = max(len(m.name) for m in chosen)
+    if text:
+        n = len(chosen)
+        mode = (
+            "full mode: the whole suite once per mutant (CI runs the restricted mode)"
+            if args.full
+            else "restricted mode: each mutant against the cases of the rules it breaks "
+            "(what CI runs; --full runs the whole suite once per mutant)"
+        )
+        print(f"rttool: selftest of {_count(n, 'mutant')}, {mode}", flush=True)
+    started = time.perf_counter()
+    results: list[MutantResult] = []
+    for mutant in chosen:
+        selected = engine.selected_cases(cases, mutant, full=args.full)
+        result = engine.run_mutant(mutant, corpus, selected, timeout=args.timeout)
+        results.append(result)
+        if text:
+            print(_line(result, width), flush=True)
+    killed = sum(1 for r in results if r.caught)
+    if text:
+        _summary(results, killed, uncovered, time.perf_counter() - started)
+    else:
+        print(
+            json.dumps(
+                {
+                    "mutants": [r.to_json() for r in results],
+                    "killed": killed,
+                    "total": len(results),
+                    "uncovered": list(uncovered),
+                },
+                indent=2,
+            )
+        )
+    clean = killed == len(results) and not uncovered and not any(r.missed for r in results)
+    return EXIT_OK if clean else EXIT_FINDING
+
+
+def _line(result: MutantResult, width: int) -> str:
+    breaks = ", ".join(result.breaks)
+    by = ", ".join(result.caught_by) or "-"
+    line = (
+        f"  {result.name:<{width}}  breaks {breaks:<13}  "
+        f"caught: {'yes' if result.caught else 'NO '}  by {by}"
+    )
+    if result.missed:
+        line += f"  MISSED {', '.join(result.missed)}"
+    if result.error is not None:
+        line += f"  error: {_printable(result.error)}"
+    return line
+
+
+def _summary(
+    results: list[MutantResult], killed: int, uncovered: tuple[str, ...], seconds: float
+) -> None:
+    survivors = [r.name for r in results if not r.caught]
+    missed = [r for r in results if r.missed]
+    print(f"rttool: killed {killed} of {_count(len(results), 'mutant')} in {seconds:.1f} s")
+    if survivors:
+        print(f"rttool: surviving mutants: {', '.join(survivors)}")
+    for result in missed:
+        print(
+            f"rttool: {result.name} breaks {', '.join(result.missed)}, but no case of "
+            f"{'that clause' if len(result.missed) == 1 else 'those clauses'} caught it"
+        )
+    if uncovered:
+        print(f"rttool: {len(uncovered)} clauses are broken by no mutant: {', '.join(uncovered)}")
+    else:
+        print("rttool: every clause of the corpus is broken by at least one mutant")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _printable(text: str) -> str:
+    """``text`` on one line, with anything unprintable escaped (it may come from the
+    implementation)."""
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)

@@ -1,0 +1,124 @@
+"""The standing result model, every report format, and the CI gate.
+
+* The model (:class:`StandingReport` down to :class:`CheckResult`) is immutable; clause
+  and rule standings are derived by :func:`clause_standing` and :func:`rule_standing`.
+* :func:`to_json` / :func:`from_json` are the ``standing.json`` contract, checked
+  against ``conformance/schemas/standing.json``.
+* :func:`write_reports` renders any of :data:`ALL_FORMATS` (``json``, ``markdown``,
+  ``junit``, ``allure``, ``html``, ``badge``, ``earl``) into a directory.
+* :func:`gate` judges a report against gated levels and an expectations file;
+  :func:`publish` does all of it at the end of a run.
+"""
+
+from conformance.report._codec import from_json, load_standing
+from conformance.report._diff import Change, StandingDiff, diff_reports
+from conformance.report._encode import FORMAT, standing_schema, to_json
+from conformance.report._errors import (
+    ExpectationsError,
+    Problem,
+    ReportWriteError,
+    StandingFormatError,
+)
+from conformance.report._expectations import (
+    Expectation,
+    Expectations,
+    load_expectations,
+    parse_expectations,
+)
+from conformance.report._gate import GateFinding, GateResult, gate, resolve_expectations
+from conformance.report._model import (
+    CheckCounts,
+    CheckResult,
+    ClauseResult,
+    Evidence,
+    RuleResult,
+    StandingCounts,
+    clause_standing,
+    rule_standing,
+)
+from conformance.report._output import Rendered, RenderOptions
+from conformance.report._publish import publish
+from conformance.report._run import (
+    HuntSummary,
+    ImplementationInfo,
+    RunInfo,
+    SuiteInfo,
+    capability_names,
+)
+from conformance.report._standing import FamilyTally, StandingReport
+from conformance.report._summary import append_step_summary, github_step_summary
+from conformance.report._update import ExpectationsUpdate, update_expectations
+from conformance.report._values import (
+    CHECK_KINDS,
+    FAILING,
+    LEVELS,
+    OUTCOMES,
+    STANDINGS,
+    CheckKind,
+    Fault,
+    Level,
+    Outcome,
+    SkipKind,
+    Standing,
+)
+from conformance.report._writer import ALL_FORMATS, RENDERERS, render, write_reports
+
+__all__ = [
+    "ALL_FORMATS",
+    "CHECK_KINDS",
+    "FAILING",
+    "FORMAT",
+    "LEVELS",
+    "OUTCOMES",
+    "RENDERERS",
+    "STANDINGS",
+    "Change",
+    "CheckCounts",
+    "CheckKind",
+    "CheckResult",
+    "ClauseResult",
+    "Evidence",
+    "Expectation",
+    "Expectations",
+    "ExpectationsError",
+    "ExpectationsUpdate",
+    "FamilyTally",
+    "Fault",
+    "GateFinding",
+    "GateResult",
+    "HuntSummary",
+    "ImplementationInfo",
+    "Level",
+    "Outcome",
+    "Problem",
+    "RenderOptions",
+    "Rendered",
+    "ReportWriteError",
+    "RuleResult",
+    "RunInfo",
+    "SkipKind",
+    "Standing",
+    "StandingCounts",
+    "StandingDiff",
+    "StandingFormatError",
+    "StandingReport",
+    "SuiteInfo",
+    "append_step_summary",
+    "capability_names",
+    "clause_standing",
+    "diff_reports",
+    "from_json",
+    "gate",
+    "github_step_summary",
+    "load_expectations",
+    "load_standing",
+    "parse_expectations",
+    "publish",
+    "render",
+    "resolve_expectations",
+    "rule_standing",
+    "standing_schema",
+    "to_json",
+    "update_expectations",
+    "write_reports",
+]

@@ -1,0 +1,232 @@
+"""``standing.json`` read back: refused, with one line naming the file and the JSON
+pointer, when it is not JSON, when the schema refuses it, when a model invariant is
+broken, or when a recorded standing, count or summary differs from what the checks imply.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TypeVar, cast
+
+from jsonschema.exceptions import best_match
+
+from adapters.errors import SuiteError
+from conformance.report._encode import encode, json_pointer, schema_validator
+from conformance.report._errors import StandingFormatError
+from conformance.report._model import CheckResult, ClauseResult, Evidence, RuleResult
+from conformance.report._run import HuntSummary, ImplementationInfo, RunInfo, SuiteInfo
+from conformance.report._standing import StandingReport
+from conformance.report._values import CheckKind, Fault, Level, Outcome, SkipKind
+
+__all__ = ["from_json", "load_standing"]
+
+_T = TypeVar("_T")
+_Object = Mapping[str, object]
+
+
+class _Invalid(Exception):
+    def __init__(self, pointer: str, complaint: str) -> None:
+        super().__init__(complaint)
+        self.pointer = pointer
+        self.complaint = complaint
+
+
+def _make(pointer: str, factory: Callable[..., _T], **values: object) -> _T:
+    try:
+        return factory(**values)
+    except SuiteError as err:
+        raise _Invalid(pointer, str(err)) from err
+
+
+# The schema has been checked before decoding, so the casts below only tell mypy what
+# the schema already guarantees.
+def _objects(value: object) -> list[_Object]:
+    return cast("list[_Object]", value)
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    return tuple(cast("list[str]", value))
+
+
+def _decode_check(pointer: str, data: _Object) -> CheckResult:
+    evidence = cast("_Object", data["evidence"])
+    return _make(
+        pointer,
+        CheckResult,
+        name=data["name"],
+        kind=cast("CheckKind", data["kind"]),
+        outcome=cast("Outcome", data["outcome"]),
+        message=data["message"],
+        skip_kind=cast("SkipKind | None", data["skip_kind"]),
+        fault=cast("Fault | None", data["fault"]),
+        duration_s=float(cast("float", data["duration_s"])),
+        evidence=_make(
+            pointer + "/evidence",
+            Evidence,
+            scenario=evidence["scenario"],
+            trace=evidence["trace"],
+            counterexample=evidence["counterexample"],
+        ),
+    )
+
+
+def _decode_clause(pointer: str, data: _Object) -> ClauseResult:
+    checks = tuple(
+        _decode_check(f"{pointer}/checks/{index}", item)
+        for index, item in enumerate(_objects(data["checks"]))
+    )
+    return _make(
+        pointer,
+        ClauseResult,
+        id=data["id"],
+        rule=data["rule"],
+        number=data["number"],
+        text=data["text"],
+        checks=checks,
+    )
+
+
+def _decode_rule(pointer: str, data: _Object) -> RuleResult:
+    clauses = tuple(
+        _decode_clause(f"{pointer}/clauses/{index}", item)
+        for index, item in enumerate(_objects(data["clauses"]))
+    )
+    return _make(
+        pointer,
+        RuleResult,
+        id=data["id"],
+        title=data["title"],
+        family=data["family"],
+        level=cast("Level", data["level"]),
+        profiles=_strings(data["profiles"]),
+        source=data["source"],
+        clauses=clauses,
+    )
+
+
+def _decode(data: _Object) -> StandingReport:
+    impl = cast("_Object", data["implementation"])
+    suite = cast("_Object", data["suite"])
+    run = cast("_Object", data["run"])
+    hunt = cast("_Object | None", data["hunt"])
+    return _make(
+        "/",
+        StandingReport,
+        implementation=_make(
+            "/implementation",
+            ImplementationInfo,
+            name=impl["name"],
+            version=impl["version"],
+            homepage=impl["homepage"],
+            spec=impl["spec"],
+            profiles=_strings(impl["profiles"]),
+            capabilities=_strings(impl["capabilities"]),
+        ),
+        suite=_make("/suite", SuiteInfo, name=suite["name"], version=suite["version"]),
+        run=_make(
+            "/run",
+            RunInfo,
+            started_at=run["started_at"],
+            duration_s=float(cast("float", run["duration_s"])),
+            seed=run["seed"],
+            levels=_strings(run["levels"]),
+            ci=run["ci"],
+            spec=run["spec"],
+            only=_strings(run["only"]),
+            mutant=run["mutant"],
+        ),
+        rules=tuple(
+            _decode_rule(f"/rules/{index}", item)
+            for index, item in enumerate(_objects(data["rules"]))
+        ),
+        warnings=_strings(data["warnings"]),
+        hunt=None
+        if hunt is None
+        else _make(
+            "/hunt",
+            HuntSummary,
+            budget_s=float(cast("float", hunt["budget_s"])),
+            elapsed_s=float(cast("float", hunt["elapsed_s"])),
+            examples=hunt["examples"],
+            counterexamples=hunt["counterexamples"],
+        ),
+    )
+
+
+def _first_difference(recorded: object, derived: object, pointer: str = "") -> str | None:
+    """The JSON pointer of the first place ``recorded`` and ``derived`` differ."""
+    if isinstance(recorded, Mapping) and isinstance(derived, Mapping):
+        for key in derived:
+            found = _first_difference(recorded.get(key), derived[key], f"{pointer}/{key}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(recorded, list) and isinstance(derived, list) and len(recorded) == len(derived):
+        for index, (left, right) in enumerate(zip(recorded, derived, strict=True)):
+            found = _first_difference(left, right, f"{pointer}/{index}")
+            if found is not None:
+                return found
+        return None
+    same = recorded == derived and type(recorded) is type(derived)
+    numbers = isinstance(recorded, int | float) and isinstance(derived, float)
+    return None if same or (numbers and recorded == derived) else (pointer or "/")
+
+
+def _refuse_constant(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
+
+
+def from_json(text: str, *, source: str = "standing.json") -> StandingReport:
+    """Read ``standing.json`` text; raises :class:`StandingFormatError` naming a pointer."""
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as err:
+        raise StandingFormatError(
+            "standing report is not JSON",
+            source=source,
+            line=err.lineno,
+            column=err.colno,
+            complaint=err.msg,
+        ) from err
+    except ValueError as err:
+        raise StandingFormatError(
+            "standing report is not JSON", source=source, complaint=str(err)
+        ) from err
+    error = best_match(schema_validator().iter_errors(data))
+    if error is not None:
+        raise StandingFormatError(
+            "standing report breaks its schema",
+            source=source,
+            pointer=json_pointer(list(error.absolute_path)),
+            complaint=error.message[:200],
+        )
+    try:
+        report = _decode(cast("_Object", data))
+    except _Invalid as err:
+        raise StandingFormatError(
+            "standing report is inconsistent",
+            source=source,
+            pointer=err.pointer,
+            complaint=err.complaint[:200],
+        ) from err
+    pointer = _first_difference(data, encode(report))
+    if pointer is not None:
+        raise StandingFormatError(
+            "standing report records a value its checks do not imply",
+            source=source,
+            pointer=pointer,
+        )
+    return report
+
+
+def load_standing(path: Path) -> StandingReport:
+    """Read the ``standing.json`` at ``path`` (see :func:`from_json`)."""
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise StandingFormatError(
+            "cannot read standing report", source=str(path), complaint=str(err)[:200]
+        ) from err
+    return from_json(text, source=str(path))

@@ -1,0 +1,179 @@
+"""``standing.json`` written: the model as JSON, checked against the published schema.
+
+Derived values (standings, counts, citations, check ids, the summary) are written too,
+so a reader needs no aggregation of its own; :mod:`._codec` refuses a file whose
+recorded values differ from the derived ones.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import cast
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
+from adapters.errors import SuiteError
+from conformance.report._model import (
+    CheckCounts,
+    CheckResult,
+    ClauseResult,
+    RuleResult,
+    StandingCounts,
+)
+from conformance.report._standing import StandingReport
+
+__all__ = ["FORMAT", "encode", "json_pointer", "schema_validator", "standing_schema", "to_json"]
+
+#: The value of the top-level ``format`` key; bumped on any incompatible change.
+FORMAT = "rttool-standing/1"
+
+
+@cache
+def standing_schema() -> Mapping[str, object]:
+    """The published JSON Schema of ``standing.json``."""
+    text = resources.files("conformance").joinpath("schemas", "standing.json").read_text("utf-8")
+    loaded: dict[str, object] = json.loads(text)
+    return loaded
+
+
+@cache
+def schema_validator() -> Draft202012Validator:
+    return Draft202012Validator(standing_schema())
+
+
+def json_pointer(parts: object) -> str:
+    return (
+        "".join(
+            "/" + str(part).replace("~", "~0").replace("/", "~1")
+            for part in cast("list[object]", parts)
+        )
+        or "/"
+    )
+
+
+def _standing_counts(counts: StandingCounts) -> dict[str, object]:
+    return {
+        standing: counts.get(standing)
+        for standing in ("conforms", "does-not-conform", "untested", "not-applicable", "error")
+    }
+
+
+def _check_counts(counts: CheckCounts) -> dict[str, object]:
+    return {
+        "passed": counts.passed,
+        "failed": counts.failed,
+        "error": counts.error,
+        "untested": counts.untested,
+        "not-applicable": counts.not_applicable,
+    }
+
+
+def _check(clause: ClauseResult, check: CheckResult) -> dict[str, object]:
+    evidence = check.evidence
+    return {
+        "id": clause.check_id(check),
+        "name": check.name,
+        "kind": check.kind,
+        "outcome": check.outcome,
+        "message": check.message,
+        "skip_kind": check.skip_kind,
+        "fault": check.fault,
+        "duration_s": check.duration_s,
+        "evidence": {
+            "scenario": evidence.scenario,
+            "trace": evidence.trace,
+            "counterexample": evidence.counterexample,
+        },
+    }
+
+
+def _clause(clause: ClauseResult) -> dict[str, object]:
+    return {
+        "id": clause.id,
+        "rule": clause.rule,
+        "number": clause.number,
+        "citation": clause.citation,
+        "text": clause.text,
+        "standing": clause.standing,
+        "counts": _check_counts(clause.counts),
+        "checks": [_check(clause, check) for check in clause.checks],
+    }
+
+
+def _rule(rule: RuleResult) -> dict[str, object]:
+    return {
+        "id": rule.id,
+        "title": rule.title,
+        "family": rule.family,
+        "level": rule.level,
+        "profiles": list(rule.profiles),
+        "source": rule.source,
+        "standing": rule.standing,
+        "counts": _standing_counts(rule.counts),
+        "clauses": [_clause(clause) for clause in rule.clauses],
+    }
+
+
+def encode(report: StandingReport) -> dict[str, object]:
+    impl, run, hunt = report.implementation, report.run, report.hunt
+    return {
+        "format": FORMAT,
+        "implementation": {
+            "name": impl.name,
+            "version": impl.version,
+            "homepage": impl.homepage,
+            "spec": impl.spec,
+            "profiles": list(impl.profiles),
+            "capabilities": list(impl.capabilities),
+        },
+        "suite": {"name": report.suite.name, "version": report.suite.version},
+        "run": {
+            "started_at": run.started_at,
+            "duration_s": run.duration_s,
+            "seed": run.seed,
+            "levels": list(run.levels),
+            "ci": run.ci,
+            "spec": run.spec,
+            "only": list(run.only),
+            "mutant": run.mutant,
+        },
+        "summary": {
+            "rules": _standing_counts(report.counts),
+            "families": [
+                {
+                    "family": tally.family,
+                    "conforming": tally.conforming,
+                    "applicable": tally.applicable,
+                    "counts": _standing_counts(tally.counts),
+                }
+                for tally in report.tallies()
+            ],
+        },
+        "rules": [_rule(rule) for rule in report.rules],
+        "warnings": list(report.warnings),
+        "hunt": None
+        if hunt is None
+        else {
+            "budget_s": hunt.budget_s,
+            "elapsed_s": hunt.elapsed_s,
+            "examples": hunt.examples,
+            "counterexamples": hunt.counterexamples,
+        },
+    }
+
+
+def to_json(report: StandingReport) -> str:
+    """``report`` as ``standing.json`` text (validated against the published schema)."""
+    data = encode(report)
+    error = best_match(schema_validator().iter_errors(data))
+    if error is not None:
+        raise SuiteError(
+            "suite built a standing report that breaks its schema",
+            pointer=json_pointer(list(error.absolute_path)),
+            complaint=error.message[:200],
+        )
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

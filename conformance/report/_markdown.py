@@ -1,0 +1,141 @@
+"""``STANDING.md``: the publishable page of an implementation's standing."""
+
+from __future__ import annotations
+
+from conformance.report._escape import evidence_href, http_url, markdown
+from conformance.report._labels import check_symbol, counts_phrase, hunt_sentence, standing_label
+from conformance.report._model import ClauseResult, RuleResult
+from conformance.report._output import OutputFile, Rendered, RenderOptions
+from conformance.report._standing import StandingReport
+
+__all__ = ["render_markdown", "standing_markdown"]
+
+_ATTRIBUTION = (
+    "Clause text is quoted from the rules as published; the FlowDrop Workflow "
+    "Specification text is licensed CC BY 4.0."
+)
+
+
+def _link(label: str, url: str | None, fallback: str) -> str:
+    # Destinations are percent-encoded and wrapped in <...>, so nothing can end them early.
+    return f"[{label}](<{url}>)" if url else fallback
+
+
+def _header(report: StandingReport) -> list[str]:
+    impl, run = report.implementation, report.run
+    name = f"{markdown(impl.name)} {markdown(impl.version)}".strip()
+    lines = [f"# RT-TOOL standing: {name}", ""]
+    facts = [
+        f"Checked by {markdown(report.suite.name)} {markdown(report.suite.version)}",
+        f"on {markdown(run.started_at)}",
+    ]
+    if run.spec:
+        facts.append(f"against {markdown(run.spec)}")
+    lines.append(" ".join(facts) + ".")
+    lines.append("")
+    details = [f"Driven as: {markdown(impl.spec) or 'unknown'}"]
+    homepage = http_url(impl.homepage)
+    if homepage:
+        details.append(_link("homepage", homepage, ""))
+    elif impl.homepage:
+        details.append(f"homepage: {markdown(impl.homepage)}")
+    details.append("profiles claimed: " + (", ".join(map(markdown, impl.profiles)) or "none"))
+    details.append(
+        "capabilities offered: " + (", ".join(map(markdown, impl.capabilities)) or "none")
+    )
+    details.append("levels gated: " + (", ".join(run.levels) or "none"))
+    if run.only:
+        details.append("only: " + ", ".join(map(markdown, run.only)))
+    if run.mutant:
+        details.append(f"mutant: {markdown(run.mutant)}")
+    lines += [f"- {detail}" for detail in details]
+    lines.append("")
+    return lines
+
+
+def _families(report: StandingReport) -> list[str]:
+    lines = [
+        "| Family | Conforming | Applicable | ✅ | ❌ | ❔ | ➖ | ⚠️ |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for tally in report.tallies():
+        counts = tally.counts
+        lines.append(
+            f"| {markdown(tally.family)} | {tally.conforming} | {tally.applicable} "
+            f"| {counts.conforms} | {counts.does_not_conform} | {counts.untested} "
+            f"| {counts.not_applicable} | {counts.error} |"
+        )
+    return [*lines, ""]
+
+
+def _rule_table(report: StandingReport) -> list[str]:
+    lines = ["## Rules", "", "| Rule | Title | Level | Standing |", "| --- | --- | --- | --- |"]
+    for rule in report.rules:
+        lines.append(
+            f"| {markdown(rule.id)} | {markdown(rule.title)} | {rule.level} "
+            f"| {standing_label(rule.standing)} |"
+        )
+    return [*lines, ""]
+
+
+def _clause(clause: ClauseResult, options: RenderOptions) -> list[str]:
+    lines = [
+        f"- **{markdown(clause.citation)}** {standing_label(clause.standing)} "
+        f"({counts_phrase(clause.counts)}): {markdown(clause.text)}"
+    ]
+    for check in clause.checks:
+        if check.outcome == "passed":
+            continue
+        reason = markdown(check.message) or "no reason given"
+        if check.fault:
+            reason += f" (fault: {check.fault})"
+        links = [
+            _link(label, evidence_href(path, options.link_prefix), f"{label}: {markdown(path)}")
+            for label, path in check.evidence.items()
+        ]
+        suffix = f" ({' · '.join(links)})" if links else ""
+        lines.append(f"  - {check_symbol(check)} {markdown(check.name)}: {reason}{suffix}")
+    return lines
+
+
+def _rule(rule: RuleResult, options: RenderOptions) -> list[str]:
+    source = http_url(rule.source)
+    facts = [
+        standing_label(rule.standing),
+        f"level {rule.level}",
+        "profiles " + (", ".join(map(markdown, rule.profiles)) or "none"),
+        _link("source", source, f"source: {markdown(rule.source)}" if rule.source else ""),
+    ]
+    lines = [
+        f"## {markdown(rule.id)}: {markdown(rule.title)}",
+        "",
+        " · ".join(fact for fact in facts if fact),
+        "",
+    ]
+    for clause in rule.clauses:
+        lines += _clause(clause, options)
+    if not rule.clauses:
+        lines.append("No clauses were checked.")
+    return [*lines, ""]
+
+
+def standing_markdown(report: StandingReport, options: RenderOptions | None = None) -> str:
+    """The text of ``STANDING.md`` for ``report``."""
+    options = options or RenderOptions()
+    lines = _header(report) + _families(report) + _rule_table(report)
+    for rule in report.rules:
+        lines += _rule(rule, options)
+    if report.hunt is not None:
+        lines += ["## Hunt", "", hunt_sentence(report.hunt), ""]
+    if report.warnings:
+        lines += ["## Warnings", ""]
+        lines += [f"- {markdown(warning)}" for warning in report.warnings]
+        lines.append("")
+    lines += ["---", "", _ATTRIBUTION, ""]
+    return "\n".join(lines)
+
+
+def render_markdown(report: StandingReport, options: RenderOptions) -> Rendered:
+    """``STANDING.md``."""
+    text = standing_markdown(report, options)
+    return Rendered(files=(OutputFile(path="STANDING.md", content=text.encode("utf-8")),))

@@ -1,0 +1,263 @@
+"""The standing result model: what a run found, rule by rule, clause by clause.
+
+Every class is a frozen, keyword-only dataclass.  Standings are never set by hand: a
+clause's standing is derived from its checks and a rule's from its clauses by the two
+pure functions :func:`clause_standing` and :func:`rule_standing`, so a report cannot
+claim more than its checks show.  Every string is kept on one line (see ``_values``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from conformance.report._values import (
+    CHECK_KINDS,
+    FAULTS,
+    LEVELS,
+    OUTCOMES,
+    SKIP_KINDS,
+    CheckKind,
+    Fault,
+    Level,
+    Outcome,
+    SkipKind,
+    Standing,
+    bad,
+    choice,
+    normalise_strings,
+    seconds,
+)
+
+__all__ = [
+    "CheckCounts",
+    "CheckResult",
+    "ClauseResult",
+    "Evidence",
+    "RuleResult",
+    "StandingCounts",
+    "clause_standing",
+    "rule_standing",
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Evidence:
+    """Files that show what happened, as paths relative to the report directory."""
+
+    scenario: str | None = None
+    trace: str | None = None
+    counterexample: str | None = None
+
+    def __post_init__(self) -> None:
+        normalise_strings(self)
+
+    def items(self) -> tuple[tuple[str, str], ...]:
+        """``(label, path)`` for every piece of evidence present, in a fixed order."""
+        found = (
+            ("counterexample", self.counterexample),
+            ("scenario", self.scenario),
+            ("trace", self.trace),
+        )
+        return tuple((label, path) for label, path in found if path)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckResult:
+    """One check's outcome.
+
+    ``skip_kind`` is set exactly when the check was skipped, and says whether it could
+    not be tried (``untested``) or does not apply (``not-applicable``).  ``fault`` is set
+    exactly when the check errored, and says whose fault that was.
+    """
+
+    name: str
+    outcome: Outcome
+    message: str = ""
+    skip_kind: SkipKind | None = None
+    fault: Fault | None = None
+    duration_s: float = 0.0
+    evidence: Evidence = field(default_factory=Evidence)
+    kind: CheckKind = "check"
+
+    def __post_init__(self) -> None:
+        normalise_strings(self)
+        if not self.name:
+            raise bad("a check needs a name", field="name")
+        choice(self.outcome, OUTCOMES, "outcome")
+        choice(self.kind, CHECK_KINDS, "kind")
+        if (self.outcome == "skipped") != (self.skip_kind is not None):
+            raise bad(
+                "skip_kind is set exactly when the outcome is skipped",
+                check=self.name,
+                outcome=self.outcome,
+                skip_kind=self.skip_kind,
+            )
+        if self.skip_kind is not None:
+            choice(self.skip_kind, SKIP_KINDS, "skip_kind")
+        if (self.outcome == "error") != (self.fault is not None):
+            raise bad(
+                "fault is set exactly when the outcome is error",
+                check=self.name,
+                outcome=self.outcome,
+                fault=self.fault,
+            )
+        if self.fault is not None:
+            choice(self.fault, FAULTS, "fault")
+        seconds(self.duration_s, "duration_s")
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckCounts:
+    """How a clause's checks came out; ``untested`` and ``not_applicable`` count skips."""
+
+    passed: int = 0
+    failed: int = 0
+    error: int = 0
+    untested: int = 0
+    not_applicable: int = 0
+
+    @classmethod
+    def of(cls, checks: Iterable[CheckResult]) -> CheckCounts:
+        """Tally ``checks``."""
+        tally = dict.fromkeys(("passed", "failed", "error", "untested", "not_applicable"), 0)
+        for check in checks:
+            key = check.outcome if check.outcome != "skipped" else str(check.skip_kind)
+            tally[key.replace("-", "_")] += 1
+        return cls(**tally)
+
+
+@dataclass(frozen=True, kw_only=True)
+class StandingCounts:
+    """How many rules (or clauses) have each standing."""
+
+    conforms: int = 0
+    does_not_conform: int = 0
+    untested: int = 0
+    not_applicable: int = 0
+    error: int = 0
+
+    @classmethod
+    def of(cls, standings: Iterable[Standing]) -> StandingCounts:
+        """Tally ``standings``."""
+        tally = dict.fromkeys(
+            ("conforms", "does_not_conform", "untested", "not_applicable", "error"), 0
+        )
+        for standing in standings:
+            tally[standing.replace("-", "_")] += 1
+        return cls(**tally)
+
+    def get(self, standing: Standing) -> int:
+        """The count for ``standing``."""
+        count: int = getattr(self, standing.replace("-", "_"))
+        return count
+
+
+def clause_standing(checks: Iterable[CheckResult]) -> Standing:
+    """A clause's standing from its checks.
+
+    Any failure wins, then any error; a clause whose every check is skipped as not
+    applicable is not applicable; a clause with no passing check is untested.
+    """
+    checks = tuple(checks)
+    outcomes = {check.outcome for check in checks}
+    if "failed" in outcomes:
+        return "does-not-conform"
+    if "error" in outcomes:
+        return "error"
+    if checks and all(check.skip_kind == "not-applicable" for check in checks):
+        return "not-applicable"
+    if "passed" not in outcomes:
+        return "untested"
+    return "conforms"
+
+
+def rule_standing(standings: Iterable[Standing]) -> Standing:
+    """A rule's standing from its clauses' standings.
+
+    A rule without clauses is untested: nothing was established about it.
+    """
+    found = tuple(standings)
+    if not found:
+        return "untested"
+    if "does-not-conform" in found:
+        return "does-not-conform"
+    if "error" in found:
+        return "error"
+    if all(standing == "not-applicable" for standing in found):
+        return "not-applicable"
+    if "untested" in found:
+        return "untested"
+    return "conforms"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClauseResult:
+    """One numbered clause of a rule (``RT-TOOL-7#c4``, cited ``RT-TOOL-7 ¶4``)."""
+
+    id: str
+    rule: str
+    number: int
+    text: str
+    checks: tuple[CheckResult, ...] = ()
+    standing: Standing = field(init=False)
+    counts: CheckCounts = field(init=False)
+
+    def __post_init__(self) -> None:
+        normalise_strings(self)
+        if isinstance(self.number, bool) or self.number < 1:
+            raise bad("a clause number is an integer >= 1", clause=self.id, number=self.number)
+        if self.id != f"{self.rule}#c{self.number}":
+            raise bad(
+                "a clause id is RULE#cNUMBER", clause=self.id, rule=self.rule, number=self.number
+            )
+        names = [check.name for check in self.checks]
+        if len(set(names)) != len(names):
+            raise bad("check names repeat within a clause", clause=self.id)
+        object.__setattr__(self, "standing", clause_standing(self.checks))
+        object.__setattr__(self, "counts", CheckCounts.of(self.checks))
+
+    @property
+    def citation(self) -> str:
+        """How the specification cites the clause: ``RT-TOOL-7 ¶4``."""
+        return f"{self.rule} ¶{self.number}"
+
+    def check_id(self, check: CheckResult) -> str:
+        """The id an expectations file uses for ``check``: ``RT-TOOL-9#c2::name``."""
+        return f"{self.id}::{check.name}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RuleResult:
+    """One rule and its clauses; ``source`` is a URL or a plain-text reference."""
+
+    id: str
+    title: str
+    family: str
+    level: Level
+    profiles: tuple[str, ...] = ()
+    source: str = ""
+    clauses: tuple[ClauseResult, ...] = ()
+    standing: Standing = field(init=False)
+    counts: StandingCounts = field(init=False)
+
+    def __post_init__(self) -> None:
+        normalise_strings(self)
+        if not self.id or "#" in self.id or "::" in self.id:
+            raise bad("a rule id is non-empty and has neither '#' nor '::'", rule=self.id)
+        choice(self.level, LEVELS, "level")
+        numbers = [clause.number for clause in self.clauses]
+        if len(set(numbers)) != len(numbers):
+            raise bad("clause numbers repeat within a rule", rule=self.id)
+        for clause in self.clauses:
+            if clause.rule != self.id:
+                raise bad("a clause belongs to another rule", rule=self.id, clause=clause.id)
+        standings = [clause.standing for clause in self.clauses]
+        object.__setattr__(self, "standing", rule_standing(standings))
+        object.__setattr__(self, "counts", StandingCounts.of(standings))
+
+    def checks(self) -> Iterator[tuple[ClauseResult, CheckResult]]:
+        """Every ``(clause, check)`` of the rule, in order."""
+        for clause in self.clauses:
+            for check in clause.checks:
+                yield clause, check

@@ -1,0 +1,130 @@
+"""Who was checked, by which suite, and how the run was made."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from datetime import UTC, datetime
+
+from adapters.handshake import Capabilities, Handshake
+from conformance.report._values import LEVELS, Level, bad, choice, normalise_strings, seconds
+
+__all__ = ["HuntSummary", "ImplementationInfo", "RunInfo", "SuiteInfo", "capability_names"]
+
+
+def capability_names(capabilities: Capabilities) -> tuple[str, ...]:
+    """What a harness offers, named as ``adapters.capabilities`` names needs: ``restart``
+    for a flag that is on, ``interrupt_points:before_tool`` for each listed value."""
+    names: list[str] = []
+    for item in fields(capabilities):
+        value = getattr(capabilities, item.name)
+        if value is True:
+            names.append(item.name)
+        elif isinstance(value, tuple):
+            names += [f"{item.name}:{entry}" for entry in value]
+    return tuple(names)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImplementationInfo:
+    """The implementation under test, as its harness introduced itself.
+
+    ``spec`` is how it was named to rttool (``reference``, ``http://...``);
+    ``capabilities`` names what its harness offers (``restart``,
+    ``interrupt_points:before_tool``).
+    """
+
+    name: str
+    version: str
+    homepage: str | None = None
+    spec: str = ""
+    profiles: tuple[str, ...] = ()
+    capabilities: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        normalise_strings(self)
+        if not self.name:
+            raise bad("an implementation needs a name", field="name")
+
+    @classmethod
+    def from_handshake(cls, handshake: Handshake, *, spec: str) -> ImplementationInfo:
+        """The implementation as its harness's ``handshake`` describes it."""
+        implementation = handshake.implementation
+        return cls(
+            name=implementation.name,
+            version=implementation.version,
+            homepage=implementation.homepage,
+            spec=spec,
+            profiles=tuple(handshake.profiles),
+            capabilities=capability_names(handshake.capabilities),
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class SuiteInfo:
+    """The suite that produced the report."""
+
+    name: str = "rttool"
+    version: str
+
+    def __post_init__(self) -> None:
+        normalise_strings(self)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunInfo:
+    """How the run was made.
+
+    ``levels`` are the levels the run gated; ``spec`` names the specification edition
+    the rules were taken from; ``only`` holds ``--only`` filters (empty: every rule);
+    ``mutant`` names the mutant the implementation was run as, if any.
+    """
+
+    started_at: str
+    duration_s: float = 0.0
+    seed: int | None = None
+    levels: tuple[Level, ...] = LEVELS
+    ci: bool = False
+    spec: str = ""
+    only: tuple[str, ...] = ()
+    mutant: str | None = None
+
+    def __post_init__(self) -> None:
+        normalise_strings(self)
+        try:
+            datetime.fromisoformat(self.started_at)
+        except ValueError as err:
+            raise bad(
+                "started_at is not an ISO 8601 timestamp", started_at=self.started_at
+            ) from err
+        seconds(self.duration_s, "duration_s")
+        seed = self.seed
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise bad("seed is an integer or None", seed=self.seed)
+        for level in self.levels:
+            choice(level, LEVELS, "levels")
+        if len(set(self.levels)) != len(self.levels):
+            raise bad("levels repeat", levels=",".join(self.levels))
+
+    @property
+    def started(self) -> datetime:
+        """``started_at`` as a datetime (naive timestamps are read as UTC)."""
+        moment = datetime.fromisoformat(self.started_at)
+        return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True, kw_only=True)
+class HuntSummary:
+    """What the property-based hunt did: its budget, what it tried, what it found."""
+
+    budget_s: float
+    elapsed_s: float
+    examples: int
+    counterexamples: int
+
+    def __post_init__(self) -> None:
+        seconds(self.budget_s, "budget_s")
+        seconds(self.elapsed_s, "elapsed_s")
+        for name in ("examples", "counterexamples"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise bad(f"{name} is an integer >= 0", field=name, value=value)

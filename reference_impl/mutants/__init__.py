@@ -1,0 +1,66 @@
+"""The mutant catalogue: deliberately broken variants of the reference runtime.
+
+Each mutant replaces one component of :class:`~reference_impl.behaviour.Components`
+with a subclass that overrides (usually) one method, so that it breaks the clauses it
+names and as little else as possible.  The suite proves its checks by running them
+against every mutant (``rttool selftest``): a check that a broken runtime passes would
+vouch for nothing.
+
+* :func:`catalogue` lists them; :func:`components_for` builds one (the harness does,
+  for ``python:reference_impl.harness:create?mutant=NAME``);
+* ``python -m reference_impl.mutants --list [--format text|json]`` prints the catalogue.
+
+The clause ids are plain strings: this package never imports the suite.
+"""
+
+from __future__ import annotations
+
+from adapters.errors import RttoolError
+from reference_impl.behaviour import Components
+from reference_impl.mutants import (
+    _calls,
+    _collection,
+    _continuation,
+    _delivery,
+    _hardblock,
+    _journal,
+    _ports,
+    _results,
+)
+from reference_impl.mutants._model import Mutant
+
+__all__ = ["Mutant", "UnknownMutant", "catalogue", "components_for", "find"]
+
+_CATALOGUE: tuple[Mutant, ...] = (
+    *_results.MUTANTS,
+    *_ports.MUTANTS,
+    *_delivery.MUTANTS,
+    *_collection.MUTANTS,
+    *_calls.MUTANTS,
+    *_journal.MUTANTS,
+    *_hardblock.MUTANTS,
+    *_continuation.MUTANTS,
+)
+
+
+class UnknownMutant(RttoolError, LookupError):
+    """A mutant name the catalogue does not have."""
+
+
+def catalogue() -> tuple[Mutant, ...]:
+    """Every mutant, grouped by the rules they break."""
+    return _CATALOGUE
+
+
+def find(name: str) -> Mutant:
+    """The mutant called ``name``; raises :class:`UnknownMutant` listing the known ones."""
+    for mutant in _CATALOGUE:
+        if mutant.name == name:
+            return mutant
+    known = ", ".join(sorted(m.name for m in _CATALOGUE))
+    raise UnknownMutant("no such mutant", name=name, known=known)
+
+
+def components_for(name: str) -> Components:
+    """Fresh components of the mutant called ``name``."""
+    return find(name).build()

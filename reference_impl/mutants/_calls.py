@@ -1,0 +1,175 @@
+"""Mutants of how a call's arguments are reconciled and how repeats are guarded
+(RT-TOOL-8, RT-TOOL-9)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import replace
+
+from reference_impl import records
+from reference_impl.journal import signature
+from reference_impl.mutants._model import Mutant, with_node
+from reference_impl.normalize import Normalizer
+from reference_impl.passes import Call, PassContext, PassResult, ToolNode, _GatePause
+from reference_impl.workflow import ToolSpec
+
+__all__ = ["MUTANTS"]
+
+_SHAPES = frozenset({"array", "object"})
+
+
+class _RawArgumentsReachTool(ToolNode):
+    def execute(
+        self, ctx: PassContext, call: Call, tool: ToolSpec, args: object
+    ) -> tuple[str, dict[str, object], str]:
+        # The reconciled arguments are validated and reported; the body gets the raw ones.
+        return super().execute(ctx, call, tool, call.args)
+
+
+class _JsonStringsNeverDecoded(Normalizer):
+    def decode_json(self, value: object, declared: set[str]) -> object:
+        return value
+
+
+class _JsonShapeNotMatched(Normalizer):
+    def decode_json(self, value: object, declared: set[str]) -> object:
+        # A parameter declared either shape takes whichever shape the string parses to.
+        return super().decode_json(value, declared | _SHAPES if declared & _SHAPES else declared)
+
+
+class _KeysEntityDecoded(Normalizer):
+    def decode_leaves(self, value: object) -> object:
+        if isinstance(value, Mapping):
+            value = {self.decode_text(k) if isinstance(k, str) else k: v for k, v in value.items()}
+        return super().decode_leaves(value)
+
+
+class _ExecutedCallsNotGuarded(ToolNode):
+    def recorded(self, ctx: PassContext, call: Call) -> tuple[str, str, dict[str, object]] | None:
+        return None
+
+
+class _RepeatLeftOutOfOutcome(ToolNode):
+    def outcome(self, results: list[dict[str, object]]) -> dict[str, object]:
+        return super().outcome([r for r in results if r["disposition"] != "skipped"])
+
+
+class _RepeatMessageDropped(ToolNode):
+    def run_pass(self, ctx: PassContext, batch: list[object]) -> PassResult:
+        result = super().run_pass(ctx, batch)
+        ports = result.record.get("ports")
+        skipped = ports.get("skipped") if isinstance(ports, dict) else None
+        if not isinstance(skipped, list) or not skipped:
+            return result
+        messages = [m for m in result.tool_messages if m.get("tool_call_id") not in skipped]
+        shown = [{"tool_call_id": m["tool_call_id"], "content": m["content"]} for m in messages]
+        return replace(
+            result, tool_messages=messages, record={**result.record, "tool_messages": shown}
+        )
+
+
+class _GatedCallRecordedBeforeApproval(ToolNode):
+    def consent(self, ctx: PassContext, call: Call, args: object) -> tuple[str, str | None]:
+        try:
+            return super().consent(ctx, call, args)
+        except _GatePause:
+            if call.id is not None:  # recorded as it is about to be asked for, not run
+                with ctx.store.transaction() as conn:
+                    records.record_call(
+                        conn,
+                        ctx.turn_id,
+                        call.id,
+                        call.name,
+                        "Awaiting the operator's approval.",
+                        {"success": False, "data": None, "error": "awaiting approval"},
+                    )
+            raise
+
+
+class _CallWithoutIdGuardedByContent(ToolNode):
+    """Guards a call without an identifier by its name and arguments instead."""
+
+    def handle(self, ctx: PassContext, call: Call) -> tuple[str, dict[str, object], str, object]:
+        if call.id is not None:
+            return super().handle(ctx, call)
+        key = "content:" + hashlib.sha256(signature(call.name, call.args).encode()).hexdigest()
+        stored = records.executed_call(ctx.store.read(), ctx.turn_id, key)
+        if stored is not None:
+            _tool, message, result = stored
+            return "skipped", result, message, None
+        disposition, result, message, arguments = super().handle(ctx, call)
+        with ctx.store.transaction() as conn:
+            records.record_call(
+                conn,
+                ctx.turn_id,
+                key,
+                call.name,
+                message,
+                {k: result.get(k) for k in ("success", "data", "error")},
+            )
+        return disposition, result, message, arguments
+
+
+MUTANTS = (
+    Mutant(
+        "raw-arguments-reach-tool",
+        ("RT-TOOL-8#c1",),
+        "the tool body runs with the model's raw arguments, not the reconciled ones",
+        with_node(_RawArgumentsReachTool),
+    ),
+    Mutant(
+        "json-string-arguments-never-decoded",
+        ("RT-TOOL-8#c2",),
+        "a JSON string for an `array` or `object` parameter is never decoded",
+        with_node(normalizer=_JsonStringsNeverDecoded),
+    ),
+    Mutant(
+        "json-shape-not-matched",
+        ("RT-TOOL-8#c3",),
+        "a JSON string is decoded even when it parses to the other shape",
+        with_node(normalizer=_JsonShapeNotMatched),
+    ),
+    Mutant(
+        "entities-decoded-once",
+        ("RT-TOOL-8#c4",),
+        "character references are decoded in one pass, so a doubly-escaped value stays escaped",
+        with_node(normalizer=lambda: Normalizer(max_passes=1)),
+    ),
+    Mutant(
+        "keys-entity-decoded",
+        ("RT-TOOL-8#c5",),
+        "argument keys have their character references decoded too",
+        with_node(normalizer=_KeysEntityDecoded),
+    ),
+    Mutant(
+        "executed-calls-not-guarded",
+        ("RT-TOOL-9#c1",),
+        "a call whose identifier already ran in the turn is invoked again",
+        with_node(_ExecutedCallsNotGuarded),
+    ),
+    Mutant(
+        "repeat-left-out-of-outcome",
+        ("RT-TOOL-9#c2",),
+        "a skipped repeat is not counted in the batch's outcome",
+        with_node(_RepeatLeftOutOfOutcome),
+    ),
+    Mutant(
+        "repeat-message-dropped",
+        ("RT-TOOL-9#c3",),
+        "a skipped repeat's stored tool message is dropped instead of re-emitted",
+        with_node(_RepeatMessageDropped),
+    ),
+    Mutant(
+        "gated-call-recorded-before-approval",
+        ("RT-TOOL-9#c4",),
+        "a gated call is recorded when it pauses for approval, so it is skipped once approved",
+        with_node(_GatedCallRecordedBeforeApproval),
+    ),
+    Mutant(
+        "call-without-id-guarded-by-content",
+        ("RT-TOOL-9#c5",),
+        "a call without an identifier is guarded by its name and arguments",
+        with_node(_CallWithoutIdGuardedByContent),
+    ),
+)

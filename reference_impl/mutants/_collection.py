@@ -1,0 +1,212 @@
+"""Mutants of artifact collection and its bounds (RT-TOOL-5, RT-TOOL-6)."""
+
+from __future__ import annotations
+
+import html
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+
+from reference_impl.artifacts import Bounds, Collector, Drop
+from reference_impl.behaviour import Behaviour
+from reference_impl.mutants._model import Mutant, with_behaviour, with_collector, with_wire
+from reference_impl.records import MessageRow
+from reference_impl.wire import Wire
+
+__all__ = ["MUTANTS"]
+
+#: Under RT-TOOL-6's 512 KB payload floor, whichever way "KB" is read.
+_SHORT_PAYLOAD_BOUND = 500_000
+
+
+class _CollectionStanceMisdeclared(Behaviour):
+    def collects_artifacts(self) -> bool:
+        return False  # ...while it goes on collecting
+
+
+class _UnopenedRunCollectionReachesBack(Collector):
+    """Keeps what arrives for a run that never opened collection, and hands it over when
+    the run opens it."""
+
+    def __init__(self, on_drop: Callable[[Drop], None]) -> None:
+        super().__init__(on_drop)
+        self._early_lock = threading.Lock()
+        self._early: dict[str, list[tuple[str, Mapping[str, object]]]] = {}
+        self._ever_opened: set[str] = set()
+
+    def open(self, run_id: str, bounds: Bounds) -> None:
+        super().open(run_id, bounds)
+        with self._early_lock:
+            self._ever_opened.add(run_id)
+            early = self._early.pop(run_id, [])
+        for tool, entry in early:
+            super().add(run_id, tool, entry)
+
+    def add(self, run_id: str, tool: str, entry: Mapping[str, object]) -> bool:
+        with self._early_lock:
+            if run_id not in self._ever_opened:
+                self._early.setdefault(run_id, []).append((tool, entry))
+                return True
+        return super().add(run_id, tool, entry)
+
+
+class _DrainEndsCollection(Collector):
+    def drain(self, run_id: str) -> list[dict[str, object]]:
+        drained = super().drain(run_id)
+        self.release(run_id)
+        return drained
+
+
+class _CollectionNeverReleased(Behaviour):
+    def release(self, collector: Collector, run_id: str) -> None:
+        """Never called on any way out, so collection outlives the run."""
+
+
+class _ApiRunsCollectNothing(Behaviour):
+    def opens_collection(self, entry_point: str) -> bool:
+        return entry_point != "api"
+
+
+class _RecheckedAgainstRunBound(Behaviour):
+    def merge(self, held: Sequence[object], collected: Sequence[object]) -> list[object]:
+        # A downstream re-check: the delivered list is cut to what one run may collect.
+        return super().merge(held, collected)[: Bounds().run_artifacts]
+
+
+class _PayloadBoundBelowFloor(Collector):
+    def open(self, run_id: str, bounds: Bounds) -> None:
+        payload = min(bounds.payload_bytes, _SHORT_PAYLOAD_BOUND)
+        super().open(run_id, replace(bounds, payload_bytes=payload))
+
+
+class _DropWithoutWarning(Collector):
+    def __init__(self, on_drop: Callable[[Drop], None]) -> None:
+        super().__init__(lambda drop: None)
+
+
+class _FirstDropClosesRunBudget(Collector):
+    """After its first drop, a run's collection refuses everything else."""
+
+    def __init__(self, on_drop: Callable[[Drop], None]) -> None:
+        super().__init__(on_drop)
+        self._closed_lock = threading.Lock()
+        self._closed: set[str] = set()
+
+    def add(self, run_id: str, tool: str, entry: Mapping[str, object]) -> bool:
+        with self._closed_lock:
+            closed = run_id in self._closed
+        if closed:
+            self._on_drop(
+                Drop(
+                    "the run's budget closed at its first drop",
+                    tool,
+                    run_id,
+                    str(entry.get("type")),
+                    str(entry.get("tool_call_id")),
+                )
+            )
+            return False
+        kept = super().add(run_id, tool, entry)
+        if not kept:
+            with self._closed_lock:
+                self._closed.add(run_id)
+        return kept
+
+
+class _EmptyTypeCollected(Collector):
+    def add(self, run_id: str, tool: str, entry: Mapping[str, object]) -> bool:
+        if entry.get("type") == "":
+            with self._lock:  # admitted like any other artifact, bounds and all
+                collection = self._open.get(run_id)
+                if collection is not None and collection.admit(entry) is None:
+                    return True
+        return super().add(run_id, tool, entry)
+
+
+def _unescaped(value: object) -> object:
+    if isinstance(value, str):
+        return html.unescape(value)
+    if isinstance(value, Mapping):
+        return {key: _unescaped(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_unescaped(item) for item in value]
+    return value
+
+
+class _PayloadEntitiesDecodedOnWire(Wire):
+    def message_row(self, message: MessageRow) -> dict[str, object]:
+        row = super().message_row(message)
+        carried = row.get("toolArtifacts")
+        if isinstance(carried, list):
+            row["toolArtifacts"] = [_unescaped(entry) for entry in carried]
+        return row
+
+
+MUTANTS = (
+    Mutant(
+        "collection-stance-misdeclared",
+        ("RT-TOOL-5#c1",),
+        "the handshake says no artifacts are collected, yet the runtime collects them",
+        with_behaviour(_CollectionStanceMisdeclared),
+    ),
+    Mutant(
+        "unopened-run-collection-reaches-back",
+        ("RT-TOOL-5#c2",),
+        "an artifact arriving before its run opened collection is kept for it",
+        with_collector(_UnopenedRunCollectionReachesBack),
+    ),
+    Mutant(
+        "drain-ends-collection",
+        ("RT-TOOL-5#c3",),
+        "draining a run's collection also releases it",
+        with_collector(_DrainEndsCollection),
+    ),
+    Mutant(
+        "collection-never-released",
+        ("RT-TOOL-5#c4",),
+        "no way out of a run releases its collection",
+        with_behaviour(_CollectionNeverReleased),
+    ),
+    Mutant(
+        "api-runs-collect-nothing",
+        ("RT-TOOL-5#c5",),
+        "a run launched from the `api` entry point never opens collection",
+        with_behaviour(_ApiRunsCollectNothing),
+    ),
+    Mutant(
+        "delivered-list-rechecked-against-run-bound",
+        ("RT-TOOL-6#c1",),
+        "the merged list a write-back delivers is cut again to the per-run bound",
+        with_behaviour(_RecheckedAgainstRunBound),
+    ),
+    Mutant(
+        "payload-bound-below-floor",
+        ("RT-TOOL-6#c2",),
+        f"a payload over {_SHORT_PAYLOAD_BOUND} bytes is dropped, under the 512 KB floor",
+        with_collector(_PayloadBoundBelowFloor),
+    ),
+    Mutant(
+        "drop-without-warning",
+        ("RT-TOOL-6#c3",),
+        "an artifact over a bound is dropped silently",
+        with_collector(_DropWithoutWarning),
+    ),
+    Mutant(
+        "first-drop-closes-run-budget",
+        ("RT-TOOL-6#c4",),
+        "after a run's first drop, every later artifact of the run is dropped too",
+        with_collector(_FirstDropClosesRunBudget),
+    ),
+    Mutant(
+        "empty-type-collected",
+        ("RT-TOOL-6#c5",),
+        "an artifact with an empty `type` is collected like any other",
+        with_collector(_EmptyTypeCollected),
+    ),
+    Mutant(
+        "payload-entities-decoded-on-wire",
+        ("RT-TOOL-6#c6",),
+        "payload strings have their HTML character references decoded on the wire",
+        with_wire(_PayloadEntitiesDecodedOnWire),
+    ),
+)

@@ -1,0 +1,202 @@
+"""Mutants of automatic continuation, Continue and the new turn (DR-5, DR-6)."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from reference_impl import records
+from reference_impl.behaviour import Behaviour
+from reference_impl.journal import Journal, Snapshot, classify
+from reference_impl.mutants._model import Mutant, with_behaviour, with_node, with_wire
+from reference_impl.passes import Call, PassContext, ToolNode
+from reference_impl.records import MessageRow, TurnRow
+from reference_impl.runtime import UNFINISHED
+from reference_impl.store import Store
+from reference_impl.wire import Wire
+from reference_impl.workflow import ToolSpec
+
+__all__ = ["MUTANTS"]
+
+Outcome = tuple[str, dict[str, object], str]
+
+#: How long the racy claim waits between its look and its write, so that two waiters
+#: reliably both look before either writes.
+RACE_WINDOW_S = 0.1
+
+
+class _TimeLimitEndsTurn(Behaviour):
+    def may_auto_continue(self, automatic_so_far: int) -> bool:
+        return False
+
+
+class _ResumingReportedRunning(Wire):
+    def turn(
+        self, turn: TurnRow, messages: Sequence[MessageRow], *, continue_offered: bool
+    ) -> dict[str, object]:
+        view = super().turn(turn, messages, continue_offered=continue_offered)
+        if view["status"] == "resuming":
+            view["status"] = "running"
+        return view
+
+
+class _AutoContinueLimitFour(Behaviour):
+    auto_continue_limit = 4
+
+
+class _CountInMemory(Behaviour):
+    """Counts only the continuations this process has seen: the first count a connection
+    reads for a turn becomes its zero, so a restart (new connections) starts again."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        # Keyed by the connection's id; the connection is kept so the id is never reused.
+        self._zeros: dict[int, tuple[sqlite3.Connection, dict[str, int]]] = {}
+
+    def automatic_continuations(self, conn: sqlite3.Connection, turn_id: str) -> int:
+        stored = super().automatic_continuations(conn, turn_id)
+        with self._lock:
+            _, zeros = self._zeros.setdefault(id(conn), (conn, {}))
+            zero = zeros.setdefault(turn_id, stored)
+        return stored - zero
+
+
+class _RacyClaim(Behaviour):
+    """Looks at the turn outside any transaction, then claims it unconditionally."""
+
+    def claim_continuation(
+        self, store: Store, turn_id: str, start_run: Callable[[sqlite3.Connection], str]
+    ) -> str | None:
+        turn = records.get_turn(store.read(), turn_id)
+        if turn is None or turn.status != "resuming":
+            return None
+        time.sleep(RACE_WINDOW_S)
+        with store.transaction() as conn:
+            if not self.may_auto_continue(self.automatic_continuations(conn, turn_id)):
+                records.set_turn(conn, turn_id, status="stopped", error="time_limit")
+                return None
+            records.set_turn(conn, turn_id, status="running")
+            return start_run(conn)
+
+
+class _RateLimitStopNotContinuable(Behaviour):
+    def continue_offered(self, conn: sqlite3.Connection, turn: TurnRow) -> bool:
+        return super().continue_offered(conn, turn) and turn.error not in (
+            "credential",
+            "rate_limit",
+        )
+
+
+def _run_cause(ctx: PassContext) -> str | None:
+    runs = records.list_runs(ctx.store.read(), ctx.turn_id)
+    return next((run.cause for run in runs if run.id == ctx.run_id), None)
+
+
+class _ContinueSkipsHardBlock(ToolNode):
+    def dispatch(self, ctx: PassContext, call: Call, tool: ToolSpec, args: object) -> Outcome:
+        if ctx.snapshot is not None and _run_cause(ctx) == "continue":
+            ctx = replace(ctx, snapshot=None)
+        return super().dispatch(ctx, call, tool, args)
+
+
+class _ContinueOfferedThreeTimes(Behaviour):
+    def continue_offered(self, conn: sqlite3.Connection, turn: TurnRow) -> bool:
+        chosen = sum(1 for run in records.list_runs(conn, turn.id) if run.cause == "continue")
+        return super().continue_offered(conn, turn) and chosen < 3
+
+
+class _ContinueOfferedForOlderStops(Behaviour):
+    def continue_offered(self, conn: sqlite3.Connection, turn: TurnRow) -> bool:
+        return turn.status == "stopped"
+
+
+class _NewTurnNotTold(Behaviour):
+    def prior_turn_text(self, journal: Journal) -> str:
+        return "The previous turn stopped before it finished."
+
+
+class _HardBlockSpansTurns(ToolNode):
+    def dispatch(self, ctx: PassContext, call: Call, tool: ToolSpec, args: object) -> Outcome:
+        if ctx.snapshot is None:
+            conn = ctx.store.read()
+            turns = [t.id for t in records.list_turns(conn, ctx.conversation_id)]
+            index = turns.index(ctx.turn_id) if ctx.turn_id in turns else 0
+            previous = records.get_turn(conn, turns[index - 1]) if index > 0 else None
+            if previous is not None and previous.status in UNFINISHED:
+                journal = classify(records.ledger_events(conn, previous.id))
+                ctx = replace(ctx, snapshot=Snapshot(journal))
+        return super().dispatch(ctx, call, tool, args)
+
+
+MUTANTS = (
+    Mutant(
+        "time-limit-ends-turn",
+        ("DR-5#c1",),
+        "a turn cut off by its time limit waits for Continue instead of continuing",
+        with_behaviour(_TimeLimitEndsTurn),
+    ),
+    Mutant(
+        "resuming-turn-reported-running",
+        ("DR-5#c2",),
+        "a turn waiting to continue reports itself running",
+        with_wire(_ResumingReportedRunning),
+    ),
+    Mutant(
+        "auto-continue-limit-four",
+        ("DR-5#c3",),
+        "a turn continues on its own up to four times",
+        with_behaviour(_AutoContinueLimitFour),
+    ),
+    Mutant(
+        "continuation-count-in-memory",
+        ("DR-5#c4",),
+        "the continuation count lives in the process, so a restart resets it",
+        with_behaviour(_CountInMemory),
+    ),
+    Mutant(
+        "continuation-claim-racy",
+        ("DR-5#c4",),
+        "a waiter checks the turn, then claims it without a guard: two waiters double a "
+        "continuation",
+        with_behaviour(_RacyClaim),
+    ),
+    Mutant(
+        "rate-limit-stop-not-continuable",
+        ("DR-5#c5",),
+        "a turn stopped by a credential or rate-limit failure does not offer Continue",
+        with_behaviour(_RateLimitStopNotContinuable),
+    ),
+    Mutant(
+        "continue-skips-hard-block",
+        ("DR-6#c1",),
+        "a run resumed by Continue gets the note but not the hard-block",
+        with_node(_ContinueSkipsHardBlock),
+    ),
+    Mutant(
+        "continue-offered-three-times",
+        ("DR-6#c2",),
+        "Continue stops being offered once it was chosen three times",
+        with_behaviour(_ContinueOfferedThreeTimes),
+    ),
+    Mutant(
+        "continue-offered-for-older-stops",
+        ("DR-6#c3",),
+        "every stopped turn offers Continue, not only the newest stop",
+        with_behaviour(_ContinueOfferedForOlderStops),
+    ),
+    Mutant(
+        "new-turn-not-told-what-unfinished-did",
+        ("DR-6#c4",),
+        "a new turn's agent is told only that the previous turn stopped",
+        with_behaviour(_NewTurnNotTold),
+    ),
+    Mutant(
+        "hard-block-spans-turns",
+        ("DR-6#c5",),
+        "a new turn is hard-blocked against the unfinished turn before it",
+        with_node(_HardBlockSpansTurns),
+    ),
+)

@@ -1,0 +1,125 @@
+"""Mutants of where a turn's artifacts land: the message, the wire, the held list
+(RT-TOOL-4, RT-TOOL-7)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping, Sequence
+
+from reference_impl import records
+from reference_impl.behaviour import Behaviour
+from reference_impl.mutants._model import Mutant, with_behaviour, with_wire
+from reference_impl.records import MessageRow, TurnRow
+from reference_impl.store import Store
+from reference_impl.wire import Wire
+
+__all__ = ["MUTANTS"]
+
+Split = tuple[list[Mapping[str, object]], list[Mapping[str, object]]]
+
+
+class _ArtifactsOnFirstAssistantMessage(Behaviour):
+    def persist(
+        self, conn: sqlite3.Connection, turn_id: str, message_id: str, merged: list[object]
+    ) -> None:
+        first = next(
+            (m.id for m in records.messages_of_turn(conn, turn_id) if m.role == "assistant"),
+            message_id,
+        )
+        super().persist(conn, turn_id, first, merged)
+
+
+class _TurnResultOmitsArtifacts(Wire):
+    def turn(
+        self, turn: TurnRow, messages: Sequence[MessageRow], *, continue_offered: bool
+    ) -> dict[str, object]:
+        view = super().turn(turn, messages, continue_offered=continue_offered)
+        view["toolArtifacts"] = []
+        return view
+
+
+class _ArtifactsUnderMetadata(Wire):
+    def metadata(self, message: MessageRow) -> dict[str, object]:
+        metadata = super().metadata(message)
+        if message.tool_artifacts:
+            metadata["tool_artifacts"] = message.tool_artifacts  # the storage key leaks
+        return metadata
+
+
+class _HeldDiscardedOnPause(Behaviour):
+    def held_split(self, collected: Sequence[Mapping[str, object]], room: int) -> Split:
+        return [], []
+
+
+class _HeldAppendedAfterCollected(Behaviour):
+    def merge(self, held: Sequence[object], collected: Sequence[object]) -> list[object]:
+        return super().merge(collected, held)
+
+
+class _HeldCopiedNotTaken(Behaviour):
+    def take_held(self, conn: sqlite3.Connection, turn_id: str) -> list[object]:
+        return records.peek_held(conn, turn_id)
+
+
+class _HeldLostOnFailedWriteBack(Behaviour):
+    def after_failed_write_back(self, store: Store, turn_id: str) -> None:
+        with store.transaction() as conn:
+            records.take_held(conn, turn_id)
+
+
+class _HeldBoundKeepsNewest(Behaviour):
+    def held_split(self, collected: Sequence[Mapping[str, object]], room: int) -> Split:
+        cut = max(0, len(collected) - room)
+        return list(collected[cut:]), list(collected[:cut])
+
+
+MUTANTS = (
+    Mutant(
+        "artifacts-on-first-assistant-message",
+        ("RT-TOOL-4#c1",),
+        "a run's artifacts are persisted on the turn's first assistant message, not its last",
+        with_behaviour(_ArtifactsOnFirstAssistantMessage),
+    ),
+    Mutant(
+        "turn-result-omits-artifacts",
+        ("RT-TOOL-4#c2",),
+        "the turn result does not aggregate its messages' artifacts",
+        with_wire(_TurnResultOmitsArtifacts),
+    ),
+    Mutant(
+        "artifacts-under-metadata",
+        ("RT-TOOL-4#c3",),
+        "a message also carries its artifacts inside `metadata`, under the storage key",
+        with_wire(_ArtifactsUnderMetadata),
+    ),
+    Mutant(
+        "held-discarded-on-pause",
+        ("RT-TOOL-7#c1",),
+        "artifacts produced before a pause are discarded instead of held",
+        with_behaviour(_HeldDiscardedOnPause),
+    ),
+    Mutant(
+        "held-appended-after-collected",
+        ("RT-TOOL-7#c2",),
+        "held artifacts are appended after the resumed run's own instead of prepended",
+        with_behaviour(_HeldAppendedAfterCollected),
+    ),
+    Mutant(
+        "held-copied-not-taken",
+        ("RT-TOOL-7#c3",),
+        "the write-back copies the held list and leaves it in place",
+        with_behaviour(_HeldCopiedNotTaken),
+    ),
+    Mutant(
+        "held-lost-on-failed-write-back",
+        ("RT-TOOL-7#c4",),
+        "a write-back that fails after its take throws the held list away",
+        with_behaviour(_HeldLostOnFailedWriteBack),
+    ),
+    Mutant(
+        "held-bound-keeps-newest",
+        ("RT-TOOL-7#c5",),
+        "over the held bound, the oldest entries are dropped instead of the newest",
+        with_behaviour(_HeldBoundKeepsNewest),
+    ),
+)

@@ -1,0 +1,63 @@
+"""What a mutant is, and the short-hands the catalogue modules build them with."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from reference_impl.artifacts import ArtifactPolicy, Collector
+from reference_impl.behaviour import Behaviour, Components
+from reference_impl.normalize import Normalizer
+from reference_impl.passes import ToolNode
+from reference_impl.wire import Wire
+
+__all__ = ["Mutant", "with_behaviour", "with_collector", "with_node", "with_wire"]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A deliberately broken variant of the reference runtime.
+
+    ``breaks`` are the clause ids (``RT-TOOL-7#c4``) whose checks must catch it;
+    ``build`` makes a fresh set of components each time, so that no state a mutant keeps
+    (a count in memory, say) leaks from one harness into another.
+    """
+
+    name: str
+    breaks: tuple[str, ...]
+    description: str
+    build: Callable[[], Components]
+
+    def to_json(self) -> dict[str, object]:
+        """``{"name", "breaks", "description"}``, as ``--list --format json`` prints it."""
+        return {"name": self.name, "breaks": list(self.breaks), "description": self.description}
+
+
+def with_behaviour(cls: type[Behaviour]) -> Callable[[], Components]:
+    """Components whose behaviour is a fresh ``cls``."""
+    return lambda: Components(behaviour=cls())
+
+
+def with_node(
+    cls: type[ToolNode] = ToolNode,
+    *,
+    policy: Callable[[], ArtifactPolicy] | None = None,
+    normalizer: Callable[[], Normalizer] | None = None,
+) -> Callable[[], Components]:
+    """Components whose tool node is a fresh ``cls`` (with its own policy or normalizer)."""
+    return lambda: Components(
+        node=cls(
+            policy=None if policy is None else policy(),
+            normalizer=None if normalizer is None else normalizer(),
+        )
+    )
+
+
+def with_wire(cls: type[Wire]) -> Callable[[], Components]:
+    """Components whose wire is a fresh ``cls``."""
+    return lambda: Components(wire=cls())
+
+
+def with_collector(cls: type[Collector]) -> Callable[[], Components]:
+    """Components whose runtimes build their collectors from ``cls``."""
+    return lambda: Components(collector_class=cls)

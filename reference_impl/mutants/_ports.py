@@ -1,0 +1,177 @@
+"""Mutants of the tool node's ports and prose (RT-TOOL-3, RT-TOOL-10)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Mapping
+from dataclasses import replace
+
+from reference_impl.artifacts import ArtifactPolicy
+from reference_impl.mutants._model import Mutant, with_node
+from reference_impl.passes import Call, PassContext, PassResult, ToolNode
+from reference_impl.workflow import ToolSpec, Workflow
+
+__all__ = ["MUTANTS"]
+
+
+def _with_ports(result: PassResult, **changes: object) -> PassResult:
+    """``result`` with some of its port values replaced."""
+    ports = result.record.get("ports")
+    assert isinstance(ports, dict)
+    return replace(result, record={**result.record, "ports": {**ports, **changes}})
+
+
+def _port(result: PassResult, name: str) -> object:
+    ports = result.record.get("ports")
+    return ports.get(name) if isinstance(ports, dict) else None
+
+
+def _entries(result: PassResult) -> list[Mapping[str, object]]:
+    listed = result.record.get("results")
+    return [r for r in listed if isinstance(r, Mapping)] if isinstance(listed, list) else []
+
+
+class _ToolCallIdFromToolEntry(ArtifactPolicy):
+    def port_entries(
+        self, result: Mapping[str, object], tool_call_id: str | None
+    ) -> list[dict[str, object]]:
+        entries = super().port_entries(result, tool_call_id)
+        attached = result.get("artifacts")
+        for entry, raw in zip(
+            entries, attached if isinstance(attached, list) else [], strict=False
+        ):
+            if isinstance(raw, Mapping) and "tool_call_id" in raw:
+                entry["tool_call_id"] = raw["tool_call_id"]  # the tool's own word wins
+        return entries
+
+
+class _ArtifactsPortExposedByDefault(ToolNode):
+    def exposed(self, workflow: Workflow) -> dict[str, bool]:
+        exposed = super().exposed(workflow)
+        exposed["tool_artifacts"] = bool(workflow.expose.get("tool_artifacts", True))
+        return exposed
+
+
+class _ArtifactInModelProse(ToolNode):
+    def prose_for(self, result: Mapping[str, object]) -> str:
+        text = super().prose_for(result)
+        attached = result.get("artifacts")
+        return f"{text} {json.dumps(attached, sort_keys=True)}" if attached else text
+
+
+class _ArtifactsWithheldWhenPortExposed(ToolNode):
+    def collect(
+        self, ctx: PassContext, call: Call, tool: ToolSpec, result: Mapping[str, object]
+    ) -> None:
+        if not self.exposed(ctx.workflow).get("tool_artifacts"):
+            super().collect(ctx, call, tool, result)
+
+
+class _ExecutedListsSkippedCalls(ToolNode):
+    def ports(
+        self,
+        drained: list[dict[str, object]],
+        executed_any: bool,
+        executed: list[str],
+        skipped: list[str],
+    ) -> dict[str, object]:
+        return super().ports(drained, executed_any, [*executed, *skipped], skipped)
+
+
+class _UnwiredCallNotCountedAsWork(ToolNode):
+    def run_pass(self, ctx: PassContext, batch: list[object]) -> PassResult:
+        result = super().run_pass(ctx, batch)
+        entries = _entries(result)
+        unwired = {e.get("tool_call_id") for e in entries if e.get("disposition") == "unknown_tool"}
+        if not unwired:
+            return result
+        executed = _port(result, "executed")
+        return _with_ports(
+            result,
+            executed=[i for i in executed if i not in unwired]
+            if isinstance(executed, list)
+            else executed,
+            executed_any=any(
+                e.get("disposition") not in ("skipped", "unknown_tool") for e in entries
+            ),
+        )
+
+
+class _EmptyBatchReportsWork(ToolNode):
+    def run_pass(self, ctx: PassContext, batch: list[object]) -> PassResult:
+        result = super().run_pass(ctx, batch)
+        return result if batch else _with_ports(result, executed_any=True)
+
+
+class _CallWithoutIdGivenFreshId(ToolNode):
+    def parse_call(self, raw: object) -> Call | None:
+        call = super().parse_call(raw)
+        if call is not None and call.id is None:
+            return Call(call.name, call.args, f"auto-{uuid.uuid4().hex}")
+        return call
+
+
+class _ExecutedPortExposedByDefault(ToolNode):
+    def exposed(self, workflow: Workflow) -> dict[str, bool]:
+        exposed = super().exposed(workflow)
+        exposed["executed"] = bool(workflow.expose.get("executed", True))
+        return exposed
+
+
+MUTANTS = (
+    Mutant(
+        "tool-call-id-from-tool-entry",
+        ("RT-TOOL-3#c1",),
+        "a port entry takes the `tool_call_id` the tool wrote instead of the real one",
+        with_node(policy=_ToolCallIdFromToolEntry),
+    ),
+    Mutant(
+        "artifacts-port-exposed-by-default",
+        ("RT-TOOL-3#c2",),
+        "`tool_artifacts` is exposed when the author made no choice",
+        with_node(_ArtifactsPortExposedByDefault),
+    ),
+    Mutant(
+        "artifact-in-model-prose",
+        ("RT-TOOL-3#c3",),
+        "the prose fed back to the model mentions the result's artifacts",
+        with_node(_ArtifactInModelProse),
+    ),
+    Mutant(
+        "artifacts-withheld-when-port-exposed",
+        ("RT-TOOL-3#c4",),
+        "when the author exposes `tool_artifacts`, the run's artifacts are not delivered",
+        with_node(_ArtifactsWithheldWhenPortExposed),
+    ),
+    Mutant(
+        "executed-lists-skipped-calls",
+        ("RT-TOOL-10#c1",),
+        "`executed` also lists the calls reported on `skipped`",
+        with_node(_ExecutedListsSkippedCalls),
+    ),
+    Mutant(
+        "unwired-call-not-counted-as-work",
+        ("RT-TOOL-10#c2",),
+        "a call naming a tool that is not wired leaves `executed_any` false",
+        with_node(_UnwiredCallNotCountedAsWork),
+    ),
+    Mutant(
+        "empty-batch-reports-work",
+        ("RT-TOOL-10#c3",),
+        "an empty batch reports `executed_any` true",
+        with_node(_EmptyBatchReportsWork),
+    ),
+    Mutant(
+        "call-without-id-given-fresh-id",
+        ("RT-TOOL-10#c4",),
+        "a call without an identifier gets a made-up one and shows up in `executed`",
+        with_node(_CallWithoutIdGivenFreshId),
+    ),
+    Mutant(
+        "executed-port-exposed-by-default",
+        ("RT-TOOL-10#c5",),
+        "`executed` is exposed when the author made no choice",
+        with_node(_ExecutedPortExposedByDefault),
+    ),
+)

@@ -1,0 +1,191 @@
+"""``rttool selftest``: kills every mutant, and says so when one survives or is missed."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from adapters.errors import BadJson
+from conformance import selftest as engine
+from conformance.cases import Case
+from conformance.checks import CheckContext
+from conformance.cli import main
+from conformance.rules import Corpus
+
+
+def _case(clause: str, run: Callable[[CheckContext], None]) -> Case:
+    return Case(
+        id=f"{clause}/fake",
+        name="fake",
+        kind="check",
+        clauses=(clause,),
+        summary="a stand-in case",
+        run=run,
+    )
+
+
+def _passes(ctx: CheckContext) -> None:
+    """A case that catches nothing."""
+
+
+def _fails(ctx: CheckContext) -> None:
+    ctx.fail("caught by a stand-in")
+
+
+def _only_cases(monkeypatch: pytest.MonkeyPatch, *cases: Case) -> None:
+    def stand_ins(corpus: Corpus) -> list[Case]:
+        return list(cases)
+
+    monkeypatch.setattr(engine, "suite_cases", stand_ins)
+
+
+def _json(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    out = json.loads(capsys.readouterr().out)
+    assert isinstance(out, dict)
+    return out
+
+
+def _mutants(capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
+    mutants = _json(capsys)["mutants"]
+    assert isinstance(mutants, list)
+    return mutants
+
+
+@pytest.mark.slow
+def test_the_suite_kills_every_mutant_by_its_own_clauses(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(["selftest", "--format", "json"])
+    report = _json(capsys)
+    mutants = report["mutants"]
+    assert isinstance(mutants, list)
+    survivors = [m["name"] for m in mutants if not m["caught"]]
+    missed = {m["name"]: m["missed"] for m in mutants if m["missed"]}
+    assert (survivors, missed, report["uncovered"]) == ([], {}, [])
+    assert report["killed"] == report["total"] == len(mutants) > 0
+    assert code == 0
+    for mutant in mutants:
+        assert set(mutant) == {"name", "breaks", "caught", "caught_by", "missed"}
+        assert set(mutant["breaks"]) <= set(mutant["caught_by"])
+
+
+def test_a_mutant_nothing_catches_survives_and_fails_the_selftest(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _only_cases(monkeypatch, _case("RT-TOOL-1#c1", _passes))
+    code = main(["selftest", "--format", "json", "--only", "result-missing-error-key"])
+    report = _json(capsys)
+    assert code == 1
+    assert report["mutants"] == [
+        {
+            "name": "result-missing-error-key",
+            "breaks": ["RT-TOOL-1#c1"],
+            "caught": False,
+            "caught_by": [],
+            "missed": ["RT-TOOL-1#c1"],
+        }
+    ]
+    assert (report["killed"], report["total"], report["uncovered"]) == (0, 1, [])
+
+
+def test_text_output_names_the_survivor(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _only_cases(monkeypatch, _case("RT-TOOL-1#c1", _passes))
+    assert main(["selftest", "--only", "result-missing-error-key"]) == 1
+    out = capsys.readouterr().out
+    assert "restricted mode" in out and "what CI runs" in out and "--full" in out
+    assert "result-missing-error-key" in out and "caught: NO" in out
+    assert "killed 0 of 1 mutant in" in out
+    assert "surviving mutants: result-missing-error-key" in out
+
+
+def test_a_catch_by_another_clause_is_reported_missed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _only_cases(monkeypatch, _case("RT-TOOL-1#c2", _fails), _case("RT-TOOL-1#c1", _passes))
+    code = main(["selftest", "--format", "json", "--only", "result-missing-error-key"])
+    (mutant,) = _mutants(capsys)
+    assert (mutant["caught"], mutant["caught_by"], mutant["missed"]) == (
+        True,
+        ["RT-TOOL-1#c2"],
+        ["RT-TOOL-1#c1"],
+    )
+    assert code == 1
+
+
+def test_restricted_mode_runs_only_the_rules_a_mutant_breaks(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A failing case of another rule is not run by default, and is with --full.
+    _only_cases(monkeypatch, _case("RT-TOOL-2#c1", _fails), _case("RT-TOOL-1#c1", _fails))
+    main(["selftest", "--format", "json", "--only", "empty-artifacts-key-always"])
+    assert _mutants(capsys)[0]["caught_by"] == ["RT-TOOL-1#c1"]
+    main(["selftest", "--format", "json", "--full", "--only", "empty-artifacts-key-always"])
+    assert _mutants(capsys)[0]["caught_by"] == [
+        "RT-TOOL-1#c1",
+        "RT-TOOL-2#c1",
+    ]
+
+
+def test_an_uncovered_clause_fails_the_selftest(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    only = engine.MutantInfo("result-missing-error-key", ("RT-TOOL-1#c1",), "one mutant")
+    monkeypatch.setattr(engine, "read_catalogue", lambda: (only,))
+    _only_cases(monkeypatch, _case("RT-TOOL-1#c1", _fails))
+    code = main(["selftest", "--format", "json"])
+    report = _json(capsys)
+    assert report["killed"] == report["total"] == 1
+    uncovered = report["uncovered"]
+    assert isinstance(uncovered, list) and "RT-TOOL-1#c2" in uncovered
+    assert "RT-TOOL-1#c1" not in uncovered and "DR-6#c5" in uncovered
+    assert code == 1
+
+
+def test_an_unknown_mutant_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selftest", "--only", "no-such-mutant"]) == 2
+    err = capsys.readouterr().err
+    assert "no such mutant: no-such-mutant" in err and "held-bound-keeps-newest" in err
+
+
+def test_a_bad_format_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["selftest", "--format", "yaml"])
+    assert exited.value.code == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "pointer"),
+    [
+        ("[]", "/"),
+        ('[{"name": "Bad Name", "breaks": ["RT-TOOL-1#c1"], "description": ""}]', "/0/name"),
+        ('[{"name": "ok", "breaks": [], "description": ""}]', "/0/breaks"),
+        ('[{"name": "ok", "breaks": ["RT-TOOL-1"], "description": ""}]', "/0/breaks/0"),
+        ('[{"name": "ok", "breaks": ["RT-TOOL-1#c1"], "description": 3}]', "/0/description"),
+        ('[{"name": "ok", "breaks": ["RT-TOOL-1#c1"], "description": ""}, 7]', "/1"),
+    ],
+)
+def test_a_malformed_catalogue_is_refused_with_its_pointer(text: str, pointer: str) -> None:
+    with pytest.raises(BadJson) as refused:
+        engine.parse_catalogue(text)
+    assert f"pointer={pointer}" in str(refused.value)
+
+
+def test_duplicate_names_and_non_json_are_refused() -> None:
+    entry = {"name": "twice", "breaks": ["RT-TOOL-1#c1"], "description": "x"}
+    with pytest.raises(BadJson, match="name=twice"):
+        engine.parse_catalogue(json.dumps([entry, entry]))
+    with pytest.raises(BadJson, match="not JSON"):
+        engine.parse_catalogue("not json")
+
+
+def test_the_catalogue_is_read_from_the_reference_runtime() -> None:
+    catalogue = engine.read_catalogue()
+    assert any(
+        m.name == "held-lost-on-failed-write-back" and m.breaks == ("RT-TOOL-7#c4",)
+        for m in catalogue
+    )

@@ -1,0 +1,242 @@
+"""Fixed reports for the report tests: a realistic one and a hostile one."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from conformance.report import (
+    CheckResult,
+    ClauseResult,
+    Evidence,
+    HuntSummary,
+    ImplementationInfo,
+    RuleResult,
+    RunInfo,
+    StandingReport,
+    SuiteInfo,
+)
+
+SOURCE = "https://flowdrop.example/spec/rules/{}"
+EVIDENCE_C4 = Evidence(
+    scenario="evidence/RT-TOOL-7/c4/scenario.json",
+    trace="evidence/RT-TOOL-7/c4/trace.json",
+    counterexample="evidence/RT-TOOL-7/c4/counterexample.json",
+)
+EVIDENCE_FILES = {
+    "evidence/RT-TOOL-7/c4/scenario.json": '{"steps": [{"start_turn": {}}]}\n',
+    "evidence/RT-TOOL-7/c4/trace.json": '{"steps": []}\n',
+    "evidence/RT-TOOL-7/c4/counterexample.json": '{"held": []}\n',
+}
+
+#: Strings an implementation might send to break out of every format.
+HOSTILE = (
+    "<script>document.body.setAttribute('data-pwned','1')</script>",
+    "<img src=x onerror=\"document.body.setAttribute('data-pwned','1')\">",
+    "\"><svg onload=\"document.body.setAttribute('data-pwned','1')\">",
+    "javascript:document.body.setAttribute('data-pwned','1')",
+    "| pipe | `tick` [link](javascript:alert(1)) ![img](x) **bold** <b>&amp;</b> ]]> --> \x01",
+)
+
+
+def _passed(name: str, duration: float = 0.01) -> CheckResult:
+    return CheckResult(name=name, outcome="passed", duration_s=duration)
+
+
+def _untested(name: str, capability: str) -> CheckResult:
+    return CheckResult(
+        name=name,
+        outcome="skipped",
+        skip_kind="untested",
+        message=f"untested: needs capability {capability}",
+    )
+
+
+def _not_applicable(name: str) -> CheckResult:
+    return CheckResult(
+        name=name,
+        outcome="skipped",
+        skip_kind="not-applicable",
+        message="not-applicable: profile durable-resume not claimed",
+    )
+
+
+def _clause(rule: str, number: int, text: str, *checks: CheckResult) -> ClauseResult:
+    return ClauseResult(id=f"{rule}#c{number}", rule=rule, number=number, text=text, checks=checks)
+
+
+def _rules() -> tuple[RuleResult, ...]:
+    rt1 = RuleResult(
+        id="RT-TOOL-1",
+        title="A tool call produces exactly one result",
+        family="RT-TOOL",
+        level="extended",
+        profiles=("runtime",),
+        source=SOURCE.format("RT-TOOL-1"),
+        clauses=(
+            _clause("RT-TOOL-1", 1, "Every call gets a result.", _passed("one-result-per-call")),
+            _clause("RT-TOOL-1", 2, "Results keep call order.", _passed("order-kept", 0.02)),
+            _clause(
+                "RT-TOOL-1",
+                3,
+                "A result names its call.",
+                _passed("result-names-call"),
+                _untested("names-survive-restart", "restart"),
+            ),
+        ),
+    )
+    rt5 = RuleResult(
+        id="RT-TOOL-5",
+        title="Optional plain-text lifting",
+        family="RT-TOOL",
+        level="optional",
+        profiles=("runtime",),
+        source=SOURCE.format("RT-TOOL-5"),
+        clauses=(
+            _clause("RT-TOOL-5", 1, "Plain text may be lifted.", _untested("lifted", "gates")),
+        ),
+    )
+    failing = CheckResult(
+        name="held-artifacts-survive-failed-write-back",
+        outcome="failed",
+        message="2 held artifacts were lost after the write-back failed",
+        duration_s=0.25,
+        evidence=EVIDENCE_C4,
+        kind="hunt",
+    )
+    rt7 = RuleResult(
+        id="RT-TOOL-7",
+        title="A pause does not destroy artifacts, and does not deliver them twice",
+        family="RT-TOOL",
+        level="extended",
+        profiles=("runtime",),
+        source=SOURCE.format("RT-TOOL-7"),
+        clauses=(
+            _clause("RT-TOOL-7", 1, "Artifacts are held durably.", _passed("held-on-pause")),
+            _clause("RT-TOOL-7", 2, "Taking is destructive.", _untested("taken-once", "restart")),
+            _clause(
+                "RT-TOOL-7",
+                4,
+                "A write-back that fails puts them back.",
+                _passed("write-back-ok"),
+                failing,
+            ),
+        ),
+    )
+    rt9 = RuleResult(
+        id="RT-TOOL-9",
+        title="A repeated call id re-emits the stored result",
+        family="RT-TOOL",
+        level="extended",
+        profiles=("runtime",),
+        source=SOURCE.format("RT-TOOL-9"),
+        clauses=(
+            _clause(
+                "RT-TOOL-9",
+                2,
+                "The stored result is re-emitted.",
+                CheckResult(
+                    name="repeat-re-emits-stored-result",
+                    outcome="error",
+                    fault="implementation",
+                    message="implementation crashed: exit status 139",
+                    kind="vector",
+                ),
+            ),
+        ),
+    )
+    dr1 = RuleResult(
+        id="DR-1",
+        title="A completed write is never run twice",
+        family="DR",
+        level="core",
+        profiles=("durable-resume",),
+        source="rttool durable-resume rules, docs/durable-resume.md",
+        clauses=(_clause("DR-1", 1, "The journal is consulted.", _passed("journal-read")),),
+    )
+    dr2 = RuleResult(
+        id="DR-2",
+        title="An interrupted write is refused on identical retry",
+        family="DR",
+        level="core",
+        profiles=("durable-resume",),
+        source="rttool durable-resume rules, docs/durable-resume.md",
+        clauses=(_clause("DR-2", 1, "Retry is refused.", _not_applicable("retry-refused")),),
+    )
+    dr3 = RuleResult(
+        id="DR-3",
+        title="The nudge is recorded",
+        family="DR",
+        level="core",
+        profiles=("durable-resume",),
+        source="rttool durable-resume rules, docs/durable-resume.md",
+        clauses=(_clause("DR-3", 1, "The nudge is recorded."),),
+    )
+    return rt1, rt5, rt7, rt9, dr1, dr2, dr3
+
+
+def sample_report() -> StandingReport:
+    """A report with every standing, outcome, skip kind and evidence kind."""
+    return StandingReport(
+        implementation=ImplementationInfo(
+            name="toy-runtime",
+            version="2.3.0",
+            homepage="https://toy.example/runtime",
+            spec="http://127.0.0.1:8080",
+            profiles=("runtime",),
+            capabilities=("gates", "interrupt_points:before_tool"),
+        ),
+        suite=SuiteInfo(name="rttool", version="0.1.0"),
+        run=RunInfo(
+            started_at="2025-01-02T03:04:05+00:00",
+            duration_s=12.5,
+            seed=1234,
+            levels=("core", "extended", "optional"),
+            ci=True,
+            spec="FlowDrop Workflow Specification 1.0-draft",
+        ),
+        rules=_rules(),
+        warnings=("RT-TOOL-7: held list bound not stated by the implementation",),
+        hunt=HuntSummary(budget_s=5.0, elapsed_s=4.75, examples=321, counterexamples=1),
+    )
+
+
+def write_evidence(directory: Path) -> None:
+    """Create the evidence files :func:`sample_report` names, under ``directory``."""
+    for relative, text in EVIDENCE_FILES.items():
+        path = directory / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def hostile_report() -> StandingReport:
+    """The sample report with every implementation-sourced string made hostile."""
+    report = sample_report()
+    payload = " ".join(HOSTILE)
+    rules = list(report.rules)
+    rules[0] = replace(rules[0], title=HOSTILE[4])
+    rt7 = rules[2]
+    hostile_checks = tuple(
+        CheckResult(
+            name=f"hostile-{index} {text}",
+            outcome="failed",
+            message=text,
+            evidence=Evidence(scenario=text, trace="../../etc/passwd", counterexample=text),
+        )
+        for index, text in enumerate(HOSTILE)
+    )
+    clause = replace(rt7.clauses[2], checks=rt7.clauses[2].checks + hostile_checks)
+    rules[2] = replace(rt7, clauses=(*rt7.clauses[:2], clause))
+    return replace(
+        report,
+        implementation=replace(
+            report.implementation,
+            name=f"evil {HOSTILE[0]}",
+            version=HOSTILE[2],
+            homepage=HOSTILE[3],
+            spec=HOSTILE[1],
+            profiles=(HOSTILE[4],),
+        ),
+        rules=tuple(rules),
+        warnings=(payload,),
+    )
