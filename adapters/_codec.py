@@ -9,9 +9,10 @@ exactly what an implementation sent.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 __all__ = ["CodecError", "Json", "from_json", "to_json"]
@@ -66,98 +67,145 @@ def to_json(value: object) -> object:
 
 def from_json(cls: type[T], value: object, pointer: str = "") -> T:
     """Build ``cls`` from a parsed JSON value; raise :class:`CodecError` naming the pointer."""
-    return typing.cast(T, _convert(cls, value, pointer))
+    return typing.cast(T, _converter(cls)(value, pointer))
 
 
-def _convert(tp: Any, value: object, pointer: str) -> object:
+Converter = Callable[[object, str], object]
+
+
+@functools.cache
+def _converter(tp: Any) -> Converter:
+    """A function converting a JSON value to ``tp``, built once per type: a trace holds
+    thousands of values, and working out a type's shape each time costs more than the
+    conversion itself."""
     if _is_raw(tp) or tp is object or tp is Any:
-        return value
+        return lambda value, pointer: value
     origin = get_origin(tp)
     if origin is Annotated:
-        return _convert(get_args(tp)[0], value, pointer)
+        return _converter(get_args(tp)[0])
     if origin is Literal:
-        if value not in get_args(tp):
-            raise CodecError(pointer, f"expected one of {list(get_args(tp))}, got {value!r}")
-        return value
+        return _literal(get_args(tp))
     if origin in (Union, types.UnionType):
-        return _convert_union(tp, value, pointer)
+        return _union(tp)
     if origin is tuple:
-        if not isinstance(value, list):
-            raise CodecError(pointer, f"expected an array, got {type(value).__name__}")
-        (item_tp, _ellipsis) = get_args(tp)
-        return tuple(_convert(item_tp, item, f"{pointer}/{i}") for i, item in enumerate(value))
+        return _sequence(_converter(get_args(tp)[0]))
     if origin in (dict, Mapping) or tp is dict:
-        if not isinstance(value, dict):
-            raise CodecError(pointer, f"expected an object, got {type(value).__name__}")
         args = get_args(tp)
-        item_tp = args[1] if args else object
-        return types.MappingProxyType(
-            {k: _convert(item_tp, v, f"{pointer}/{_escape(k)}") for k, v in value.items()}
-        )
+        return _mapping(_converter(args[1] if args else object))
     if dataclasses.is_dataclass(tp):
-        return _convert_dataclass(tp, value, pointer)
-    if tp is bool:
-        if not isinstance(value, bool):
-            raise CodecError(pointer, f"expected a boolean, got {value!r}")
-        return value
-    if tp is int:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise CodecError(pointer, f"expected an integer, got {value!r}")
-        return value
-    if tp is float:
-        if not isinstance(value, int | float) or isinstance(value, bool):
-            raise CodecError(pointer, f"expected a number, got {value!r}")
-        return float(value)
-    if tp is str:
-        if not isinstance(value, str):
-            raise CodecError(pointer, f"expected a string, got {value!r}")
-        return value
-    if tp is type(None):
-        if value is not None:
-            raise CodecError(pointer, f"expected null, got {value!r}")
-        return None
+        return _dataclass(tp)
+    if tp in _SCALARS:
+        return _SCALARS[tp]
     raise TypeError(f"codec cannot convert to {tp!r}")  # a modelling bug, not bad input
 
 
-def _convert_union(tp: Any, value: object, pointer: str) -> object:
+def _literal(allowed: tuple[object, ...]) -> Converter:
+    def convert(value: object, pointer: str) -> object:
+        if value not in allowed:
+            raise CodecError(pointer, f"expected one of {list(allowed)}, got {value!r}")
+        return value
+
+    return convert
+
+
+def _sequence(item: Converter) -> Converter:
+    def convert(value: object, pointer: str) -> object:
+        if not isinstance(value, list):
+            raise CodecError(pointer, f"expected an array, got {type(value).__name__}")
+        return tuple(item(element, f"{pointer}/{i}") for i, element in enumerate(value))
+
+    return convert
+
+
+def _mapping(item: Converter) -> Converter:
+    def convert(value: object, pointer: str) -> object:
+        if not isinstance(value, dict):
+            raise CodecError(pointer, f"expected an object, got {type(value).__name__}")
+        return types.MappingProxyType(
+            {k: item(v, f"{pointer}/{_escape(k)}") for k, v in value.items()})
+
+    return convert
+
+
+def _scalar(kind: type, name: str) -> Converter:
+    def convert(value: object, pointer: str) -> object:
+        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+            raise CodecError(pointer, f"expected {name}, got {value!r}")
+        return float(value) if kind is float else value  # type: ignore[arg-type]
+
+    return convert
+
+
+def _none(value: object, pointer: str) -> object:
+    if value is not None:
+        raise CodecError(pointer, f"expected null, got {value!r}")
+    return None
+
+
+_SCALARS: dict[object, Converter] = {
+    bool: _scalar(bool, "a boolean"),
+    int: _scalar(int, "an integer"),
+    float: _scalar(int | float, "a number"),  # type: ignore[arg-type]
+    str: _scalar(str, "a string"),
+    type(None): _none,
+}
+
+
+def _union(tp: Any) -> Converter:
     members = get_args(tp)
-    discriminated = [m for m in members
-                     if isinstance(m, type) and dataclasses.is_dataclass(m) and "op" in _hints(m)]
-    if discriminated and isinstance(value, dict):
-        wanted = value.get("op")
-        for member in discriminated:
-            if wanted in get_args(_hints(member)["op"]):
-                return _convert_dataclass(member, value, pointer)
-        raise CodecError(f"{pointer}/op", f"unknown op {wanted!r}")
-    if value is None and type(None) in members:
-        return None
-    errors: list[CodecError] = []
-    for member in members:
-        if member is type(None):
-            continue
-        try:
-            return _convert(member, value, pointer)
-        except CodecError as err:
-            errors.append(err)
-    raise errors[0] if errors else CodecError(pointer, "no alternative matched")
+    by_op = {op: _converter(m) for m in members
+             if isinstance(m, type) and dataclasses.is_dataclass(m) and "op" in _hints(m)
+             for op in get_args(_hints(m)["op"])}
+    alternatives = [_converter(m) for m in members if m is not type(None)]
+    nullable = type(None) in members
+
+    def convert(value: object, pointer: str) -> object:
+        if by_op and isinstance(value, dict):
+            wanted = value.get("op")
+            chosen = by_op.get(wanted)  # type: ignore[arg-type]
+            if chosen is None:
+                raise CodecError(f"{pointer}/op", f"unknown op {wanted!r}")
+            return chosen(value, pointer)
+        if value is None and nullable:
+            return None
+        errors: list[CodecError] = []
+        for alternative in alternatives:
+            try:
+                return alternative(value, pointer)
+            except CodecError as err:
+                errors.append(err)
+        raise errors[0] if errors else CodecError(pointer, "no alternative matched")
+
+    return convert
 
 
-def _convert_dataclass(cls: Any, value: object, pointer: str) -> object:
-    if not isinstance(value, dict):
-        raise CodecError(pointer, f"expected an object, got {type(value).__name__}")
+def _dataclass(cls: Any) -> Converter:
     hints = _hints(cls)
-    names = {field.name for field in dataclasses.fields(cls)}
-    unknown = sorted(set(value) - names)
-    if unknown:
-        raise CodecError(f"{pointer}/{_escape(unknown[0])}", "unknown key")
-    kwargs: dict[str, object] = {}
-    for field in dataclasses.fields(cls):
-        if field.name in value:
-            kwargs[field.name] = _convert(hints[field.name], value[field.name],
-                                          f"{pointer}/{_escape(field.name)}")
-        elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
-            raise CodecError(pointer, f"missing required key {field.name!r}")
-    return cls(**kwargs)
+    fields = [(f.name, f"/{_escape(f.name)}",
+               f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+              for f in dataclasses.fields(cls)]
+    names = {name for name, _, _ in fields}
+    # Resolved lazily: a dataclass may refer to one defined after it.
+    converters: dict[str, Converter] = {}
+
+    def convert(value: object, pointer: str) -> object:
+        if not isinstance(value, dict):
+            raise CodecError(pointer, f"expected an object, got {type(value).__name__}")
+        if not names.issuperset(value):
+            unknown = sorted(set(value) - names)
+            raise CodecError(f"{pointer}/{_escape(unknown[0])}", "unknown key")
+        kwargs: dict[str, object] = {}
+        for name, suffix, required in fields:
+            if name in value:
+                field_converter = converters.get(name)
+                if field_converter is None:
+                    field_converter = converters[name] = _converter(hints[name])
+                kwargs[name] = field_converter(value[name], pointer + suffix)
+            elif required:
+                raise CodecError(pointer, f"missing required key {name!r}")
+        return cls(**kwargs)
+
+    return convert
 
 
 def _escape(key: str) -> str:

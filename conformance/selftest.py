@@ -30,10 +30,13 @@ from conformance.rules import Corpus
 
 __all__ = [
     "CATALOGUE_COMMAND",
+    "MAX_COUNTEREXAMPLE_STEPS",
+    "HuntVerdict",
     "MutantInfo",
     "MutantResult",
     "parse_catalogue",
     "read_catalogue",
+    "run_hunt_mutant",
     "run_mutant",
     "selected_cases",
     "suite_cases",
@@ -54,6 +57,31 @@ class MutantInfo:
     name: str
     breaks: tuple[str, ...]
     description: str
+    #: a combination bug: the hunt must catch it and the hand-written cases must not
+    hunt: bool = False
+
+
+#: At most this many steps in the shrunk counterexample the hunt finds for a mutant.
+MAX_COUNTEREXAMPLE_STEPS = 8
+
+
+@dataclass(frozen=True)
+class HuntVerdict:
+    """What the hunt did against a combination mutant.
+
+    ``checks_alone_caught`` must be false (else it is no combination bug), the hunt must
+    find it, and its counterexample must be short."""
+
+    checks_alone_caught: bool
+    counterexample_steps: int | None
+    first_failure_examples: int | None
+    first_failure_s: float | None
+
+    @property
+    def sound(self) -> bool:
+        """The checks miss it and the hunt shrinks it to a short scenario."""
+        return (not self.checks_alone_caught and self.counterexample_steps is not None
+                and self.counterexample_steps <= MAX_COUNTEREXAMPLE_STEPS)
 
 
 @dataclass(frozen=True)
@@ -73,6 +101,12 @@ class MutantResult:
     cases: int
     duration_s: float
     error: str | None = None
+    hunt: HuntVerdict | None = None
+
+    @property
+    def clean(self) -> bool:
+        """Caught, by every clause it claims, and (a combination mutant) by the hunt only."""
+        return self.caught and not self.missed and (self.hunt is None or self.hunt.sound)
 
     def to_json(self) -> dict[str, object]:
         """The result as ``rttool selftest --format json`` reports it."""
@@ -85,6 +119,11 @@ class MutantResult:
         }
         if self.error is not None:
             out["error"] = self.error
+        if self.hunt is not None:
+            out["hunt"] = {"checks_alone_caught": self.hunt.checks_alone_caught,
+                           "counterexample_steps": self.hunt.counterexample_steps,
+                           "first_failure_examples": self.hunt.first_failure_examples,
+                           "first_failure_s": self.hunt.first_failure_s}
         return out
 
 
@@ -120,7 +159,10 @@ def _entry(entry: object, pointer: str) -> MutantInfo:
             raise BadJson("not a clause id", pointer=f"{pointer}/breaks/{position}")
     if not isinstance(description, str):
         raise BadJson("a mutant's description is not a string", pointer=f"{pointer}/description")
-    return MutantInfo(name, tuple(breaks), description)
+    hunt = entry.get("hunt", False)
+    if not isinstance(hunt, bool):
+        raise BadJson("a mutant's hunt flag is not a boolean", pointer=f"{pointer}/hunt")
+    return MutantInfo(name, tuple(breaks), description, hunt)
 
 
 def read_catalogue(timeout: float = 120.0) -> tuple[MutantInfo, ...]:
@@ -225,3 +267,43 @@ def run_mutant(
         len(cases),
         round(time.perf_counter() - started, 3),
     )
+
+
+def run_hunt_mutant(mutant: MutantInfo, corpus: Corpus, cases: Sequence[Case], *,
+                    timeout: float = 30.0, seed: int = 0) -> MutantResult:
+    """A combination mutant: the hand-written cases alone must miss it, and the hunt,
+    with its default budget and a fixed seed, must catch it on the clauses it breaks."""
+    from adapters import Driver, connect
+    from conformance import __version__
+    from conformance.hunt import INVARIANTS, Budget, hunt
+
+    started = time.perf_counter()
+    alone = run_mutant(mutant, corpus, cases, timeout=timeout)
+    if alone.error is not None:
+        return alone
+    driver = Driver(connect(resolve_spec("reference", mutant.name), timeout=timeout),
+                    timeout=timeout, suite_version=__version__)
+    try:
+        handshake = driver.handshake()
+        claimed = [i for i in INVARIANTS if i.profile in handshake.profiles]
+        outcome = hunt(driver, handshake, claimed, Budget(seed=seed))
+    except ImplementationError as err:
+        return MutantResult(mutant.name, mutant.breaks, False, (), mutant.breaks, len(cases),
+                            round(time.perf_counter() - started, 3),
+                            error=" ".join(str(err).split())[:300])
+    finally:
+        driver.close()
+    by_name = {invariant.name: invariant for invariant in INVARIANTS}
+    order = {clause.id: index for index, clause in enumerate(corpus.clauses)}
+    caught_by = tuple(sorted({c for name in outcome.findings for c in by_name[name].clauses},
+                             key=lambda clause: (order.get(clause, len(order)), clause)))
+    first = outcome.first_failure
+    verdict = HuntVerdict(
+        checks_alone_caught=alone.caught,
+        counterexample_steps=min((len(f.scenario.steps) for f in outcome.findings.values()),
+                                 default=None),
+        first_failure_examples=first[0] if first else None,
+        first_failure_s=first[1] if first else None)
+    return MutantResult(mutant.name, mutant.breaks, bool(outcome.findings), caught_by,
+                        tuple(c for c in mutant.breaks if c not in caught_by), len(cases),
+                        round(time.perf_counter() - started, 3), hunt=verdict)

@@ -278,6 +278,7 @@ class RunExecutor:
                        - records.count_held(conn, state.turn_id))
             kept, dropped = self.s.components.behaviour.held_split(state.collected, room)
             records.add_held(conn, state.turn_id, list(kept))
+            self.s.components.behaviour.on_hold(conn, state.turn_id, kept)
             for entry in dropped:
                 self._warn(state, entry)
         state.collected = []

@@ -112,6 +112,10 @@ class Behaviour:
         """What a new turn's agent is told about the unfinished turn before it (DR-6)."""
         return prior_turn_text(journal)
 
+    def on_hold(self, conn: sqlite3.Connection, turn_id: str,
+                kept: Sequence[Mapping[str, object]]) -> None:
+        """Called once artifacts were added to the turn's held list (nothing to do)."""
+
     def after_failed_write_back(self, store: Store, turn_id: str) -> None:
         """Nothing to do: the failed transaction already put the taken list back."""
 

@@ -34,6 +34,7 @@ class LedgerEvent:
     input: object = None
     result: object = None
     seq: int = 0
+    run: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -328,7 +328,7 @@ def run_has_ledger_events(conn: sqlite3.Connection, turn_id: str, run_id: str) -
 
 def ledger_events(conn: sqlite3.Connection, turn_id: str) -> list[LedgerEvent]:
     """The turn's ledger, in recording order."""
-    rows = conn.execute("SELECT seq, event, tool, input, result FROM ledger WHERE turn_id = ?"
-                        " ORDER BY seq", (turn_id,))
+    rows = conn.execute("SELECT seq, run_id, event, tool, input, result FROM ledger"
+                        " WHERE turn_id = ? ORDER BY seq", (turn_id,))
     return [LedgerEvent(row["event"], row["tool"], _json(row["input"]), _json(row["result"]),
-                        row["seq"]) for row in rows]
+                        row["seq"], row["run_id"]) for row in rows]

@@ -88,7 +88,8 @@ def selftest(args: argparse.Namespace) -> int:
     results: list[MutantResult] = []
     for mutant in chosen:
         selected = engine.selected_cases(cases, mutant, full=args.full)
-        result = engine.run_mutant(mutant, corpus, selected, timeout=args.timeout)
+        run = engine.run_hunt_mutant if mutant.hunt else engine.run_mutant
+        result = run(mutant, corpus, selected, timeout=args.timeout)
         results.append(result)
         if text:
             print(_line(result, width), flush=True)
@@ -107,7 +108,7 @@ def selftest(args: argparse.Namespace) -> int:
                 indent=2,
             )
         )
-    clean = killed == len(results) and not uncovered and not any(r.missed for r in results)
+    clean = not uncovered and all(r.clean for r in results)
     return EXIT_OK if clean else EXIT_FINDING
 
 
@@ -120,6 +121,11 @@ def _line(result: MutantResult, width: int) -> str:
     )
     if result.missed:
         line += f"  MISSED {', '.join(result.missed)}"
+    if result.hunt is not None:
+        hunt = result.hunt
+        line += (f"  [hunt: first failure after {hunt.first_failure_examples} examples "
+                 f"({hunt.first_failure_s} s), {hunt.counterexample_steps} steps"
+                 f"{'; CAUGHT BY THE CHECKS ALONE' if hunt.checks_alone_caught else ''}]")
     if result.error is not None:
         line += f"  error: {_printable(result.error)}"
     return line

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from adapters.trace import Trace, TurnWire
 from conformance.hunt.strategies import CANARY_PREFIX
-from conformance.traces import strings
 
 __all__ = ["Produced", "canaries_in", "canary_of", "produced", "wires"]
 
@@ -36,18 +37,13 @@ def canary_of(entry: object) -> str | None:
     return found if isinstance(found, str) and found.startswith(CANARY_PREFIX) else None
 
 
+_CANARY = re.compile(re.escape(CANARY_PREFIX) + r"[0-9]+-[0-9]+-[0-9]+\.")
+
+
 def canaries_in(value: object) -> list[str]:
-    """Every canary mentioned anywhere in ``value`` (also inside longer text)."""
-    out: list[str] = []
-    for text in strings(value):
-        start = text.find(CANARY_PREFIX)
-        while start >= 0:
-            end = text.find(".", start)
-            if end < 0:
-                break
-            out.append(text[start:end + 1])
-            start = text.find(CANARY_PREFIX, end)
-    return out
+    """Every canary mentioned anywhere in ``value``, keys and longer text included."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return _CANARY.findall(text) if CANARY_PREFIX in text else []
 
 
 def produced(trace: Trace) -> dict[str, Produced]:

@@ -9,7 +9,8 @@ derandomized and reproducible; the example database lives under the report direc
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +35,8 @@ class Budget:
     derandomize: bool = False
     database: Path | None = None
     batch: int = 50
+    #: time allowed for shrinking each search's failures (hypothesis's own bound is 300 s)
+    shrink_seconds: float = 4.0
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,8 @@ class HuntOutcome:
     elapsed_s: float = 0.0
     findings: dict[str, Finding] = field(default_factory=dict)
     error: str | None = None
+    #: when the first violation turned up: (examples run, seconds), before any shrinking
+    first_failure: tuple[int, float] | None = None
 
 
 class _Rejected(Exception):  # noqa: N818 - control flow: the implementation cannot run it
@@ -63,7 +68,7 @@ class _Rejected(Exception):  # noqa: N818 - control flow: the implementation can
 def hunt(runner: ScenarioRunner, handshake: Handshake, invariants: Sequence[Invariant],
          budget: Budget) -> HuntOutcome:
     """Search for scenarios that break ``invariants``; return the shrunk findings."""
-    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
     from hypothesis import seed as fixed_seed
     from hypothesis.database import DirectoryBasedExampleDatabase, InMemoryExampleDatabase
     from hypothesis.errors import Unsatisfiable
@@ -84,6 +89,9 @@ def hunt(runner: ScenarioRunner, handshake: Handshake, invariants: Sequence[Inva
         for invariant in invariants:
             message = invariant.judge(scenario, trace, handshake)
             if message is not None:
+                if outcome.first_failure is None:
+                    outcome.first_failure = (outcome.examples,
+                                             round(time.monotonic() - started, 3))
                 raise invariant.violation(message, scenario, trace)
 
     batch = 0
@@ -95,6 +103,8 @@ def hunt(runner: ScenarioRunner, handshake: Handshake, invariants: Sequence[Inva
             budget.batch, budget.examples - outcome.examples)
         test = settings(max_examples=size, deadline=None, database=database,
                         derandomize=budget.derandomize, print_blob=False,
+                        # findings are saved and reported by the suite, not printed here
+                        verbosity=Verbosity.quiet,
                         suppress_health_check=list(HealthCheck), report_multiple_bugs=True,
                         phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
                         )(given(scenarios(handshake))(check))
@@ -102,7 +112,8 @@ def hunt(runner: ScenarioRunner, handshake: Handshake, invariants: Sequence[Inva
             test = fixed_seed(budget.seed + batch)(test)
         batch += 1
         try:
-            test()
+            with _shrinking_bounded(budget.shrink_seconds):
+                test()
         except Unsatisfiable:
             outcome.error = "the implementation could run none of the generated scenarios"
             break
@@ -117,6 +128,27 @@ def hunt(runner: ScenarioRunner, handshake: Handshake, invariants: Sequence[Inva
             break
     outcome.elapsed_s = round(time.monotonic() - started, 3)
     return outcome
+
+
+@contextmanager
+def _shrinking_bounded(seconds: float) -> Iterator[None]:
+    """Bound the time hypothesis spends shrinking, for this search only.
+
+    Hypothesis keeps the bound in a module constant of its engine; it is set here and
+    restored after.  Should a later hypothesis drop the constant, shrinking is simply
+    unbounded again.
+    """
+    from hypothesis.internal.conjecture import engine
+
+    previous = getattr(engine, "MAX_SHRINKING_SECONDS", None)
+    if previous is None:
+        yield
+        return
+    engine.MAX_SHRINKING_SECONDS = seconds  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        engine.MAX_SHRINKING_SECONDS = previous
 
 
 def _violations(group: BaseExceptionGroup) -> list[Violation]:  # type: ignore[type-arg]

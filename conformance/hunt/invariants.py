@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from adapters.handshake import Handshake
-from adapters.scenario import Scenario
-from adapters.trace import Trace
+from adapters.scenario import FailLedgerRead, Scenario
+from adapters.trace import RunRecord, Trace
 from conformance.hunt._produced import canaries_in, canary_of, produced, wires
 from conformance.traces import delivered
 
@@ -190,12 +190,50 @@ def aggregation(scenario: Scenario, trace: Trace, handshake: Handshake) -> str |
 def side_effects(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
     """In a resumed run, a write whose identical call completed earlier in the turn is
     answered from the journal (once per completion) and never run again; fresh calls,
-    first runs and read-only tools are never short-circuited."""
+    first runs and read-only tools are never short-circuited.
+
+    The rule does not say whether a pause inside a resumed chunk ends the chunk: the run
+    that answers (approves, declines) may carry the chunk's snapshot on or not, so there
+    a completed write may be answered from what is left unclaimed, but running it is not
+    held against the implementation.  Nor is it where a ledger read was made to fail
+    (``fail_ledger_read``): the journal is best-effort, and the chunk that could not read
+    it has nothing to block with.  A run whose write-back failed is retried from the state
+    before it, so what it claimed from the journal is not counted as claimed."""
     writes = {tool.name for tool in scenario.tools if not tool.read_only}
     completed: dict[str, Counter[str]] = {}
-    for run in trace.runs():
-        done = completed.setdefault(f"{run.conversation}/{run.turn}", Counter())
-        unclaimed = Counter(done) if run.cause in ("auto_continue", "continue") else Counter()
+    carried: dict[str, Counter[str]] = {}
+    unreadable = 0
+    for index, step in enumerate(trace.steps):
+        armed = scenario.steps[index] if index < len(scenario.steps) else None
+        if isinstance(armed, FailLedgerRead):
+            unreadable += armed.count
+        found = _step_side_effects(step.runs, writes, completed, carried, unreadable)
+        if isinstance(found, str):
+            return found
+        unreadable = found
+    return None
+
+
+def _step_side_effects(runs: tuple[RunRecord, ...], writes: set[str],
+                       completed: dict[str, Counter[str]], carried: dict[str, Counter[str]],
+                       unreadable: int) -> str | int:
+    """Judge the runs of one step; the number of ledger reads still armed to fail."""
+    for run in runs:
+        turn_key = f"{run.conversation}/{run.turn}"
+        done = completed.setdefault(turn_key, Counter())
+        strict = True
+        if run.cause in ("auto_continue", "continue"):
+            unclaimed = Counter(done)
+            if unreadable > 0:  # this chunk's journal read was the one made to fail
+                unreadable -= 1
+                unclaimed, strict = Counter(), False
+            carried[turn_key] = unclaimed
+        elif run.cause in ("answer", "approve", "decline") and turn_key in carried:
+            unclaimed, strict = carried[turn_key], False
+        else:
+            unclaimed = Counter()
+            carried.pop(turn_key, None)
+        before = Counter(unclaimed)
         for one in run.passes:
             for result in one.results:
                 name = str(result.tool)
@@ -203,18 +241,23 @@ def side_effects(scenario: Scenario, trace: Trace, handshake: Handshake) -> str 
                     return f"read-only {name} was {result.disposition} in run {run.id}"
                 if result.arguments is None or name not in writes:
                     continue
-                key = name + "\x00" + json.dumps(result.arguments, sort_keys=True, default=str)
+                sig = name + "\x00" + json.dumps(result.arguments, sort_keys=True, default=str)
                 if result.disposition == "executed":
-                    if unclaimed[key] > 0:
+                    if strict and unclaimed[sig] > 0:
                         return (f"{name} {result.arguments!r} completed earlier in turn "
                                 f"{run.turn} and ran again in resumed run {run.id}")
-                    done[key] += 1
+                    done[sig] += 1
                 elif result.disposition == "reused":
-                    if unclaimed[key] <= 0:
+                    if unclaimed[sig] <= 0:
                         return (f"{name} {result.arguments!r} was answered from the journal in "
                                 f"run {run.id} with no unclaimed completion to answer it")
-                    unclaimed[key] -= 1
-    return None
+                    unclaimed[sig] -= 1
+        if run.end == "failed":
+            # A failed write-back leaves the turn as the step found it, and the step is
+            # retried from there: what that attempt claimed may be claimed again.
+            unclaimed.clear()
+            unclaimed.update(before)
+    return unreadable
 
 
 def _invariant(name: str, clauses: tuple[str, ...], judge: Verdict, **extra: object) -> Invariant:

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
+from conformance.hunt._stories import story
+
 from adapters.handshake import Handshake
 from adapters.scenario import (
     Answer,
@@ -176,10 +178,23 @@ def scenarios(handshake: Handshake, *, max_steps: int = 8, max_replies: int = 6
         if caps.configurable_bounds else no_bounds
 
     @st.composite
-    def one(draw: st.DrawFn) -> Scenario:
+    def random(draw: st.DrawFn) -> Scenario:
         model = tuple(draw(model_replies))
         return Scenario(id="hunt", steps=draw(driver_steps),
                         tools=draw(tool_specs(model, caps.gates)), model=model,
                         bounds=draw(bounds))
 
-    return one()
+    told = story(handshake, TOOL_NAMES[:2], TOOL_NAMES[2])
+
+    @st.composite
+    def coherent(draw: st.DrawFn) -> Scenario:
+        model, driver = draw(told)
+        tools = draw(tool_specs(model, False))
+        if caps.gates:  # the story's gate endings call the last tool, which is gated
+            tools = (*tools[:2], Tool(name=tools[2].name, returns=tools[2].returns,
+                                      read_only=tools[2].read_only, input_schema={},
+                                      gate=True))
+        return Scenario(id="hunt", steps=driver, tools=tools, model=model,
+                        bounds=draw(bounds))
+
+    return st.one_of(coherent(), coherent(), coherent(), random())

@@ -60,7 +60,8 @@ class Recorder:
         with self._lock:
             inputs = self._run(run_id)["model_inputs"]
             assert isinstance(inputs, list)
-            inputs.append({"messages": copy.deepcopy(list(messages))})
+            # the runtime builds every model input afresh: a shallow copy is a snapshot
+            inputs.append({"messages": [dict(message) for message in messages]})
 
     def resumed(self, run_id: str, nudge: str, note: Mapping[str, object] | None) -> None:
         """A resumed run was prompted."""

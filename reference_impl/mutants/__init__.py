@@ -20,6 +20,7 @@ from reference_impl.behaviour import Components
 from reference_impl.mutants import (
     _calls,
     _collection,
+    _combinations,
     _continuation,
     _delivery,
     _hardblock,
@@ -40,6 +41,7 @@ _CATALOGUE: tuple[Mutant, ...] = (
     *_journal.MUTANTS,
     *_hardblock.MUTANTS,
     *_continuation.MUTANTS,
+    *_combinations.MUTANTS,
 )
 
 

@@ -27,10 +27,15 @@ class Mutant:
     breaks: tuple[str, ...]
     description: str
     build: Callable[[], Components]
+    #: shows only after a combination of events: the hunt must find it, the
+    #: hand-written checks miss it
+    hunt: bool = False
 
     def to_json(self) -> dict[str, object]:
-        """``{"name", "breaks", "description"}``, as ``--list --format json`` prints it."""
-        return {"name": self.name, "breaks": list(self.breaks), "description": self.description}
+        """``{"name", "breaks", "description", "hunt"}``, as ``--list --format json``
+        prints it."""
+        return {"name": self.name, "breaks": list(self.breaks),
+                "description": self.description, "hunt": self.hunt}
 
 
 def with_behaviour(cls: type[Behaviour]) -> Callable[[], Components]:
