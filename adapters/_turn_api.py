@@ -7,6 +7,7 @@ step then comes from the implementation's real wire, not from the harness's repo
 from __future__ import annotations
 
 from collections.abc import Mapping
+from urllib.parse import quote
 
 import httpx
 
@@ -17,15 +18,24 @@ __all__ = ["TurnApiReader"]
 
 
 class TurnApiReader:
-    """Reads ``GET turn`` for every turn a step record names in its ``ids``."""
+    """Reads ``GET turn`` for every turn a step record names in its ``ids``.
 
-    def __init__(self, turn_api: Mapping[str, object], *, timeout: float, spec: str) -> None:
-        self._turn = str(turn_api["turn"])
+    One reader serves every session of a driver: its HTTP client (and the TLS set-up that
+    building one costs) is made once.
+    """
+
+    def __init__(self, *, timeout: float, spec: str) -> None:
         self._spec = spec
+        self._turn = ""
+        self._headers: dict[str, str] = {}
+        self._client = httpx.Client(timeout=httpx.Timeout(timeout, connect=min(timeout, 5.0)))
+
+    def session(self, turn_api: Mapping[str, object]) -> TurnApiReader:
+        """Point the reader at a session's turn API (from its ``start`` reply)."""
+        self._turn = str(turn_api["turn"])
         token = turn_api.get("token")
-        headers = {"Authorization": f"Bearer {token}"} if isinstance(token, str) else {}
-        self._client = httpx.Client(timeout=httpx.Timeout(timeout, connect=min(timeout, 5.0)),
-                                    headers=headers)
+        self._headers = {"Authorization": f"Bearer {token}"} if isinstance(token, str) else {}
+        return self
 
     def replace_wire(self, record: Mapping[str, object]) -> dict[str, object]:
         """``record`` with its ``wire`` read from the turn API."""
@@ -51,9 +61,10 @@ class TurnApiReader:
         return {**record, "wire": wire}
 
     def _read(self, conversation_id: str, turn_id: str) -> object:
-        url = self._turn.format(conversation=conversation_id, turn=turn_id)
+        url = self._turn.format(conversation=quote(conversation_id, safe=""),
+                                turn=quote(turn_id, safe=""))
         try:
-            response = self._client.get(url)
+            response = self._client.get(url, headers=self._headers)
         except httpx.TimeoutException as err:
             raise TimedOut("turn API did not answer in time", impl=self._spec, url=url) from err
         except httpx.HTTPError as err:

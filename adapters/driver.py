@@ -48,6 +48,7 @@ class Driver:
         self.timeout = timeout
         self._suite_version = suite_version
         self._handshake: Handshake | None = None
+        self._turn_api: TurnApiReader | None = None
 
     @property
     def spec(self) -> str:
@@ -83,25 +84,34 @@ class Driver:
             assert isinstance(detail, Mapping)  # guaranteed by the schema
             return Unsupported(str(detail.get("capability")), str(detail.get("message", "")))
         session = str(started["session"])
-        reader = _make_reader(started.get("turn_api"), self.timeout, self.spec)
+        reader = self._reader(started.get("turn_api"))
         steps: list[StepRecord] = []
-        try:
-            for index in range(len(scenario.steps)):
-                raw = self._request({"cmd": "step", "session": session, "index": index},
-                                    "step_reply")
-                if reader is not None:
-                    raw = reader.replace_wire(raw)
-                steps.append(self._decode(StepRecord, raw, "step", f"/steps/{index}"))
-            finished = self._request({"cmd": "finish", "session": session}, "finished")
-        finally:
+        for index in range(len(scenario.steps)):
+            raw = self._request({"cmd": "step", "session": session, "index": index},
+                                "step_reply")
             if reader is not None:
-                reader.close()
+                raw = reader.replace_wire(raw)
+            steps.append(self._decode(StepRecord, raw, "step", f"/steps/{index}"))
+        finished = self._request({"cmd": "finish", "session": session}, "finished")
         return Trace(scenario=scenario.id, steps=tuple(steps),
                      ledger=self._decode(_Finished, finished, "finish").ledger)
 
     def close(self) -> None:
-        """Close the connection."""
+        """Close the connection (and the turn-API client, if one was made)."""
+        if self._turn_api is not None:
+            self._turn_api.close()
+            self._turn_api = None
         self.connection.close()
+
+    def _reader(self, turn_api: object) -> TurnApiReader | None:
+        """The turn-API reader, pointed at this session's API (``None`` without one)."""
+        if not isinstance(turn_api, Mapping):
+            return None
+        if self._turn_api is None:
+            from adapters._turn_api import TurnApiReader as reader_cls
+
+            self._turn_api = reader_cls(timeout=self.timeout, spec=self.spec)
+        return self._turn_api.session(turn_api)
 
     def _request(self, message: Message, *refs: str) -> Mapping[str, object]:
         reply = self.connection.request(message, timeout=self.timeout)
@@ -133,10 +143,3 @@ class Driver:
 class _Finished:
     ledger: tuple[object, ...] | None = None
 
-
-def _make_reader(turn_api: object, timeout: float, spec: str) -> TurnApiReader | None:
-    if not isinstance(turn_api, Mapping):
-        return None
-    from adapters._turn_api import TurnApiReader as reader_cls
-
-    return reader_cls(turn_api, timeout=timeout, spec=spec)

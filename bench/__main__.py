@@ -18,6 +18,15 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
         "bench.journal",
         "tool-call journal: build over 10k-1M ledger events, hard-block lookup cost",
     ),
+    "transports": (
+        "bench.transports",
+        "1,000 scenarios through in-process, stdio and HTTP: rates and ratios",
+    ),
+    "suite": ("bench.suite", "wall time of a full rttool run, serially and with -n 2"),
+    "hunt": (
+        "bench.hunt",
+        "hunt scenarios/s in-process and over HTTP; time to find each combination mutant",
+    ),
 }
 
 

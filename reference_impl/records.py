@@ -230,7 +230,10 @@ def peek_held(conn: sqlite3.Connection, turn_id: str) -> list[object]:
     """What is held against the turn, without taking it."""
     rows = conn.execute("SELECT artifact FROM held_artifacts WHERE turn_id = ? ORDER BY position",
                         (turn_id,))
-    return [json.loads(row["artifact"]) for row in rows]
+    # One parse of the joined rows, not one per row: a resume may take a long list.
+    held = json.loads("[" + ",".join(row[0] for row in rows) + "]")
+    assert isinstance(held, list)
+    return held
 
 
 def count_held(conn: sqlite3.Connection, turn_id: str) -> int:

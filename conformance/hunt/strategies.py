@@ -53,6 +53,8 @@ _KINDS = st.sampled_from(("link", "note"))
 _ARTIFACT_COUNTS = st.integers(0, 2)
 _ONE_IN_TEN = st.integers(0, 9)
 _ONE_IN_FIVE = st.integers(0, 4)
+# Now and then a tool tries to forge the call id or smuggle a key of its own through.
+_SMUGGLED = st.sampled_from(({},) * 8 + ({"tool_call_id": "forged"}, {"smuggled": 1}))
 
 
 @functools.cache
@@ -109,7 +111,8 @@ def tool_specs(draw: st.DrawFn, model: Sequence[Reply], gates: bool) -> tuple[To
         returns = []
         for invocation in range(count):
             artifacts = [{"type": draw(_KINDS),
-                          "payload": {"canary": f"{CANARY_PREFIX}{index}-{invocation}-{k}."}}
+                          "payload": {"canary": f"{CANARY_PREFIX}{index}-{invocation}-{k}."},
+                          **draw(_SMUGGLED)}
                          for k in range(draw(_ARTIFACT_COUNTS))]
             if draw(_ONE_IN_TEN) == 0:
                 returns.append(Return(output={"artifacts": artifacts}, fail="refused"))

@@ -92,6 +92,20 @@ class _SameNameCallsShareProse(ToolNode):
         return disposition, result, message, arguments
 
 
+class _HeldSharedByConversation(Behaviour):
+    """Takes what is held against every turn of the conversation, not just this one: an
+    older turn's held artifacts surface on a newer turn's message."""
+
+    def take_held(self, conn: sqlite3.Connection, turn_id: str) -> list[object]:
+        turn = records.get_turn(conn, turn_id)
+        if turn is None:
+            return super().take_held(conn, turn_id)
+        taken: list[object] = []
+        for other in records.list_turns(conn, turn.conversation_id):
+            taken += super().take_held(conn, other.id)
+        return taken
+
+
 class _JournalOfLastChunkOnly(Behaviour):
     """The journal a resumed chunk snapshots covers only the chunk cut off just before
     it: a write completed two interruptions ago is run again."""
@@ -116,6 +130,9 @@ MUTANTS: tuple[Mutant, ...] = (
            "the second of two calls to one tool in a batch mentions the first call's "
            "artifacts in its prose", lambda: Components(node=_SameNameCallsShareProse()),
            hunt=True),
+    Mutant("held-shared-by-conversation", ("RT-TOOL-7#c1",),
+           "a write-back takes what is held against every turn of the conversation",
+           with_behaviour(_HeldSharedByConversation), hunt=True),
     Mutant("journal-of-last-chunk-only", ("DR-3#c2",),
            "a resumed chunk's journal covers only the chunk cut off just before it",
            with_behaviour(_JournalOfLastChunkOnly), hunt=True),

@@ -73,7 +73,36 @@ class _HeldBoundKeepsNewest(Behaviour):
         return list(collected[cut:]), list(collected[:cut])
 
 
+class _HeldBoundOffByOne(Behaviour):
+    def held_split(self, collected: Sequence[Mapping[str, object]], room: int) -> Split:
+        return super().held_split(collected, room + 1)
+
+
+class _HeldShownOnWire(Behaviour):
+    """Writes what it holds onto the turn's latest message as well, so a paused turn's
+    wire already shows it."""
+
+    def on_hold(self, conn: sqlite3.Connection, turn_id: str,
+                kept: Sequence[Mapping[str, object]]) -> None:
+        latest = records.messages_of_turn(conn, turn_id)[-1:]
+        if latest and kept:
+            records.set_artifacts(conn, turn_id, latest[0].id,
+                                  [*(latest[0].tool_artifacts or []), *kept])
+
+
 MUTANTS = (
+    Mutant(
+        "held-bound-off-by-one",
+        ("RT-TOOL-7#c5",),
+        "the held list keeps one artifact more than its bound",
+        with_behaviour(_HeldBoundOffByOne),
+    ),
+    Mutant(
+        "held-shown-on-wire",
+        ("RT-TOOL-7#c1",),
+        "artifacts held against a paused turn already show on its latest message",
+        with_behaviour(_HeldShownOnWire),
+    ),
     Mutant(
         "artifacts-on-first-assistant-message",
         ("RT-TOOL-4#c1",),

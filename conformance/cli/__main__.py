@@ -1,0 +1,5 @@
+"""``python -m conformance.cli``: the same as the ``rttool`` command."""
+
+from conformance.cli import main
+
+raise SystemExit(main())
