@@ -17,7 +17,14 @@ from adapters.errors import (
     TimedOut,
     Unreachable,
 )
-from adapters.handshake import PROTOCOL, Capabilities, DurableResume, Handshake, Implementation, Limits
+from adapters.handshake import (
+    PROTOCOL,
+    Capabilities,
+    DurableResume,
+    Handshake,
+    Implementation,
+    Limits,
+)
 from adapters.protocol import Connection, Harness, Message
 from adapters.scenario import Scenario
 from adapters.spec import connect
@@ -33,8 +40,8 @@ __all__ = [
     "DurableResume",
     "Handshake",
     "Harness",
-    "ImplementationError",
     "Implementation",
+    "ImplementationError",
     "Limits",
     "Message",
     "ProtocolMismatch",

@@ -67,7 +67,7 @@ def to_json(value: object) -> object:
 
 def from_json(cls: type[T], value: object, pointer: str = "") -> T:
     """Build ``cls`` from a parsed JSON value; raise :class:`CodecError` naming the pointer."""
-    return typing.cast(T, _converter(cls)(value, pointer))
+    return typing.cast(T, _converter(typing.cast(Any, cls))(value, pointer))
 
 
 Converter = Callable[[object, str], object]
@@ -122,7 +122,8 @@ def _mapping(item: Converter) -> Converter:
         if not isinstance(value, dict):
             raise CodecError(pointer, f"expected an object, got {type(value).__name__}")
         return types.MappingProxyType(
-            {k: item(v, f"{pointer}/{_escape(k)}") for k, v in value.items()})
+            {k: item(v, f"{pointer}/{_escape(k)}") for k, v in value.items()}
+        )
 
     return convert
 
@@ -153,16 +154,19 @@ _SCALARS: dict[object, Converter] = {
 
 def _union(tp: Any) -> Converter:
     members = get_args(tp)
-    by_op = {op: _converter(m) for m in members
-             if isinstance(m, type) and dataclasses.is_dataclass(m) and "op" in _hints(m)
-             for op in get_args(_hints(m)["op"])}
+    by_op = {
+        op: _converter(m)
+        for m in members
+        if isinstance(m, type) and dataclasses.is_dataclass(m) and "op" in _hints(m)
+        for op in get_args(_hints(m)["op"])
+    }
     alternatives = [_converter(m) for m in members if m is not type(None)]
     nullable = type(None) in members
 
     def convert(value: object, pointer: str) -> object:
         if by_op and isinstance(value, dict):
             wanted = value.get("op")
-            chosen = by_op.get(wanted)  # type: ignore[arg-type]
+            chosen = by_op.get(wanted)
             if chosen is None:
                 raise CodecError(f"{pointer}/op", f"unknown op {wanted!r}")
             return chosen(value, pointer)
@@ -181,9 +185,14 @@ def _union(tp: Any) -> Converter:
 
 def _dataclass(cls: Any) -> Converter:
     hints = _hints(cls)
-    fields = [(f.name, f"/{_escape(f.name)}",
-               f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
-              for f in dataclasses.fields(cls)]
+    fields = [
+        (
+            f.name,
+            f"/{_escape(f.name)}",
+            f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING,
+        )
+        for f in dataclasses.fields(cls)
+    ]
     names = {name for name, _, _ in fields}
     # Resolved lazily: a dataclass may refer to one defined after it.
     converters: dict[str, Converter] = {}

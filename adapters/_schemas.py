@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
@@ -42,7 +43,13 @@ def validator(ref: str) -> Draft202012Validator:
     References are inlined once, here: resolving ``$ref`` on every validation costs more
     than the validation itself, and a trace is validated step by step.
     """
-    return Draft202012Validator(_inline({"$ref": _BASE + ref}, _BASE + ref))
+    return Draft202012Validator(_inlined(ref))
+
+
+def _inlined(ref: str) -> dict[str, Any]:
+    inlined = _inline({"$ref": _BASE + ref}, _BASE + ref)
+    assert isinstance(inlined, dict)
+    return inlined
 
 
 def _inline(node: object, base: str) -> object:
@@ -54,13 +61,20 @@ def _inline(node: object, base: str) -> object:
     if "$ref" in node:
         target = node["$ref"]
         assert isinstance(target, str)
-        uri = target if not target.startswith("#") else base.split("#")[0] + target
+        uri = target if not target.startswith("#") else base.split("#", maxsplit=1)[0] + target
         resolved = _registry().resolver().lookup(uri)
         rest = {k: v for k, v in node.items() if k != "$ref"}
         inner = _inline(resolved.contents, uri)
-        return {**inner, **_inline(rest, base)} if rest and isinstance(inner, dict) else inner
-    return {key: _inline(value, base) for key, value in node.items()
-            if key not in ("$defs", "$id", "$schema")}
+        if rest and isinstance(inner, dict):
+            extra = _inline(rest, base)
+            assert isinstance(extra, dict)
+            return {**inner, **extra}
+        return inner
+    return {
+        key: _inline(value, base)
+        for key, value in node.items()
+        if key not in ("$defs", "$id", "$schema")
+    }
 
 
 @cache
@@ -74,7 +88,7 @@ def _fast(ref: str) -> Callable[[object], bool] | None:
         import jsonschema_rs
     except ImportError:
         return None
-    compiled = jsonschema_rs.validator_for(_inline({"$ref": _BASE + ref}, _BASE + ref))
+    compiled = jsonschema_rs.validator_for(_inlined(ref))
     is_valid: Callable[[object], bool] = compiled.is_valid
     return is_valid
 
@@ -92,8 +106,9 @@ def _first_error(ref: str, value: object) -> ValidationError | None:
 
 
 def _pointer(error: ValidationError) -> str:
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1")
-                   for part in error.absolute_path)
+    return "".join(
+        "/" + str(part).replace("~", "~0").replace("/", "~1") for part in error.absolute_path
+    )
 
 
 def check_inbound(ref: str, value: object, *, implementation: str, request: str) -> None:
@@ -101,8 +116,11 @@ def check_inbound(ref: str, value: object, *, implementation: str, request: str)
     error = _first_error(ref, value)
     if error is not None:
         raise SchemaViolation(
-            "implementation broke the protocol schema", pointer=_pointer(error),
-            complaint=error.message[:300], impl=implementation, request=request,
+            "implementation broke the protocol schema",
+            pointer=_pointer(error),
+            complaint=error.message[:300],
+            impl=implementation,
+            request=request,
         )
 
 
@@ -110,5 +128,9 @@ def check_outbound(ref: str, value: object) -> None:
     """Validate what the suite is about to send; a violation is the suite's own fault."""
     error = _first_error(ref, value)
     if error is not None:
-        raise SuiteError("suite built a message that breaks the protocol schema",
-                         pointer=_pointer(error) or "/", complaint=error.message[:300], ref=ref)
+        raise SuiteError(
+            "suite built a message that breaks the protocol schema",
+            pointer=_pointer(error) or "/",
+            complaint=error.message[:300],
+            ref=ref,
+        )

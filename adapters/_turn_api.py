@@ -41,45 +41,58 @@ class TurnApiReader:
         """``record`` with its ``wire`` read from the turn API."""
         ids = record.get("ids")
         if not isinstance(ids, Mapping):
-            raise ImplementationError("a session with a turn API must report ids on every step",
-                                      impl=self._spec, index=record.get("index"))
+            raise ImplementationError(
+                "a session with a turn API must report ids on every step",
+                impl=self._spec,
+                index=record.get("index"),
+            )
         conversations = ids.get("conversations") or {}
         turns = ids.get("turns") or {}
         assert isinstance(conversations, Mapping) and isinstance(turns, Mapping)
         old_wire = record.get("wire")
         wire: dict[str, dict[str, object]] = {}
-        for conversation_label, turn_map in (old_wire or {}).items() if isinstance(
-                old_wire, Mapping) else ():
+        for conversation_label, turn_map in (
+            (old_wire or {}).items() if isinstance(old_wire, Mapping) else ()
+        ):
             wire[conversation_label] = {}
             for turn_label in turn_map if isinstance(turn_map, Mapping) else ():
                 conversation_id = conversations.get(conversation_label)
                 turn_id = turns.get(turn_label)
                 if not isinstance(conversation_id, str) or not isinstance(turn_id, str):
-                    raise ImplementationError("step record ids do not name a wire turn",
-                                              impl=self._spec, turn=turn_label)
+                    raise ImplementationError(
+                        "step record ids do not name a wire turn", impl=self._spec, turn=turn_label
+                    )
                 wire[conversation_label][turn_label] = self._read(conversation_id, turn_id)
         return {**record, "wire": wire}
 
     def _read(self, conversation_id: str, turn_id: str) -> object:
-        url = self._turn.format(conversation=quote(conversation_id, safe=""),
-                                turn=quote(turn_id, safe=""))
+        url = self._turn.format(
+            conversation=quote(conversation_id, safe=""), turn=quote(turn_id, safe="")
+        )
         try:
             response = self._client.get(url, headers=self._headers)
         except httpx.TimeoutException as err:
             raise TimedOut("turn API did not answer in time", impl=self._spec, url=url) from err
         except httpx.HTTPError as err:
-            raise Unreachable("turn API unreachable", impl=self._spec, url=url,
-                              reason=str(err)[:200]) from err
+            raise Unreachable(
+                "turn API unreachable", impl=self._spec, url=url, reason=str(err)[:200]
+            ) from err
         if response.status_code != 200:
-            raise ImplementationError("turn API refused a turn read", impl=self._spec, url=url,
-                                      status=response.status_code)
+            raise ImplementationError(
+                "turn API refused a turn read",
+                impl=self._spec,
+                url=url,
+                status=response.status_code,
+            )
         try:
             body = response.json()
         except ValueError as err:
-            raise BadJson("turn API answered something that is not JSON", impl=self._spec,
-                          url=url) from err
-        check_inbound("trace#/$defs/turn_wire", body, implementation=self._spec,
-                      request=f"GET {url}")
+            raise BadJson(
+                "turn API answered something that is not JSON", impl=self._spec, url=url
+            ) from err
+        check_inbound(
+            "trace#/$defs/turn_wire", body, implementation=self._spec, request=f"GET {url}"
+        )
         return body
 
     def close(self) -> None:

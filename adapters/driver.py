@@ -42,8 +42,9 @@ class Driver:
     step is read from that API rather than taken from the harness's word.
     """
 
-    def __init__(self, connection: Connection, *, timeout: float = DEFAULT_TIMEOUT,
-                 suite_version: str = "0") -> None:
+    def __init__(
+        self, connection: Connection, *, timeout: float = DEFAULT_TIMEOUT, suite_version: str = "0"
+    ) -> None:
         self.connection = connection
         self.timeout = timeout
         self._suite_version = suite_version
@@ -58,15 +59,25 @@ class Driver:
     def handshake(self) -> Handshake:
         """The implementation's handshake (sent once, then cached)."""
         if self._handshake is None:
-            reply = self._request({"cmd": "hello", "protocol": PROTOCOL,
-                                   "suite": {"name": "rttool", "version": self._suite_version}})
+            reply = self._request(
+                {
+                    "cmd": "hello",
+                    "protocol": PROTOCOL,
+                    "suite": {"name": "rttool", "version": self._suite_version},
+                }
+            )
             # The version is checked before the shape: another version may have another shape.
             spoken = reply.get("protocol")
             if isinstance(spoken, str) and spoken != PROTOCOL:
-                raise ProtocolMismatch("implementation speaks another protocol version",
-                                       impl=self.spec, spoken=spoken, expected=PROTOCOL)
-            check_inbound("messages#/$defs/handshake", reply, implementation=self.spec,
-                          request="hello")
+                raise ProtocolMismatch(
+                    "implementation speaks another protocol version",
+                    impl=self.spec,
+                    spoken=spoken,
+                    expected=PROTOCOL,
+                )
+            check_inbound(
+                "messages#/$defs/handshake", reply, implementation=self.spec, request="hello"
+            )
             self._handshake = self._decode(Handshake, reply, "hello")
         return self._handshake
 
@@ -87,14 +98,16 @@ class Driver:
         reader = self._reader(started.get("turn_api"))
         steps: list[StepRecord] = []
         for index in range(len(scenario.steps)):
-            raw = self._request({"cmd": "step", "session": session, "index": index},
-                                "step_reply")
+            raw = self._request({"cmd": "step", "session": session, "index": index}, "step_reply")
             if reader is not None:
                 raw = reader.replace_wire(raw)
             steps.append(self._decode(StepRecord, raw, "step", f"/steps/{index}"))
         finished = self._request({"cmd": "finish", "session": session}, "finished")
-        return Trace(scenario=scenario.id, steps=tuple(steps),
-                     ledger=self._decode(_Finished, finished, "finish").ledger)
+        return Trace(
+            scenario=scenario.id,
+            steps=tuple(steps),
+            ledger=self._decode(_Finished, finished, "finish").ledger,
+        )
 
     def close(self) -> None:
         """Close the connection (and the turn-API client, if one was made)."""
@@ -116,30 +129,44 @@ class Driver:
     def _request(self, message: Message, *refs: str) -> Mapping[str, object]:
         reply = self.connection.request(message, timeout=self.timeout)
         if "error" in reply and len(reply) == 1:
-            check_inbound("messages#/$defs/error_reply", reply, implementation=self.spec,
-                          request=str(message.get("cmd")))
+            check_inbound(
+                "messages#/$defs/error_reply",
+                reply,
+                implementation=self.spec,
+                request=str(message.get("cmd")),
+            )
             error = reply["error"]
             assert isinstance(error, Mapping)
-            raise ImplementationError("harness reported an error", impl=self.spec,
-                                      request=str(message.get("cmd")),
-                                      error=str(error.get("message"))[:300])
+            raise ImplementationError(
+                "harness reported an error",
+                impl=self.spec,
+                request=str(message.get("cmd")),
+                error=str(error.get("message"))[:300],
+            )
         if not refs:
             return reply
         ref = refs[0] if len(refs) == 1 or "unsupported" not in reply else refs[1]
-        check_inbound(f"messages#/$defs/{ref}", reply, implementation=self.spec,
-                      request=str(message.get("cmd")))
+        check_inbound(
+            f"messages#/$defs/{ref}",
+            reply,
+            implementation=self.spec,
+            request=str(message.get("cmd")),
+        )
         return reply
 
     def _decode(self, cls: type[T], value: object, request: str, base: str = "") -> T:
         try:
             return from_json(cls, value)
         except CodecError as err:
-            raise SchemaViolation("implementation reply does not fit the protocol",
-                                  pointer=base + err.pointer, complaint=err.complaint,
-                                  impl=self.spec, request=request) from err
+            raise SchemaViolation(
+                "implementation reply does not fit the protocol",
+                pointer=base + err.pointer,
+                complaint=err.complaint,
+                impl=self.spec,
+                request=request,
+            ) from err
 
 
 @dataclass(frozen=True)
 class _Finished:
     ledger: tuple[object, ...] | None = None
-

@@ -26,9 +26,12 @@ __all__ = [
 def _pairs(details: Mapping[str, object]) -> str:
     # Values often come from an implementation: quote (and so escape) any string with a
     # space or a character that is not printable, so that one line stays one line.
-    return " ".join(f"{key}={value!r}" if isinstance(value, str)
-                    and (" " in value or not value.isprintable())
-                    else f"{key}={value}" for key, value in details.items())
+    return " ".join(
+        f"{key}={value!r}"
+        if isinstance(value, str) and (" " in value or not value.isprintable())
+        else f"{key}={value}"
+        for key, value in details.items()
+    )
 
 
 class RttoolError(Exception):

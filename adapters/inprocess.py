@@ -8,6 +8,7 @@ held to exactly what the other transports carry.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 from collections.abc import Mapping
@@ -28,13 +29,15 @@ def load_harness(target: str) -> Harness:
     try:
         module = importlib.import_module(module_name)
     except ImportError as err:
-        raise Unreachable("cannot import harness module", module=module_name,
-                          reason=str(err)) from err
+        raise Unreachable(
+            "cannot import harness module", module=module_name, reason=str(err)
+        ) from err
     try:
         found: object = getattr(module, attr)
     except AttributeError as err:
-        raise SpecError("harness module has no such attribute", module=module_name,
-                        attr=attr) from err
+        raise SpecError(
+            "harness module has no such attribute", module=module_name, attr=attr
+        ) from err
     kwargs = dict(parse_qsl(query, keep_blank_values=True))
     if isinstance(found, Harness) and not isinstance(found, type) and not kwargs:
         return found
@@ -42,12 +45,19 @@ def load_harness(target: str) -> Harness:
         try:
             made = found(**kwargs)
         except Exception as err:  # the harness's own failure: the implementation's fault
-            raise Unreachable("harness factory failed", module=module_name, attr=attr,
-                              error=f"{type(err).__name__}: {err}"[:300]) from err
+            raise Unreachable(
+                "harness factory failed",
+                module=module_name,
+                attr=attr,
+                error=f"{type(err).__name__}: {err}"[:300],
+            ) from err
         if isinstance(made, Harness):
             return made
-    raise SpecError("attribute is not a harness (an object with request(message))",
-                    module=module_name, attr=attr)
+    raise SpecError(
+        "attribute is not a harness (an object with request(message))",
+        module=module_name,
+        attr=attr,
+    )
 
 
 class InProcessConnection:
@@ -63,20 +73,24 @@ class InProcessConnection:
         try:
             reply = self._harness.request(sent)
         except Exception as err:  # the harness's own failure is the implementation's fault
-            raise ImplementationError("in-process harness raised", impl=self.spec,
-                                      error=f"{type(err).__name__}: {err}"[:300]) from err
+            raise ImplementationError(
+                "in-process harness raised",
+                impl=self.spec,
+                error=f"{type(err).__name__}: {err}"[:300],
+            ) from err
         try:
             decoded = json.loads(json.dumps(reply, allow_nan=False))
         except (TypeError, ValueError) as err:
-            raise BadJson("in-process harness replied with something that is not JSON",
-                          impl=self.spec, reason=str(err)[:200]) from err
+            raise BadJson(
+                "in-process harness replied with something that is not JSON",
+                impl=self.spec,
+                reason=str(err)[:200],
+            ) from err
         if not isinstance(decoded, Mapping):
             raise BadJson("harness reply is not a JSON object", impl=self.spec)
         return decoded
 
     def close(self) -> None:
         """Tell the harness goodbye if it cares."""
-        try:
+        with contextlib.suppress(Exception):  # closing must never fail a run
             self._harness.request({"cmd": "bye"})
-        except Exception:  # noqa: S110 - closing must never fail a run
-            pass

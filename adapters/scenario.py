@@ -17,6 +17,8 @@ from typing import Literal
 from adapters._codec import Json
 
 __all__ = [
+    "RESUMABLE_CAUSES",
+    "UNENCODABLE",
     "Answer",
     "Approve",
     "Bounds",
@@ -29,7 +31,6 @@ __all__ = [
     "Interrupt",
     "InterruptCause",
     "InterruptPoint",
-    "RESUMABLE_CAUSES",
     "NodeConfig",
     "Poll",
     "Reply",
@@ -40,7 +41,6 @@ __all__ = [
     "Step",
     "Stop",
     "Tool",
-    "UNENCODABLE",
     "Wait",
     "call",
 ]
@@ -276,8 +276,20 @@ class ClassifyLedger:
 
 
 Step = (
-    StartTurn | Poll | Answer | Approve | Decline | Wait | Continue | Stop | Restart
-    | FailWriteBack | Interrupt | FailLedgerRead | EmitLateArtifact | ClassifyLedger
+    StartTurn
+    | Poll
+    | Answer
+    | Approve
+    | Decline
+    | Wait
+    | Continue
+    | Stop
+    | Restart
+    | FailWriteBack
+    | Interrupt
+    | FailLedgerRead
+    | EmitLateArtifact
+    | ClassifyLedger
 )
 
 

@@ -31,5 +31,7 @@ def connect(spec: str, *, timeout: float = 30.0) -> Connection:
         if not command:
             raise SpecError("stdio spec needs a command", spec=spec)
         return StdioConnection(spec, command, timeout=timeout)
-    raise SpecError("unknown implementation spec; use python:MODULE:ATTR, http://HOST:PORT "
-                    "or stdio:COMMAND", spec=spec)
+    raise SpecError(
+        "unknown implementation spec; use python:MODULE:ATTR, http://HOST:PORT or stdio:COMMAND",
+        spec=spec,
+    )

@@ -23,16 +23,21 @@ REFERENCE = "python:reference_impl.harness:create"
 
 
 def _combination_mutants() -> list[str]:
-    listed = subprocess.run([sys.executable, "-m", "reference_impl.mutants", "--list",
-                             "--format", "json"], capture_output=True, text=True, check=True)
+    listed = subprocess.run(
+        [sys.executable, "-m", "reference_impl.mutants", "--list", "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return [m["name"] for m in json.loads(listed.stdout) if m.get("hunt")]
 
 
 def _throughput(spec: str, examples: int) -> float:
     driver = Driver(connect(spec, timeout=60), timeout=60)
     try:
-        outcome = hunt(driver, driver.handshake(), INVARIANTS,
-                       Budget(examples=examples, seconds=600, seed=1))
+        outcome = hunt(
+            driver, driver.handshake(), INVARIANTS, Budget(examples=examples, seconds=600, seed=1)
+        )
     finally:
         driver.close()
     return outcome.examples / outcome.elapsed_s
@@ -48,9 +53,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print("Hunt throughput against the reference runtime (generation, run, invariants):")
     in_process = _throughput(REFERENCE, args.examples)
-    with tempfile.TemporaryDirectory() as folder:
-        with spawn_server(Path(folder) / "server.db", log_dir=Path(folder)) as server:
-            over_http = _throughput(server.url, args.examples)
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        spawn_server(Path(folder) / "server.db", log_dir=Path(folder)) as server,
+    ):
+        over_http = _throughput(server.url, args.examples)
     verdict = "ok" if in_process >= 200 else "MISS"
     print(f"  in-process {in_process:6.1f} scenarios/s   [{verdict}: at least 200]")
     print(f"  HTTP       {over_http:6.1f} scenarios/s")
@@ -60,17 +67,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         firsts = []
         try:
             for seed in range(args.seeds):
-                outcome = hunt(driver, driver.handshake(), INVARIANTS,
-                               Budget(examples=3000, seconds=120, seed=seed * 101,
-                                      shrink_seconds=0.1))
+                outcome = hunt(
+                    driver,
+                    driver.handshake(),
+                    INVARIANTS,
+                    Budget(examples=3000, seconds=120, seed=seed * 101, shrink_seconds=0.1),
+                )
                 firsts.append(outcome.first_failure or (outcome.examples, outcome.elapsed_s))
         finally:
             driver.close()
         examples = statistics.median(first[0] for first in firsts)
         seconds = statistics.median(first[1] for first in firsts)
         verdict = "ok" if seconds < 5 else "MISS"
-        print(f"  {name:<36} median {examples:6.1f} examples, {seconds:5.2f} s   "
-              f"[{verdict}: under 5 s]")
+        print(
+            f"  {name:<36} median {examples:6.1f} examples, {seconds:5.2f} s   "
+            f"[{verdict}: under 5 s]"
+        )
     return 0
 
 

@@ -15,8 +15,19 @@ __all__ = ["main"]
 
 def _run(workers: int, hunt: bool) -> tuple[float, int]:
     with tempfile.TemporaryDirectory() as folder:
-        command = [sys.executable, "-m", "conformance.cli", "run", "--impl", "reference",
-                   "--report-dir", folder, "-q", "-n", str(workers)]
+        command = [
+            sys.executable,
+            "-m",
+            "conformance.cli",
+            "run",
+            "--impl",
+            "reference",
+            "--report-dir",
+            folder,
+            "-q",
+            "-n",
+            str(workers),
+        ]
         if not hunt:
             command.append("--no-hunt")
         started = time.perf_counter()
@@ -41,8 +52,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             best = min(times)
             label = f"-n {workers}, {'with' if hunt else 'without'} the hunt"
             verdict = "ok" if best <= 15 else "MISS"
-            print(f"  {label:<26} {best:6.2f} s   (runs: "
-                  f"{', '.join(f'{t:.2f}' for t in times)})   [{verdict}: within 15 s]")
+            print(
+                f"  {label:<26} {best:6.2f} s   (runs: "
+                f"{', '.join(f'{t:.2f}' for t in times)})   [{verdict}: within 15 s]"
+            )
     return 0
 
 

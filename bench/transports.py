@@ -28,8 +28,14 @@ def _batch(size: int) -> list[Scenario]:
     drawn: list[Scenario] = []
     handshake = Driver(connect("python:reference_impl.harness:create")).handshake()
 
-    @settings(max_examples=size, database=None, derandomize=True, deadline=None,
-              phases=(Phase.generate,), suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=size,
+        database=None,
+        derandomize=True,
+        deadline=None,
+        phases=(Phase.generate,),
+        suppress_health_check=list(HealthCheck),
+    )
     @given(scenarios(handshake))
     def keep(scenario: Scenario) -> None:
         drawn.append(scenario)
@@ -57,18 +63,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     batch = _batch(args.scenarios)
     print(f"Transports: {len(batch)} generated scenarios against the reference runtime")
     rates: dict[str, float] = {}
-    with tempfile.TemporaryDirectory() as folder:
-        with spawn_server(Path(folder) / "server.db", log_dir=Path(folder)) as server:
-            specs = {"in-process": "python:reference_impl.harness:create",
-                     "stdio": f"stdio:{sys.executable} -m reference_impl.harness",
-                     "http": server.url}
-            for name, spec in specs.items():
-                driver = Driver(connect(spec, timeout=60), timeout=60)
-                try:
-                    rates[name] = _rate(driver, batch)
-                finally:
-                    driver.close()
-                print(f"  {name:<11} {rates[name]:7.1f} scenarios/s")
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        spawn_server(Path(folder) / "server.db", log_dir=Path(folder)) as server,
+    ):
+        specs = {
+            "in-process": "python:reference_impl.harness:create",
+            "stdio": f"stdio:{sys.executable} -m reference_impl.harness",
+            "http": server.url,
+        }
+        for name, spec in specs.items():
+            driver = Driver(connect(spec, timeout=60), timeout=60)
+            try:
+                rates[name] = _rate(driver, batch)
+            finally:
+                driver.close()
+            print(f"  {name:<11} {rates[name]:7.1f} scenarios/s")
     for name in ("http", "stdio"):
         ratio = rates["in-process"] / rates[name]
         verdict = "ok" if ratio <= 1.5 else "MISS"

@@ -65,8 +65,9 @@ class Selection:
         return bool(levels & set(self.levels))
 
 
-def collect_cases(corpus: Corpus, selection: Selection = Selection(),
-                  extra: Sequence[Case] = ()) -> list[Case]:
+def collect_cases(
+    corpus: Corpus, selection: Selection = Selection(), extra: Sequence[Case] = ()
+) -> list[Case]:
     """Every selected case, checks first, then vectors and hunts (``extra``).
 
     Raises :class:`adapters.errors.SuiteError` when a check cites a clause that the

@@ -20,30 +20,74 @@ __all__ = ["pytest_addoption", "pytest_configure"]
 def pytest_addoption(parser: pytest.Parser) -> None:
     """The ``--rttool-*`` options."""
     group = parser.getgroup("rttool", "rttool conformance suite")
-    group.addoption("--rttool-impl", metavar="SPEC", default=None,
-                    help="run the conformance suite against this implementation "
-                         "(reference, python:MODULE:ATTR, http://HOST:PORT, stdio:COMMAND)")
-    group.addoption("--rttool-only", metavar="RULE[#cN]", action="append", default=[],
-                    help="run only these rules or clauses (repeatable)")
-    group.addoption("--rttool-level", metavar="LEVEL", action="append", default=[],
-                    choices=("core", "extended", "optional"),
-                    help="run only rules of these levels (repeatable)")
-    group.addoption("--rttool-mutant", metavar="NAME", default=None,
-                    help="with --rttool-impl reference: run a named mutant of it")
-    group.addoption("--rttool-report-dir", metavar="DIR", default=None,
-                    help="write standing.json and the evidence of failures here")
-    group.addoption("--rttool-timeout", metavar="SECONDS", type=float, default=30.0,
-                    help="per-request timeout for the implementation (default 30)")
-    group.addoption("--rttool-examples", metavar="N", type=int, default=None,
-                    help="examples per invariant for the property-based hunt")
-    group.addoption("--rttool-hunt-seconds", metavar="S", type=float, default=None,
-                    help="time budget per invariant for the property-based hunt")
-    group.addoption("--rttool-seed", metavar="N", type=int, default=None,
-                    help="seed for the property-based hunt")
-    group.addoption("--rttool-no-hunt", action="store_true", default=False,
-                    help="skip the property-based hunt")
-    group.addoption("--rttool-quiet", action="store_true", default=False,
-                    help="no line per rule as it finishes")
+    group.addoption(
+        "--rttool-impl",
+        metavar="SPEC",
+        default=None,
+        help="run the conformance suite against this implementation "
+        "(reference, python:MODULE:ATTR, http://HOST:PORT, stdio:COMMAND)",
+    )
+    group.addoption(
+        "--rttool-only",
+        metavar="RULE[#cN]",
+        action="append",
+        default=[],
+        help="run only these rules or clauses (repeatable)",
+    )
+    group.addoption(
+        "--rttool-level",
+        metavar="LEVEL",
+        action="append",
+        default=[],
+        choices=("core", "extended", "optional"),
+        help="run only rules of these levels (repeatable)",
+    )
+    group.addoption(
+        "--rttool-mutant",
+        metavar="NAME",
+        default=None,
+        help="with --rttool-impl reference: run a named mutant of it",
+    )
+    group.addoption(
+        "--rttool-report-dir",
+        metavar="DIR",
+        default=None,
+        help="write standing.json and the evidence of failures here",
+    )
+    group.addoption(
+        "--rttool-timeout",
+        metavar="SECONDS",
+        type=float,
+        default=30.0,
+        help="per-request timeout for the implementation (default 30)",
+    )
+    group.addoption(
+        "--rttool-examples",
+        metavar="N",
+        type=int,
+        default=None,
+        help="examples per invariant for the property-based hunt",
+    )
+    group.addoption(
+        "--rttool-hunt-seconds",
+        metavar="S",
+        type=float,
+        default=None,
+        help="time budget per invariant for the property-based hunt",
+    )
+    group.addoption(
+        "--rttool-seed",
+        metavar="N",
+        type=int,
+        default=None,
+        help="seed for the property-based hunt",
+    )
+    group.addoption(
+        "--rttool-no-hunt", action="store_true", default=False, help="skip the property-based hunt"
+    )
+    group.addoption(
+        "--rttool-quiet", action="store_true", default=False, help="no line per rule as it finishes"
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -80,8 +80,11 @@ class HuntVerdict:
     @property
     def sound(self) -> bool:
         """The checks miss it and the hunt shrinks it to a short scenario."""
-        return (not self.checks_alone_caught and self.counterexample_steps is not None
-                and self.counterexample_steps <= MAX_COUNTEREXAMPLE_STEPS)
+        return (
+            not self.checks_alone_caught
+            and self.counterexample_steps is not None
+            and self.counterexample_steps <= MAX_COUNTEREXAMPLE_STEPS
+        )
 
 
 @dataclass(frozen=True)
@@ -120,10 +123,12 @@ class MutantResult:
         if self.error is not None:
             out["error"] = self.error
         if self.hunt is not None:
-            out["hunt"] = {"checks_alone_caught": self.hunt.checks_alone_caught,
-                           "counterexample_steps": self.hunt.counterexample_steps,
-                           "first_failure_examples": self.hunt.first_failure_examples,
-                           "first_failure_s": self.hunt.first_failure_s}
+            out["hunt"] = {
+                "checks_alone_caught": self.hunt.checks_alone_caught,
+                "counterexample_steps": self.hunt.counterexample_steps,
+                "first_failure_examples": self.hunt.first_failure_examples,
+                "first_failure_s": self.hunt.first_failure_s,
+            }
         return out
 
 
@@ -269,8 +274,14 @@ def run_mutant(
     )
 
 
-def run_hunt_mutant(mutant: MutantInfo, corpus: Corpus, cases: Sequence[Case], *,
-                    timeout: float = 30.0, seed: int = 0) -> MutantResult:
+def run_hunt_mutant(
+    mutant: MutantInfo,
+    corpus: Corpus,
+    cases: Sequence[Case],
+    *,
+    timeout: float = 30.0,
+    seed: int = 0,
+) -> MutantResult:
     """A combination mutant: the hand-written cases alone must miss it, and the hunt,
     with its default budget and a fixed seed, must catch it on the clauses it breaks."""
     from adapters import Driver, connect
@@ -281,29 +292,52 @@ def run_hunt_mutant(mutant: MutantInfo, corpus: Corpus, cases: Sequence[Case], *
     alone = run_mutant(mutant, corpus, cases, timeout=timeout)
     if alone.error is not None:
         return alone
-    driver = Driver(connect(resolve_spec("reference", mutant.name), timeout=timeout),
-                    timeout=timeout, suite_version=__version__)
+    driver = Driver(
+        connect(resolve_spec("reference", mutant.name), timeout=timeout),
+        timeout=timeout,
+        suite_version=__version__,
+    )
     try:
         handshake = driver.handshake()
         claimed = [i for i in INVARIANTS if i.profile in handshake.profiles]
         outcome = hunt(driver, handshake, claimed, Budget(seed=seed))
     except ImplementationError as err:
-        return MutantResult(mutant.name, mutant.breaks, False, (), mutant.breaks, len(cases),
-                            round(time.perf_counter() - started, 3),
-                            error=" ".join(str(err).split())[:300])
+        return MutantResult(
+            mutant.name,
+            mutant.breaks,
+            False,
+            (),
+            mutant.breaks,
+            len(cases),
+            round(time.perf_counter() - started, 3),
+            error=" ".join(str(err).split())[:300],
+        )
     finally:
         driver.close()
     by_name = {invariant.name: invariant for invariant in INVARIANTS}
     order = {clause.id: index for index, clause in enumerate(corpus.clauses)}
-    caught_by = tuple(sorted({c for name in outcome.findings for c in by_name[name].clauses},
-                             key=lambda clause: (order.get(clause, len(order)), clause)))
+    caught_by = tuple(
+        sorted(
+            {c for name in outcome.findings for c in by_name[name].clauses},
+            key=lambda clause: (order.get(clause, len(order)), clause),
+        )
+    )
     first = outcome.first_failure
     verdict = HuntVerdict(
         checks_alone_caught=alone.caught,
-        counterexample_steps=min((len(f.scenario.steps) for f in outcome.findings.values()),
-                                 default=None),
+        counterexample_steps=min(
+            (len(f.scenario.steps) for f in outcome.findings.values()), default=None
+        ),
         first_failure_examples=first[0] if first else None,
-        first_failure_s=first[1] if first else None)
-    return MutantResult(mutant.name, mutant.breaks, bool(outcome.findings), caught_by,
-                        tuple(c for c in mutant.breaks if c not in caught_by), len(cases),
-                        round(time.perf_counter() - started, 3), hunt=verdict)
+        first_failure_s=first[1] if first else None,
+    )
+    return MutantResult(
+        mutant.name,
+        mutant.breaks,
+        bool(outcome.findings),
+        caught_by,
+        tuple(c for c in mutant.breaks if c not in caught_by),
+        len(cases),
+        round(time.perf_counter() - started, 3),
+        hunt=verdict,
+    )

@@ -22,21 +22,28 @@ from dataclasses import dataclass, field
 from reference_impl import records
 from reference_impl.artifacts import Collector
 from reference_impl.behaviour import Components
-from reference_impl.durable import INTERRUPTED_PLACEHOLDER, NUDGE, resume_prompt, short_result
+from reference_impl.durable import INTERRUPTED_PLACEHOLDER, NUDGE, short_result
 from reference_impl.journal import Journal, Snapshot, signature
 from reference_impl.passes import PassContext
 from reference_impl.seams import RESUMABLE, Interruption, Seams, WriteBackFailed
 from reference_impl.store import Store
 from reference_impl.workflow import Model, Observer, ToolWorld, Workflow
 
-__all__ = ["MAX_MODEL_CALLS", "SYSTEM_PROMPT", "RunExecutor", "RunFailed", "RunState", "Services",
-           "note_json"]
+__all__ = [
+    "MAX_MODEL_CALLS",
+    "SYSTEM_PROMPT",
+    "RunExecutor",
+    "RunFailed",
+    "RunState",
+    "Services",
+    "note_json",
+]
 
 SYSTEM_PROMPT = "You are a helpful agent. Use the tools you are given."
 MAX_MODEL_CALLS = 64
 
 
-class RunFailed(Exception):  # noqa: N818 - reported to the caller as a failed step
+class RunFailed(Exception):
     """A run ended in a failure its caller must hear about (a failed write-back)."""
 
     def __init__(self, code: str, message: str) -> None:
@@ -46,9 +53,13 @@ class RunFailed(Exception):  # noqa: N818 - reported to the caller as a failed s
 
 def note_json(journal: Journal) -> dict[str, object]:
     """The structured journal note, as the note text shows it (short results)."""
-    return {"completed": [{"tool": e.tool, "input": e.input, "result": short_result(e.result)}
-                          for e in journal.completed],
-            "interrupted": [{"tool": e.tool, "input": e.input} for e in journal.interrupted]}
+    return {
+        "completed": [
+            {"tool": e.tool, "input": e.input, "result": short_result(e.result)}
+            for e in journal.completed
+        ],
+        "interrupted": [{"tool": e.tool, "input": e.input} for e in journal.interrupted],
+    }
 
 
 @dataclass
@@ -100,9 +111,15 @@ class RunExecutor:
     def __init__(self, services: Services) -> None:
         self.s = services
 
-    def execute(self, state: RunState, *, refire: list[object] | None = None,
-                resumed: bool = False, prior: Journal | None = None,
-                chunk: object = None) -> None:
+    def execute(
+        self,
+        state: RunState,
+        *,
+        refire: list[object] | None = None,
+        resumed: bool = False,
+        prior: Journal | None = None,
+        chunk: object = None,
+    ) -> None:
         """Run ``state``'s run until it completes, pauses, is cut off or fails.
 
         ``chunk`` is what a paused resumed chunk left for the run that carries it on."""
@@ -146,18 +163,24 @@ class RunExecutor:
             if reply.question is not None:
                 with s.store.transaction() as conn:
                     self._say(conn, state, reply.text)
-                    records.append_thread(conn, state.conversation_id, state.turn_id,
-                                          {"role": "assistant", "content": reply.question,
-                                           "kind": "question"})
+                    records.append_thread(
+                        conn,
+                        state.conversation_id,
+                        state.turn_id,
+                        {"role": "assistant", "content": reply.question, "kind": "question"},
+                    )
                 return _Paused({"kind": "question", "message": reply.question})
             if reply.tool_calls is None:
                 return _Completed(reply.text or "")
             batch = list(reply.tool_calls)
             with s.store.transaction() as conn:
                 self._say(conn, state, reply.text)
-                records.append_thread(conn, state.conversation_id, state.turn_id,
-                                      {"role": "assistant", "content": reply.text or "",
-                                       "tool_calls": batch})
+                records.append_thread(
+                    conn,
+                    state.conversation_id,
+                    state.turn_id,
+                    {"role": "assistant", "content": reply.text or "", "tool_calls": batch},
+                )
             paused = self._tool_pass(state, batch)
             if paused is not None:
                 return paused
@@ -165,15 +188,30 @@ class RunExecutor:
 
     def _say(self, conn: sqlite3.Connection, state: RunState, text: str | None) -> None:
         if text is not None:
-            records.insert_message(conn, conversation_id=state.conversation_id,
-                                   turn_id=state.turn_id, run_id=state.run_id,
-                                   role="assistant", content=text, node_id="agent")
+            records.insert_message(
+                conn,
+                conversation_id=state.conversation_id,
+                turn_id=state.turn_id,
+                run_id=state.run_id,
+                role="assistant",
+                content=text,
+                node_id="agent",
+            )
 
     def _tool_pass(self, state: RunState, batch: list[object]) -> _Paused | None:
         s = self.s
-        context = PassContext(s.store, s.collector, s.seams, s.world, state.workflow,
-                              state.conversation_id, state.turn_id, state.run_id,
-                              state.snapshot, state.history_interrupted)
+        context = PassContext(
+            s.store,
+            s.collector,
+            s.seams,
+            s.world,
+            state.workflow,
+            state.conversation_id,
+            state.turn_id,
+            state.run_id,
+            state.snapshot,
+            state.history_interrupted,
+        )
         try:
             result = s.components.node.run_pass(context, batch)
         except BaseException as cut:
@@ -213,8 +251,12 @@ class RunExecutor:
         state.snapshot = s.components.behaviour.snapshot(journal or Journal())
         prompt = s.components.behaviour.resume_prompt(journal)
         with s.store.transaction() as conn:
-            records.append_thread(conn, state.conversation_id, state.turn_id,
-                                  {"role": "user", "content": prompt, "kind": "resume"})
+            records.append_thread(
+                conn,
+                state.conversation_id,
+                state.turn_id,
+                {"role": "user", "content": prompt, "kind": "resume"},
+            )
         note = None if journal is None or journal.empty else note_json(journal)
         s.observer.resumed(state.run_id, NUDGE, note)
 
@@ -230,7 +272,8 @@ class RunExecutor:
             s.seams.ledger_read()
             prior = records.ledger_events(s.store.read(), state.turn_id)
             journal = s.components.behaviour.journal(
-                prior[: events if isinstance(events, int) else 0])
+                prior[: events if isinstance(events, int) else 0]
+            )
         except Exception:  # best effort, as when the chunk began
             journal = Journal()
         state.snapshot_events = events if isinstance(events, int) else 0
@@ -264,8 +307,9 @@ class RunExecutor:
         name = call.get("name")
         tool = state.workflow.tool(name) if isinstance(name, str) else None
         if tool is not None:
-            args = self.s.components.node.normalizer.normalize(call.get("args", {}),
-                                                               tool.input_schema)
+            args = self.s.components.node.normalizer.normalize(
+                call.get("args", {}), tool.input_schema
+            )
             state.history_interrupted.add(signature(tool.name, args))
 
     # -- ending a run -----------------------------------------------------------------
@@ -274,8 +318,9 @@ class RunExecutor:
         """Hold this run's artifacts after what is already held, within the bound; the
         newest are dropped, each with a warning (RT-TOOL-7 ¶5)."""
         if state.collected:
-            room = max(0, state.workflow.bounds.held_artifacts
-                       - records.count_held(conn, state.turn_id))
+            room = max(
+                0, state.workflow.bounds.held_artifacts - records.count_held(conn, state.turn_id)
+            )
             kept, dropped = self.s.components.behaviour.held_split(state.collected, room)
             records.add_held(conn, state.turn_id, list(kept))
             self.s.components.behaviour.on_hold(conn, state.turn_id, kept)
@@ -287,17 +332,24 @@ class RunExecutor:
         call = entry.get("tool_call_id")
         kind = entry.get("type")
         tool = state.tools_by_call.get(call) if isinstance(call, str) else None
-        self.s.observer.warning({
-            "code": "held_artifact_dropped", "run": state.run_id, "tool": tool,
-            "type": kind if isinstance(kind, str) else None,
-            "tool_call_id": call if isinstance(call, str) else None,
-            "message": f"held list full ({state.workflow.bounds.held_artifacts}): dropped the "
-                       f"newest artifact type={kind} tool={tool} call={call} run={state.run_id}"})
+        self.s.observer.warning(
+            {
+                "code": "held_artifact_dropped",
+                "run": state.run_id,
+                "tool": tool,
+                "type": kind if isinstance(kind, str) else None,
+                "tool_call_id": call if isinstance(call, str) else None,
+                "message": f"held list full ({state.workflow.bounds.held_artifacts}): dropped the "
+                f"newest artifact type={kind} tool={tool} call={call} run={state.run_id}",
+            }
+        )
 
     def _pause(self, state: RunState, pending: dict[str, object]) -> None:
         if state.snapshot is not None:  # a resumed chunk: the run that answers carries it on
-            pending = {**pending, "chunk": {"events": state.snapshot_events,
-                                            "claimed": list(state.snapshot.claimed)}}
+            pending = {
+                **pending,
+                "chunk": {"events": state.snapshot_events, "claimed": list(state.snapshot.claimed)},
+            }
         with self.s.store.transaction() as conn:
             self._hold(conn, state)
             records.end_run(conn, state.run_id, "paused")
@@ -333,11 +385,21 @@ class RunExecutor:
                 s.seams.write_back()
                 merged = behaviour.merge(held, state.collected)
                 message_id = records.insert_message(
-                    conn, conversation_id=state.conversation_id, turn_id=state.turn_id,
-                    run_id=state.run_id, role="assistant", content=text, node_id="agent")
+                    conn,
+                    conversation_id=state.conversation_id,
+                    turn_id=state.turn_id,
+                    run_id=state.run_id,
+                    role="assistant",
+                    content=text,
+                    node_id="agent",
+                )
                 behaviour.persist(conn, state.turn_id, message_id, merged)
-                records.append_thread(conn, state.conversation_id, state.turn_id,
-                                      {"role": "assistant", "content": text})
+                records.append_thread(
+                    conn,
+                    state.conversation_id,
+                    state.turn_id,
+                    {"role": "assistant", "content": text},
+                )
                 records.end_run(conn, state.run_id, "completed")
                 records.set_turn(conn, state.turn_id, status="completed")
         except WriteBackFailed as err:
@@ -357,6 +419,5 @@ class RunExecutor:
             if status == "paused":
                 records.set_turn(conn, state.turn_id, status="paused", pending=pending)
             else:
-                records.set_turn(conn, state.turn_id, status="stopped",
-                                 error="write_back_failed")
+                records.set_turn(conn, state.turn_id, status="stopped", error="write_back_failed")
         self.s.observer.run_ended(state.run_id, "failed", {"error": "write_back_failed"})

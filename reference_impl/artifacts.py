@@ -61,33 +61,44 @@ class ArtifactPolicy:
             return output, []
         data = {key: value for key, value in output.items() if key != RESERVED_KEY}
         raw = output[RESERVED_KEY]
-        kept = [dict(entry) for entry in raw if self.well_formed(entry)] if isinstance(
-            raw, list) else []
+        kept = (
+            [dict(entry) for entry in raw if self.well_formed(entry)]
+            if isinstance(raw, list)
+            else []
+        )
         return data, kept
 
     def well_formed(self, entry: object) -> bool:
         """RT-TOOL-2: a string ``type`` and a map ``payload``."""
-        return (isinstance(entry, Mapping) and isinstance(entry.get("type"), str)
-                and isinstance(entry.get("payload"), Mapping))
+        return (
+            isinstance(entry, Mapping)
+            and isinstance(entry.get("type"), str)
+            and isinstance(entry.get("payload"), Mapping)
+        )
 
-    def tool_result(self, *, success: bool, output: object, error: str | None
-                    ) -> dict[str, object]:
+    def tool_result(self, *, success: bool, output: object, error: str | None) -> dict[str, object]:
         """The tool result for one call (``artifacts`` only when something was attached)."""
         data, lifted = self.lift(output)
-        result: dict[str, object] = {"success": success, "data": data if success else None,
-                                     "error": error}
+        result: dict[str, object] = {
+            "success": success,
+            "data": data if success else None,
+            "error": error,
+        }
         if success and lifted:
             result["artifacts"] = lifted
         return result
 
-    def port_entries(self, result: Mapping[str, object], tool_call_id: str | None
-                     ) -> list[dict[str, object]]:
+    def port_entries(
+        self, result: Mapping[str, object], tool_call_id: str | None
+    ) -> list[dict[str, object]]:
         """RT-TOOL-3: exactly ``{type, payload, tool_call_id}``, built key by key."""
         attached = result.get("artifacts")
         if not isinstance(attached, list):
             return []
-        return [{"type": entry["type"], "payload": entry["payload"],
-                 "tool_call_id": tool_call_id} for entry in attached]
+        return [
+            {"type": entry["type"], "payload": entry["payload"], "tool_call_id": tool_call_id}
+            for entry in attached
+        ]
 
 
 class Collector:
@@ -128,9 +139,10 @@ class Collector:
             elif kind == "":
                 reason = "empty type refused"
             else:
-                reason = collection.admit(entry)
-                if reason is None:
+                refused = collection.admit(entry)
+                if refused is None:
                     return True
+                reason = refused
         self._on_drop(Drop(reason, tool, run_id, str(kind), call_id))
         return False
 

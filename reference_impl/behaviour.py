@@ -35,14 +35,16 @@ class Behaviour:
         """Held artifacts first, then what the resumed run collected (RT-TOOL-7 ¶2)."""
         return [*held, *collected]
 
-    def persist(self, conn: sqlite3.Connection, turn_id: str, message_id: str,
-                merged: list[object]) -> None:
+    def persist(
+        self, conn: sqlite3.Connection, turn_id: str, message_id: str, merged: list[object]
+    ) -> None:
         """Persist a run's artifacts on the last assistant message it wrote (RT-TOOL-4 ¶1)."""
         if merged:
             records.set_artifacts(conn, turn_id, message_id, merged)
 
-    def held_split(self, collected: Sequence[Mapping[str, object]], room: int
-                   ) -> tuple[list[Mapping[str, object]], list[Mapping[str, object]]]:
+    def held_split(
+        self, collected: Sequence[Mapping[str, object]], room: int
+    ) -> tuple[list[Mapping[str, object]], list[Mapping[str, object]]]:
         """Which artifacts fit the held list: the oldest are kept, the newest dropped."""
         return list(collected[:room]), list(collected[room:])
 
@@ -70,8 +72,9 @@ class Behaviour:
         """How many times the turn has continued on its own, counted from its stored runs."""
         return sum(1 for run in records.list_runs(conn, turn_id) if run.cause == "auto_continue")
 
-    def claim_continuation(self, store: Store, turn_id: str,
-                           start_run: Callable[[sqlite3.Connection], str]) -> str | None:
+    def claim_continuation(
+        self, store: Store, turn_id: str, start_run: Callable[[sqlite3.Connection], str]
+    ) -> str | None:
         """Claim a resuming turn for its next automatic continuation and start its run
         (``start_run``), or stop the turn when it has none left (DR-5 ¶3-4).  The check,
         the count and the claim share one transaction, so two waiters cannot both win.
@@ -91,8 +94,7 @@ class Behaviour:
         stop (DR-6 ¶3), as often as it is chosen (DR-6 ¶2)."""
         if turn.status != "stopped":
             return False
-        stops = [t for t in records.list_turns(conn, turn.conversation_id)
-                 if t.status == "stopped"]
+        stops = [t for t in records.list_turns(conn, turn.conversation_id) if t.status == "stopped"]
         return bool(stops) and stops[-1].id == turn.id
 
     def collects_artifacts(self) -> bool:
@@ -112,8 +114,9 @@ class Behaviour:
         """What a new turn's agent is told about the unfinished turn before it (DR-6)."""
         return prior_turn_text(journal)
 
-    def on_hold(self, conn: sqlite3.Connection, turn_id: str,
-                kept: Sequence[Mapping[str, object]]) -> None:
+    def on_hold(
+        self, conn: sqlite3.Connection, turn_id: str, kept: Sequence[Mapping[str, object]]
+    ) -> None:
         """Called once artifacts were added to the turn's held list (nothing to do)."""
 
     def after_failed_write_back(self, store: Store, turn_id: str) -> None:
@@ -132,4 +135,3 @@ class Components:
     def make_collector(self, on_drop: Callable[[Drop], None]) -> Collector:
         """A fresh collector reporting drops to ``on_drop``."""
         return self.collector_class(on_drop)
-

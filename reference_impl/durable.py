@@ -28,8 +28,9 @@ __all__ = [
 
 NUDGE = "Continue from where you left off."
 SHORT_RESULT = 200
-INTERRUPTED_PLACEHOLDER = ("[interrupted] This call was cut off before it returned; its "
-                           "outcome is unknown.")
+INTERRUPTED_PLACEHOLDER = (
+    "[interrupted] This call was cut off before it returned; its outcome is unknown."
+)
 
 
 def short_result(result: object) -> str:
@@ -39,11 +40,17 @@ def short_result(result: object) -> str:
             text = f"Error: {result.get('error')}"
         else:
             data = result.get("data")
-            text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False,
-                                                                  sort_keys=True)
+            text = (
+                data
+                if isinstance(data, str)
+                else json.dumps(data, ensure_ascii=False, sort_keys=True)
+            )
     else:
-        text = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False,
-                                                                  sort_keys=True)
+        text = (
+            result
+            if isinstance(result, str)
+            else json.dumps(result, ensure_ascii=False, sort_keys=True)
+        )
     return text if len(text) <= SHORT_RESULT else text[: SHORT_RESULT - 1] + "…"
 
 
@@ -58,8 +65,10 @@ def render_note(journal: Journal) -> str:
         lines.append("Already completed (reuse these results; do not run them again):")
         lines += [f"- {_call_text(e)} -> {short_result(e.result)}" for e in journal.completed]
     if journal.interrupted:
-        lines.append("Interrupted, outcome unknown (verify the current state before assuming "
-                     "success or failure):")
+        lines.append(
+            "Interrupted, outcome unknown (verify the current state before assuming "
+            "success or failure):"
+        )
         lines += [f"- {_call_text(e)}" for e in journal.interrupted]
     return "\n".join(lines)
 
@@ -75,6 +84,6 @@ def prior_turn_text(journal: Journal) -> str:
     """What a new turn's agent is told about the unfinished turn before it (DR-6)."""
     if journal.empty:
         return "The previous turn stopped before it finished; it had made no tool calls."
-    return ("The previous turn stopped before it finished. "
-            + render_note(journal).replace("Journal of this turn's earlier attempts:",
-                                           "What it already did:"))
+    return "The previous turn stopped before it finished. " + render_note(journal).replace(
+        "Journal of this turn's earlier attempts:", "What it already did:"
+    )

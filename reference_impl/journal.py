@@ -21,8 +21,9 @@ __all__ = ["Entry", "Journal", "LedgerEvent", "Snapshot", "classify", "signature
 
 def signature(tool: str, args: object) -> str:
     """A call's content address: its tool name plus a canonical encoding of its input."""
-    return tool + "\x00" + json.dumps(args, sort_keys=True, ensure_ascii=False,
-                                      separators=(",", ":"))
+    return (
+        tool + "\x00" + json.dumps(args, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    )
 
 
 @dataclass(frozen=True)
@@ -73,8 +74,10 @@ class Journal:
 
     def to_json(self) -> dict[str, object]:
         """``{"completed": [...], "interrupted": [...]}``."""
-        return {"completed": [e.to_json(with_result=True) for e in self.completed],
-                "interrupted": [e.to_json(with_result=False) for e in self.interrupted]}
+        return {
+            "completed": [e.to_json(with_result=True) for e in self.completed],
+            "interrupted": [e.to_json(with_result=False) for e in self.interrupted],
+        }
 
 
 def classify(events: Iterable[LedgerEvent]) -> Journal:

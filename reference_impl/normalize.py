@@ -47,8 +47,10 @@ class Normalizer:
     def normalize(self, args: object, schema: object) -> object:
         """The arguments the tool will receive."""
         if isinstance(args, Mapping):
-            decoded = {key: self.decode_json(value, _declared_types(schema, key))
-                       for key, value in args.items()}
+            decoded = {
+                key: self.decode_json(value, _declared_types(schema, key))
+                for key, value in args.items()
+            }
             return self.decode_leaves(decoded)
         return self.decode_leaves(args)
 

@@ -31,12 +31,16 @@ from reference_impl.workflow import ToolSpec, ToolWorld, Workflow
 
 __all__ = ["REUSED_NOTE", "Call", "PassContext", "PassResult", "ToolNode", "prose"]
 
-REUSED_NOTE = ("(This call already completed in an earlier interrupted attempt of this turn; "
-               "it was not run again, to avoid a duplicate side effect. The result above is "
-               "the recorded one.)")
-REFUSED_MESSAGE = ("This exact call was interrupted in an earlier attempt of this turn and its "
-                   "outcome is unknown; it was not retried. Verify the current state before "
-                   "trying again.")
+REUSED_NOTE = (
+    "(This call already completed in an earlier interrupted attempt of this turn; "
+    "it was not run again, to avoid a duplicate side effect. The result above is "
+    "the recorded one.)"
+)
+REFUSED_MESSAGE = (
+    "This exact call was interrupted in an earlier attempt of this turn and its "
+    "outcome is unknown; it was not retried. Verify the current state before "
+    "trying again."
+)
 
 
 def prose(result: Mapping[str, object]) -> str:
@@ -87,7 +91,7 @@ class PassResult:
     paused_on: dict[str, object] | None = None
 
 
-class _GatePause(Exception):  # noqa: N818 - control flow inside a pass
+class _GatePause(Exception):
     def __init__(self, pending: dict[str, object]) -> None:
         super().__init__("gate")
         self.pending = pending
@@ -96,8 +100,9 @@ class _GatePause(Exception):  # noqa: N818 - control flow inside a pass
 class ToolNode:
     """The node that invokes tools; mutants override one method to break one clause."""
 
-    def __init__(self, policy: ArtifactPolicy | None = None,
-                 normalizer: Normalizer | None = None) -> None:
+    def __init__(
+        self, policy: ArtifactPolicy | None = None, normalizer: Normalizer | None = None
+    ) -> None:
         self.policy = policy or ArtifactPolicy()
         self.normalizer = normalizer or Normalizer()
 
@@ -118,10 +123,14 @@ class ToolNode:
             return {
                 "batch": list(batch),
                 "ports": self.ports(drained, executed_any, executed, skipped),
-                "exposed": self.exposed(ctx.workflow), "results": list(results),
-                "tool_messages": [{"tool_call_id": m["tool_call_id"], "content": m["content"]}
-                                  for m in messages],
-                "outcome": self.outcome(results), "paused": paused_on is not None, "cut": cut,
+                "exposed": self.exposed(ctx.workflow),
+                "results": list(results),
+                "tool_messages": [
+                    {"tool_call_id": m["tool_call_id"], "content": m["content"]} for m in messages
+                ],
+                "outcome": self.outcome(results),
+                "paused": paused_on is not None,
+                "cut": cut,
             }
 
         try:
@@ -139,9 +148,15 @@ class ToolNode:
         assert isinstance(drained, list)
         return PassResult(done, messages, drained, paused_on)
 
-    def _each_call(self, ctx: PassContext, batch: list[object],
-                   results: list[dict[str, object]], messages: list[dict[str, object]],
-                   executed: list[str], skipped: list[str]) -> None:
+    def _each_call(
+        self,
+        ctx: PassContext,
+        batch: list[object],
+        results: list[dict[str, object]],
+        messages: list[dict[str, object]],
+        executed: list[str],
+        skipped: list[str],
+    ) -> None:
         """Handle the calls of ``batch`` in order, appending to the pass's lists."""
         for raw in batch:
             call = self.parse_call(raw)
@@ -151,14 +166,18 @@ class ToolNode:
             arguments: object = None
             if stored is not None:
                 skipped.append(str(call.id))
-                tool, message, result = stored
+                _, message, result = stored
                 disposition = "skipped"
             else:
                 disposition, result, message, arguments = self.handle(ctx, call)
                 if call.id is not None:
                     executed.append(call.id)
-            entry: dict[str, object] = {"tool": call.name, "tool_call_id": call.id,
-                                        "disposition": disposition, "result": result}
+            entry: dict[str, object] = {
+                "tool": call.name,
+                "tool_call_id": call.id,
+                "disposition": disposition,
+                "result": result,
+            }
             if arguments is not None:
                 entry["arguments"] = arguments
             results.append(entry)
@@ -171,16 +190,28 @@ class ToolNode:
         default (RT-TOOL-3 ¶2, RT-TOOL-10 ¶5)."""
         return workflow.exposed()
 
-    def ports(self, drained: list[dict[str, object]], executed_any: bool, executed: list[str],
-              skipped: list[str]) -> dict[str, object]:
+    def ports(
+        self,
+        drained: list[dict[str, object]],
+        executed_any: bool,
+        executed: list[str],
+        skipped: list[str],
+    ) -> dict[str, object]:
         """The node's output port values for the pass (RT-TOOL-3, RT-TOOL-10)."""
-        return {"tool_artifacts": drained, "executed_any": executed_any,
-                "executed": executed, "skipped": skipped}
+        return {
+            "tool_artifacts": drained,
+            "executed_any": executed_any,
+            "executed": executed,
+            "skipped": skipped,
+        }
 
     def outcome(self, results: list[dict[str, object]]) -> dict[str, object]:
         """The batch's outcome: how many handled calls succeeded and failed."""
-        succeeded = sum(1 for r in results if isinstance(r["result"], Mapping)
-                        and r["result"].get("success") is True)
+        succeeded = sum(
+            1
+            for r in results
+            if isinstance(r["result"], Mapping) and r["result"].get("success") is True
+        )
         return {"succeeded": succeeded, "failed": len(results) - succeeded}
 
     def parse_call(self, raw: object) -> Call | None:
@@ -188,8 +219,11 @@ class ToolNode:
         if not isinstance(raw, Mapping):
             return None
         name = raw.get("name")
-        if isinstance(name, bool) or not isinstance(name, str | int | float) \
-                or not str(name).strip():
+        if (
+            isinstance(name, bool)
+            or not isinstance(name, str | int | float)
+            or not str(name).strip()
+        ):
             return None
         call_id = raw.get("tool_call_id")
         if isinstance(call_id, bool) or not isinstance(call_id, str | int) or call_id == "":
@@ -204,44 +238,51 @@ class ToolNode:
 
     # -- one call handled for the first time --------------------------------------------
 
-    def handle(self, ctx: PassContext, call: Call
-               ) -> tuple[str, dict[str, object], str, object]:
+    def handle(self, ctx: PassContext, call: Call) -> tuple[str, dict[str, object], str, object]:
         """``(disposition, result, tool message, reconciled arguments)`` for a call seen
         for the first time."""
         tool = ctx.workflow.tool(call.name)
         if tool is None:
-            result = self.policy.tool_result(success=False, output=None,
-                                             error=f"'{call.name}' is not an available tool")
+            result = self.policy.tool_result(
+                success=False, output=None, error=f"'{call.name}' is not an available tool"
+            )
             return (*self.finish(ctx, call, "unknown_tool", result), None)
         args = self.normalizer.normalize(call.args, tool.input_schema)
         return (*self.dispatch(ctx, call, tool, args), args)
 
-    def dispatch(self, ctx: PassContext, call: Call, tool: ToolSpec, args: object
-                 ) -> tuple[str, dict[str, object], str]:
+    def dispatch(
+        self, ctx: PassContext, call: Call, tool: ToolSpec, args: object
+    ) -> tuple[str, dict[str, object], str]:
         """Validate, gate, consult the journal, and run the tool."""
         problem = self.invalid(args, tool)
         if problem is not None:
-            result = self.policy.tool_result(success=False, output=None,
-                                             error=f"invalid arguments: {problem}")
+            result = self.policy.tool_result(
+                success=False, output=None, error=f"invalid arguments: {problem}"
+            )
             return self.finish(ctx, call, "invalid", result)
         if tool.gate:
             decision = self.consent(ctx, call, args)
             if decision[0] == "declined":
                 result = self.policy.tool_result(
-                    success=False, output=None,
-                    error=f"declined: the operator declined this call ({decision[1]})")
+                    success=False,
+                    output=None,
+                    error=f"declined: the operator declined this call ({decision[1]})",
+                )
                 return self.finish(ctx, call, "declined", result)
         if ctx.snapshot is not None and not tool.read_only:
             entry = ctx.snapshot.claim(tool.name, args)
             if entry is not None:
-                journaled = entry.result if isinstance(entry.result, Mapping) else {
-                    "success": True, "data": entry.result, "error": None}
+                journaled = (
+                    entry.result
+                    if isinstance(entry.result, Mapping)
+                    else {"success": True, "data": entry.result, "error": None}
+                )
                 result = {key: journaled.get(key) for key in ("success", "data", "error")}
-                return self.finish(ctx, call, "reused", result,
-                                   message=f"{self.prose_for(result)}\n{REUSED_NOTE}")
+                return self.finish(
+                    ctx, call, "reused", result, message=f"{self.prose_for(result)}\n{REUSED_NOTE}"
+                )
             if self.refuse_interrupted(ctx, tool, args):
-                result = self.policy.tool_result(success=False, output=None,
-                                                 error=REFUSED_MESSAGE)
+                result = self.policy.tool_result(success=False, output=None, error=REFUSED_MESSAGE)
                 return self.finish(ctx, call, "refused", result)
         return self.execute(ctx, call, tool, args)
 
@@ -249,15 +290,18 @@ class ToolNode:
         """DR-4: refuse an identical retry of an interrupted write, only when the resumed
         run's history shows the interruption."""
         assert ctx.snapshot is not None
-        return (ctx.snapshot.interrupted(tool.name, args)
-                and signature(tool.name, args) in ctx.history_interrupted)
+        return (
+            ctx.snapshot.interrupted(tool.name, args)
+            and signature(tool.name, args) in ctx.history_interrupted
+        )
 
     def invalid(self, args: object, tool: ToolSpec) -> str | None:
         """Why ``args`` break the tool's input schema, or ``None``."""
         if not isinstance(tool.input_schema, Mapping):
             return None
         error = jsonschema.exceptions.best_match(
-            jsonschema.Draft202012Validator(tool.input_schema).iter_errors(args))
+            jsonschema.Draft202012Validator(tool.input_schema).iter_errors(args)
+        )
         return None if error is None else error.message[:200]
 
     def consent(self, ctx: PassContext, call: Call, args: object) -> tuple[str, str | None]:
@@ -266,26 +310,35 @@ class ToolNode:
         with ctx.store.transaction() as conn:
             decision = records.take_consent(conn, ctx.turn_id, key)
         if decision is None:
-            raise _GatePause({"kind": "gate", "tool": call.name, "toolCallId": call.id,
-                              "callKey": key, "args": args,
-                              "message": f"Allow {call.name} with arguments "
-                                         f"{json.dumps(args, ensure_ascii=False)}?"})
+            raise _GatePause(
+                {
+                    "kind": "gate",
+                    "tool": call.name,
+                    "toolCallId": call.id,
+                    "callKey": key,
+                    "args": args,
+                    "message": f"Allow {call.name} with arguments "
+                    f"{json.dumps(args, ensure_ascii=False)}?",
+                }
+            )
         return decision
 
-    def execute(self, ctx: PassContext, call: Call, tool: ToolSpec, args: object
-                ) -> tuple[str, dict[str, object], str]:
+    def execute(
+        self, ctx: PassContext, call: Call, tool: ToolSpec, args: object
+    ) -> tuple[str, dict[str, object], str]:
         """Run the tool body between its ``tool_start`` and ``tool_done`` events."""
         with ctx.store.transaction() as conn:
             self.settle_abandoned(ctx, conn)
             self.record_event(conn, ctx, "tool_start", tool.name, tool_input=args)
         ctx.seams.checkpoint("before_tool_body", tool.name)
-        outcome = ctx.world.invoke(tool.name, args, call.id, turn_id=ctx.turn_id,
-                                   run_id=ctx.run_id)
+        outcome = ctx.world.invoke(tool.name, args, call.id, turn_id=ctx.turn_id, run_id=ctx.run_id)
         ctx.seams.checkpoint("after_tool_body", tool.name)
-        result = self.policy.tool_result(success=outcome.error is None, output=outcome.output,
-                                         error=outcome.error)
-        disposition, result, message = self.finish(ctx, call, "executed", result,
-                                                   ledger_tool=tool.name)
+        result = self.policy.tool_result(
+            success=outcome.error is None, output=outcome.output, error=outcome.error
+        )
+        disposition, result, message = self.finish(
+            ctx, call, "executed", result, ledger_tool=tool.name
+        )
         self.collect(ctx, call, tool, result)
         return disposition, result, message
 
@@ -305,8 +358,16 @@ class ToolNode:
         if classify(records.ledger_events(conn, ctx.turn_id)).interrupted:
             records.append_ledger(conn, ctx.turn_id, ctx.run_id, "clear")
 
-    def record_event(self, conn: sqlite3.Connection, ctx: PassContext, event: str, tool: str,
-                     *, tool_input: object = None, result: object = None) -> None:
+    def record_event(
+        self,
+        conn: sqlite3.Connection,
+        ctx: PassContext,
+        event: str,
+        tool: str,
+        *,
+        tool_input: object = None,
+        result: object = None,
+    ) -> None:
         """Append a call's ``tool_start`` (with its input) or ``tool_done`` (with its
         result) to the turn's ledger (DR-1 ¶1)."""
         records.append_ledger(conn, ctx.turn_id, ctx.run_id, event, tool, tool_input, result)
@@ -315,15 +376,23 @@ class ToolNode:
         """The text fed back to the model for ``result`` (RT-TOOL-3 ¶3)."""
         return prose(result)
 
-    def collect(self, ctx: PassContext, call: Call, tool: ToolSpec,
-                result: Mapping[str, object]) -> None:
+    def collect(
+        self, ctx: PassContext, call: Call, tool: ToolSpec, result: Mapping[str, object]
+    ) -> None:
         """Hand the call's port entries to the run's collection."""
         for entry in self.policy.port_entries(result, call.id):
             ctx.collector.add(ctx.run_id, tool.name, entry)
 
-    def finish(self, ctx: PassContext, call: Call, disposition: str, result: dict[str, object],
-               *, message: str | None = None, ledger_tool: str | None = None
-               ) -> tuple[str, dict[str, object], str]:
+    def finish(
+        self,
+        ctx: PassContext,
+        call: Call,
+        disposition: str,
+        result: dict[str, object],
+        *,
+        message: str | None = None,
+        ledger_tool: str | None = None,
+    ) -> tuple[str, dict[str, object], str]:
         """Record the call once it has returned (with its ``tool_done`` event when it ran)."""
         text = self.prose_for(result) if message is None else message
         # What is recorded is the result without its artifacts: those are delivered (or

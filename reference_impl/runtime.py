@@ -21,7 +21,7 @@ from reference_impl.seams import Seams
 from reference_impl.store import Store, new_id
 from reference_impl.workflow import Model, NullObserver, Observer, ToolWorld, Workflow
 
-__all__ = ["ENTRY_POINTS", "UNFINISHED", "Runtime", "RunFailed"]
+__all__ = ["ENTRY_POINTS", "UNFINISHED", "RunFailed", "Runtime"]
 
 ENTRY_POINTS = ("chat", "api", "trigger")
 UNFINISHED = ("paused", "resuming", "stopped")
@@ -36,16 +36,24 @@ class Runtime:
     runs that were running when the previous process died are marked crashed.
     """
 
-    def __init__(self, db_path: str | Path, *, model: Model, world: ToolWorld,
-                 observer: Observer | None = None, seams: Seams | None = None,
-                 components: Components | None = None) -> None:
+    def __init__(
+        self,
+        db_path: str | Path,
+        *,
+        model: Model,
+        world: ToolWorld,
+        observer: Observer | None = None,
+        seams: Seams | None = None,
+        components: Components | None = None,
+    ) -> None:
         self.components = components or Components()
         self.store = Store(db_path)
         self.observer: Observer = observer or NullObserver()
         self.seams = seams or Seams()
         self.collector = self.components.make_collector(self._dropped)
-        self.services = Services(self.store, self.collector, self.seams, world, model,
-                                 self.observer, self.components)
+        self.services = Services(
+            self.store, self.collector, self.seams, world, model, self.observer, self.components
+        )
         self.executor = RunExecutor(self.services)
         self._next_run_ids: dict[str, str] = {}
         self._recover()
@@ -64,28 +72,46 @@ class Runtime:
     def start_turn(self, conversation_id: str, message: str, entry_point: str = "chat") -> str:
         """Send a user message: a new turn, run to its next resting state."""
         if entry_point not in ENTRY_POINTS:
-            raise Refusal("bad_entry_point", "unknown entry point", status=400,
-                          entry_point=entry_point)
+            raise Refusal(
+                "bad_entry_point", "unknown entry point", status=400, entry_point=entry_point
+            )
         workflow = self._workflow(conversation_id)
         turns = records.list_turns(self.store.read(), conversation_id)
         previous = turns[-1] if turns and turns[-1].status in UNFINISHED else None
         prior = self._journal_or_none(previous.id) if previous is not None else None
         with self.store.transaction() as conn:
             if previous is not None:
-                records.set_turn(conn, previous.id, status="stopped", error="superseded",
-                                 expect=("resuming",))
+                records.set_turn(
+                    conn, previous.id, status="stopped", error="superseded", expect=("resuming",)
+                )
             turn_id = records.create_turn(conn, conversation_id, entry_point)
             if prior is not None:
-                records.append_thread(conn, conversation_id, turn_id, {
-                    "role": "system", "kind": "prior_turn",
-                    "content": self.components.behaviour.prior_turn_text(prior)})
-            records.insert_message(conn, conversation_id=conversation_id, turn_id=turn_id,
-                                   run_id=None, role="user", content=message, node_id=None)
-            records.append_thread(conn, conversation_id, turn_id,
-                                  {"role": "user", "content": message})
+                records.append_thread(
+                    conn,
+                    conversation_id,
+                    turn_id,
+                    {
+                        "role": "system",
+                        "kind": "prior_turn",
+                        "content": self.components.behaviour.prior_turn_text(prior),
+                    },
+                )
+            records.insert_message(
+                conn,
+                conversation_id=conversation_id,
+                turn_id=turn_id,
+                run_id=None,
+                role="user",
+                content=message,
+                node_id=None,
+            )
+            records.append_thread(
+                conn, conversation_id, turn_id, {"role": "user", "content": message}
+            )
             run_id = self._create_run(conn, turn_id, "start")
-        state = RunState(run_id, turn_id, conversation_id, "start", entry_point, workflow,
-                         ("running", None))
+        state = RunState(
+            run_id, turn_id, conversation_id, "start", entry_point, workflow, ("running", None)
+        )
         self.executor.execute(state, prior=prior)
         return turn_id
 
@@ -95,10 +121,18 @@ class Runtime:
             turn = self._turn(conn, turn_id, conversation_id)
             pending = self._pending(turn, "question")
             records.set_turn(conn, turn.id, status="running", expect=("paused",))
-            records.insert_message(conn, conversation_id=turn.conversation_id, turn_id=turn.id,
-                                   run_id=None, role="user", content=value, node_id=None)
-            records.append_thread(conn, turn.conversation_id, turn.id,
-                                  {"role": "user", "content": value})
+            records.insert_message(
+                conn,
+                conversation_id=turn.conversation_id,
+                turn_id=turn.id,
+                run_id=None,
+                role="user",
+                content=value,
+                node_id=None,
+            )
+            records.append_thread(
+                conn, turn.conversation_id, turn.id, {"role": "user", "content": value}
+            )
             run_id = self._create_run(conn, turn.id, "answer")
         self._resume(turn, run_id, "answer", pending)
 
@@ -106,8 +140,9 @@ class Runtime:
         """Approve the gated call a turn is paused on; the batch is re-issued."""
         self._decide(turn_id, conversation_id, "approved", None)
 
-    def decline(self, turn_id: str, reason: str = "declined",
-                conversation_id: str | None = None) -> None:
+    def decline(
+        self, turn_id: str, reason: str = "declined", conversation_id: str | None = None
+    ) -> None:
         """Decline the gated call; the model gets a recoverable denial and carries on."""
         self._decide(turn_id, conversation_id, "declined", reason)
 
@@ -116,9 +151,13 @@ class Runtime:
         with self.store.transaction() as conn:
             turn = self._turn(conn, turn_id, conversation_id)
             if not self._continue_offered(conn, turn):
-                raise Refusal("continue_not_offered", "Continue is offered only for the "
-                              "conversation's newest stop", status=409, turn=turn_id,
-                              status_now=turn.status)
+                raise Refusal(
+                    "continue_not_offered",
+                    "Continue is offered only for the conversation's newest stop",
+                    status=409,
+                    turn=turn_id,
+                    status_now=turn.status,
+                )
             records.set_turn(conn, turn.id, status="running", expect=("stopped",))
             run_id = self._create_run(conn, turn.id, "continue")
         self._run_resumed(turn, run_id, "continue", ("stopped", None))
@@ -127,18 +166,28 @@ class Runtime:
         """Stop a turn that is resuming or paused; Continue is then offered."""
         with self.store.transaction() as conn:
             turn = self._turn(conn, turn_id, conversation_id)
-            if not records.set_turn(conn, turn.id, status="stopped", error="stop",
-                                    expect=("resuming", "paused")):
-                raise Refusal("not_stoppable", "only a resuming or paused turn can be stopped",
-                              status=409, turn=turn_id, status_now=turn.status)
+            if not records.set_turn(
+                conn, turn.id, status="stopped", error="stop", expect=("resuming", "paused")
+            ):
+                raise Refusal(
+                    "not_stoppable",
+                    "only a resuming or paused turn can be stopped",
+                    status=409,
+                    turn=turn_id,
+                    status_now=turn.status,
+                )
 
     def settle(self, rounds: int | None = None) -> int:
         """Perform pending automatic continuations (at most ``rounds`` of them); returns
         how many ran."""
         ran = 0
         while rounds is None or ran < rounds:
-            waiting = [row[0] for row in self.store.read().execute(
-                "SELECT id FROM turns WHERE status = 'resuming' ORDER BY updated_at")]
+            waiting = [
+                row[0]
+                for row in self.store.read().execute(
+                    "SELECT id FROM turns WHERE status = 'resuming' ORDER BY updated_at"
+                )
+            ]
             if not waiting:
                 return ran
             progressed = False
@@ -163,8 +212,11 @@ class Runtime:
         else:
             run_id = self._next_run_ids.setdefault(turn.id, new_id())
         if isinstance(artifact, Mapping):
-            entry = {"type": artifact.get("type"), "payload": artifact.get("payload"),
-                     "tool_call_id": tool_call_id}
+            entry = {
+                "type": artifact.get("type"),
+                "payload": artifact.get("payload"),
+                "tool_call_id": tool_call_id,
+            }
             self.collector.add(run_id, "(late)", entry)
 
     # -- reads ------------------------------------------------------------------------------
@@ -173,18 +225,31 @@ class Runtime:
         """The turn as the wire reports it."""
         conn = self.store.read()
         turn = self._turn(conn, turn_id, conversation_id)
-        return self.components.wire.turn(turn, records.messages_of_turn(conn, turn.id),
-                                         continue_offered=self._continue_offered(conn, turn))
+        return self.components.wire.turn(
+            turn,
+            records.messages_of_turn(conn, turn.id),
+            continue_offered=self._continue_offered(conn, turn),
+        )
 
-    def poll(self, conversation_id: str, *, limit: int = 50, after: str | None = None,
-             before: str | None = None) -> dict[str, object]:
+    def poll(
+        self,
+        conversation_id: str,
+        *,
+        limit: int = 50,
+        after: str | None = None,
+        before: str | None = None,
+    ) -> dict[str, object]:
         """The conversation's message poll (PLAY-3)."""
         conn = self.store.read()
         self._workflow(conversation_id)
         turns = records.list_turns(conn, conversation_id)
         return self.components.wire.poll(
-            records.messages_of_conversation(conn, conversation_id), limit=limit, after=after,
-            before=before, session_status=turns[-1].status if turns else "idle")
+            records.messages_of_conversation(conn, conversation_id),
+            limit=limit,
+            after=after,
+            before=before,
+            session_status=turns[-1].status if turns else "idle",
+        )
 
     def turns(self, conversation_id: str) -> list[str]:
         """The conversation's turn ids, oldest first."""
@@ -212,24 +277,36 @@ class Runtime:
     def _recover(self) -> None:
         """A restart: runs left running by a dead process are crashed, their turns stopped."""
         with self.store.transaction() as conn:
-            for row in conn.execute("SELECT id, turn_id FROM runs WHERE status = 'running'"
-                                    ).fetchall():
+            for row in conn.execute(
+                "SELECT id, turn_id FROM runs WHERE status = 'running'"
+            ).fetchall():
                 records.end_run(conn, row["id"], "crashed", {"cause": "crash"})
-                records.set_turn(conn, row["turn_id"], status="stopped", error="crash",
-                                 expect=("running",))
+                records.set_turn(
+                    conn, row["turn_id"], status="stopped", error="crash", expect=("running",)
+                )
 
     def _dropped(self, drop: Drop) -> None:
-        self.observer.warning({
-            "code": "artifact_dropped", "tool": drop.tool, "run": drop.run, "type": drop.type,
-            "tool_call_id": drop.tool_call_id,
-            "message": f"artifact dropped ({drop.reason}): tool={drop.tool} run={drop.run} "
-                       f"type={drop.type} call={drop.tool_call_id}"})
+        self.observer.warning(
+            {
+                "code": "artifact_dropped",
+                "tool": drop.tool,
+                "run": drop.run,
+                "type": drop.type,
+                "tool_call_id": drop.tool_call_id,
+                "message": f"artifact dropped ({drop.reason}): tool={drop.tool} run={drop.run} "
+                f"type={drop.type} call={drop.tool_call_id}",
+            }
+        )
 
     def _workflow(self, conversation_id: str) -> Workflow:
         stored = records.load_workflow(self.store.read(), conversation_id)
         if stored is None:
-            raise Refusal("unknown_conversation", "no such conversation", status=404,
-                          conversation=conversation_id)
+            raise Refusal(
+                "unknown_conversation",
+                "no such conversation",
+                status=404,
+                conversation=conversation_id,
+            )
         return Workflow.from_json(stored)
 
     def _turn(self, conn: object, turn_id: str, conversation_id: str | None) -> records.TurnRow:
@@ -241,8 +318,13 @@ class Runtime:
     def _pending(self, turn: records.TurnRow, kind: str) -> dict[str, object]:
         pending = turn.pending
         if turn.status != "paused" or not isinstance(pending, dict) or pending.get("kind") != kind:
-            raise Refusal("not_paused", f"the turn is not paused on a {kind}", status=409,
-                          turn=turn.id, status_now=turn.status)
+            raise Refusal(
+                "not_paused",
+                f"the turn is not paused on a {kind}",
+                status=409,
+                turn=turn.id,
+                status_now=turn.status,
+            )
         return pending
 
     def _create_run(self, conn: object, turn_id: str, cause: str) -> str:
@@ -262,8 +344,9 @@ class Runtime:
         except Exception:  # best effort: the new turn starts regardless
             return None
 
-    def _decide(self, turn_id: str, conversation_id: str | None, decision: str,
-                reason: str | None) -> None:
+    def _decide(
+        self, turn_id: str, conversation_id: str | None, decision: str, reason: str | None
+    ) -> None:
         with self.store.transaction() as conn:
             turn = self._turn(conn, turn_id, conversation_id)
             pending = self._pending(turn, "gate")
@@ -273,23 +356,43 @@ class Runtime:
             run_id = self._create_run(conn, turn.id, cause)
         self._resume(turn, run_id, cause, pending)
 
-    def _resume(self, turn: records.TurnRow, run_id: str, cause: str,
-                pending: dict[str, object]) -> None:
+    def _resume(
+        self, turn: records.TurnRow, run_id: str, cause: str, pending: dict[str, object]
+    ) -> None:
         batch = pending.get("batch") if pending.get("kind") == "gate" else None
-        state = RunState(run_id, turn.id, turn.conversation_id, cause, turn.entry_point,
-                         self._workflow(turn.conversation_id), ("paused", pending))
-        self.executor.execute(state, refire=list(batch) if isinstance(batch, list) else None,
-                              chunk=pending.get("chunk"))
+        state = RunState(
+            run_id,
+            turn.id,
+            turn.conversation_id,
+            cause,
+            turn.entry_point,
+            self._workflow(turn.conversation_id),
+            ("paused", pending),
+        )
+        self.executor.execute(
+            state,
+            refire=list(batch) if isinstance(batch, list) else None,
+            chunk=pending.get("chunk"),
+        )
 
-    def _run_resumed(self, turn: records.TurnRow, run_id: str, cause: str,
-                     before: tuple[str, object]) -> None:
-        state = RunState(run_id, turn.id, turn.conversation_id, cause, turn.entry_point,
-                         self._workflow(turn.conversation_id), before)
+    def _run_resumed(
+        self, turn: records.TurnRow, run_id: str, cause: str, before: tuple[str, object]
+    ) -> None:
+        state = RunState(
+            run_id,
+            turn.id,
+            turn.conversation_id,
+            cause,
+            turn.entry_point,
+            self._workflow(turn.conversation_id),
+            before,
+        )
         self.executor.execute(state, resumed=True)
 
     def _auto_continue(self, turn_id: str) -> bool:
         run_id = self.components.behaviour.claim_continuation(
-            self.store, turn_id, lambda conn: self._create_run(conn, turn_id, "auto_continue"))
+            self.store, turn_id, lambda conn: self._create_run(conn, turn_id, "auto_continue")
+        )
         turn = None if run_id is None else records.get_turn(self.store.read(), turn_id)
         if run_id is None or turn is None:
             return False

@@ -9,16 +9,29 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-__all__ = ["POINTS", "RESUMABLE", "Arm", "Interruption", "ProcessKilled", "Seams", "WriteBackFailed"]
+__all__ = [
+    "POINTS",
+    "RESUMABLE",
+    "Arm",
+    "Interruption",
+    "ProcessKilled",
+    "Seams",
+    "WriteBackFailed",
+]
 
 #: Causes after which a run resumes on its own (the guide: soft timeout, gateway timeout,
 #: resumable transport error).
 RESUMABLE = frozenset({"time_limit", "gateway_timeout", "transport_error"})
-POINTS = ("during_model_call", "before_tool_body", "after_tool_body", "after_tool_done",
-          "during_write_back")
+POINTS = (
+    "during_model_call",
+    "before_tool_body",
+    "after_tool_body",
+    "after_tool_done",
+    "during_write_back",
+)
 
 
-class Interruption(Exception):  # noqa: N818 - it is an event, not an error
+class Interruption(Exception):
     """A run was cut off at ``point`` by ``cause`` (a time limit, a dropped connection...)."""
 
     def __init__(self, cause: str, point: str) -> None:
@@ -27,12 +40,12 @@ class Interruption(Exception):  # noqa: N818 - it is an event, not an error
         self.point = point
 
 
-class ProcessKilled(BaseException):  # noqa: N818 - it stands for a process death
+class ProcessKilled(BaseException):
     """The process dies here.  A ``BaseException`` so that no ``except Exception`` handler
     can tidy up after it; open transactions roll back as they would on a real kill."""
 
 
-class WriteBackFailed(Exception):  # noqa: N818
+class WriteBackFailed(Exception):
     """A write-back failed after taking the held list (armed by a test)."""
 
 

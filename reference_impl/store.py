@@ -9,6 +9,7 @@ state beyond the path.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -57,8 +58,7 @@ class Store:
             # A file that is not a database, or a damaged one, is refused like a newer
             # schema: as a StorageError, with nothing left open behind the refusal.
             self.close()
-            raise StorageError("database cannot be opened", path=self.path,
-                               error=str(err)) from err
+            raise StorageError("database cannot be opened", path=self.path, error=str(err)) from err
         except BaseException:
             self.close()
             raise
@@ -68,8 +68,9 @@ class Store:
     def _connection(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None,
-                                   check_same_thread=False)
+            conn = sqlite3.connect(
+                self.path, timeout=30.0, isolation_level=None, check_same_thread=False
+            )
             # Registered before the first statement, so that close() reaches it even when
             # the file turns out not to be a database.
             self._local.conn = conn
@@ -109,10 +110,8 @@ class Store:
         """Close every connection this store opened."""
         with self._all_lock:
             for conn in self._all:
-                try:
+                with contextlib.suppress(sqlite3.Error):  # closing is best effort
                     conn.close()
-                except sqlite3.Error:  # pragma: no cover - closing is best effort
-                    pass
             self._all.clear()
         self._local = threading.local()
 
@@ -124,13 +123,19 @@ class Store:
             row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
             version = int(row["value"]) if row else 0
             if version > SCHEMA_VERSION:
-                raise StorageError("database was written by a newer reference runtime",
-                                   path=self.path, version=version, supported=SCHEMA_VERSION)
+                raise StorageError(
+                    "database was written by a newer reference runtime",
+                    path=self.path,
+                    version=version,
+                    supported=SCHEMA_VERSION,
+                )
             for script in MIGRATIONS[version:]:
                 for statement in filter(str.strip, script.split(";")):
                     conn.execute(statement)
-            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
-                         (str(SCHEMA_VERSION),))
+            conn.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
+                (str(SCHEMA_VERSION),),
+            )
         except BaseException:
             conn.execute("ROLLBACK")
             raise

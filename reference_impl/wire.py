@@ -42,8 +42,9 @@ class Wire:
         """A message's general metadata (the reference runtime keeps none)."""
         return {}
 
-    def turn(self, turn: TurnRow, messages: Sequence[MessageRow], *, continue_offered: bool
-             ) -> dict[str, object]:
+    def turn(
+        self, turn: TurnRow, messages: Sequence[MessageRow], *, continue_offered: bool
+    ) -> dict[str, object]:
         """The turn read: status, whether Continue is offered, the pending pause, the
         turn's messages and the aggregate of their artifacts (RT-TOOL-4 ¶2)."""
         rows = [self.message_row(message) for message in messages]
@@ -57,20 +58,31 @@ class Wire:
             "id": turn.id,
             "status": turn.status,
             "continueOffered": continue_offered,
-            "pending": None if pending is None else {
-                key: pending[key] for key in PUBLIC_PENDING_KEYS if key in pending},
+            "pending": None
+            if pending is None
+            else {key: pending[key] for key in PUBLIC_PENDING_KEYS if key in pending},
             "messages": rows,
             "toolArtifacts": aggregate,
         }
 
-    def poll(self, messages: Sequence[MessageRow], *, limit: int, after: str | None,
-             before: str | None, session_status: str) -> dict[str, object]:
+    def poll(
+        self,
+        messages: Sequence[MessageRow],
+        *,
+        limit: int,
+        after: str | None,
+        before: str | None,
+        session_status: str,
+    ) -> dict[str, object]:
         """The PLAY-3 envelope.  Cursors are honoured only when they are digit strings."""
         after_seq = int(after) if isinstance(after, str) and after.isdigit() else None
         before_seq = int(before) if isinstance(before, str) and before.isdigit() else None
-        chosen = [m for m in messages
-                  if (after_seq is None or m.seq > after_seq)
-                  and (before_seq is None or m.seq < before_seq)]
+        chosen = [
+            m
+            for m in messages
+            if (after_seq is None or m.seq > after_seq)
+            and (before_seq is None or m.seq < before_seq)
+        ]
         page = chosen[:limit] if after_seq is not None else chosen[-limit:] if limit else []
         older = bool(page) and any(m.seq < page[0].seq for m in messages)
         if not page:

@@ -61,19 +61,30 @@ class Workflow:
 
     def exposed(self) -> dict[str, bool]:
         """Every port's exposure: the author's choice where made, else the default."""
-        return {port: bool(self.expose.get(port, default)) for port, default in PORT_DEFAULTS.items()}
+        return {
+            port: bool(self.expose.get(port, default)) for port, default in PORT_DEFAULTS.items()
+        }
 
     def to_json(self) -> dict[str, object]:
         """The stored form."""
         return {
-            "tools": [{"name": t.name, "read_only": t.read_only, "input_schema": t.input_schema,
-                       "gate": t.gate, "expose_artifacts_port": t.expose_artifacts_port}
-                      for t in self.tools],
+            "tools": [
+                {
+                    "name": t.name,
+                    "read_only": t.read_only,
+                    "input_schema": t.input_schema,
+                    "gate": t.gate,
+                    "expose_artifacts_port": t.expose_artifacts_port,
+                }
+                for t in self.tools
+            ],
             "expose": dict(self.expose),
-            "bounds": {"payload_bytes": self.bounds.payload_bytes,
-                       "run_artifacts": self.bounds.run_artifacts,
-                       "run_bytes": self.bounds.run_bytes,
-                       "held_artifacts": self.bounds.held_artifacts},
+            "bounds": {
+                "payload_bytes": self.bounds.payload_bytes,
+                "run_artifacts": self.bounds.run_artifacts,
+                "run_bytes": self.bounds.run_bytes,
+                "held_artifacts": self.bounds.held_artifacts,
+            },
         }
 
     @classmethod
@@ -83,8 +94,11 @@ class Workflow:
         expose = value.get("expose") or {}
         bounds = value.get("bounds") or {}
         assert isinstance(tools, list) and isinstance(expose, dict) and isinstance(bounds, dict)
-        return cls(tools=tuple(ToolSpec(**tool) for tool in tools), expose=dict(expose),
-                   bounds=Bounds(**bounds))
+        return cls(
+            tools=tuple(ToolSpec(**tool) for tool in tools),
+            expose=dict(expose),
+            bounds=Bounds(**bounds),
+        )
 
 
 @dataclass(frozen=True)
@@ -115,8 +129,9 @@ class ToolOutcome:
 class ToolWorld(Protocol):
     """The bodies of the tools: where side effects happen."""
 
-    def invoke(self, tool: str, args: object, tool_call_id: str | None, *, turn_id: str,
-               run_id: str) -> ToolOutcome:
+    def invoke(
+        self, tool: str, args: object, tool_call_id: str | None, *, turn_id: str, run_id: str
+    ) -> ToolOutcome:
         """Run tool ``tool`` with its normalized ``args``."""
         ...
 
@@ -130,8 +145,9 @@ class Observer(Protocol):
     def prior_turn_note(self, run_id: str, note: Mapping[str, object]) -> None: ...
     def pass_done(self, run_id: str, record: Mapping[str, object]) -> None: ...
     def warning(self, warning: Mapping[str, object]) -> None: ...
-    def run_ended(self, run_id: str, end: str, interruption: Mapping[str, object] | None
-                  ) -> None: ...
+    def run_ended(
+        self, run_id: str, end: str, interruption: Mapping[str, object] | None
+    ) -> None: ...
 
 
 class NullObserver:
@@ -155,6 +171,5 @@ class NullObserver:
     def warning(self, warning: Mapping[str, object]) -> None:
         """Ignored."""
 
-    def run_ended(self, run_id: str, end: str, interruption: Mapping[str, object] | None
-                  ) -> None:
+    def run_ended(self, run_id: str, end: str, interruption: Mapping[str, object] | None) -> None:
         """Ignored."""

@@ -33,8 +33,9 @@ def capability_names(handshake: Handshake) -> tuple[str, ...]:
     return tuple(names)
 
 
-def build_report(state: SuiteState, handshake: Handshake, *, duration_s: float,
-                 levels: tuple[str, ...]) -> StandingReport:
+def build_report(
+    state: SuiteState, handshake: Handshake, *, duration_s: float, levels: tuple[str, ...]
+) -> StandingReport:
     """The standing of every rule with at least one selected case."""
     by_clause: dict[str, list[tuple[str, CaseOutcome, str]]] = {}
     for case in state.cases:
@@ -49,42 +50,75 @@ def build_report(state: SuiteState, handshake: Handshake, *, duration_s: float,
         if rule.id not in selected_rules:
             continue
         clauses = tuple(
-            ClauseResult(id=clause.id, rule=rule.id, number=clause.number, text=clause.text,
-                         checks=tuple(_check(name, outcome, kind) for name, outcome, kind
-                                      in by_clause.get(clause.id, [])))
-            for clause in rule.clauses)
-        rules.append(RuleResult(id=rule.id, title=rule.title, family=rule.family,
-                                level=rule.level, profiles=tuple(rule.profiles),  # type: ignore[arg-type]
-                                source=str(rule.source or ""), clauses=clauses))
+            ClauseResult(
+                id=clause.id,
+                rule=rule.id,
+                number=clause.number,
+                text=clause.text,
+                checks=tuple(
+                    _check(name, outcome, kind)
+                    for name, outcome, kind in by_clause.get(clause.id, [])
+                ),
+            )
+            for clause in rule.clauses
+        )
+        rules.append(
+            RuleResult(
+                id=rule.id,
+                title=rule.title,
+                family=rule.family,
+                level=rule.level,  # type: ignore[arg-type]
+                profiles=tuple(rule.profiles),
+                source=str(rule.source or ""),
+                clauses=clauses,
+            )
+        )
     options = state.options
     hunted = [o.hunt for o in state.outcomes.values() if o.hunt]
     hunt = None
     if hunted:
-        hunt = HuntSummary(budget_s=float(hunted[0]["budget_s"]),
-                           elapsed_s=float(hunted[0]["elapsed_s"]),
-                           examples=int(hunted[0]["examples"]),
-                           counterexamples=int(hunted[0]["counterexamples"]))
+        hunt = HuntSummary(
+            budget_s=float(hunted[0]["budget_s"]),
+            elapsed_s=float(hunted[0]["elapsed_s"]),
+            examples=int(hunted[0]["examples"]),
+            counterexamples=int(hunted[0]["counterexamples"]),
+        )
     return StandingReport(
         hunt=hunt,
         implementation=ImplementationInfo(
-            name=handshake.implementation.name, version=handshake.implementation.version,
-            homepage=handshake.implementation.homepage, spec=options.impl,
-            profiles=handshake.profiles, capabilities=capability_names(handshake)),
+            name=handshake.implementation.name,
+            version=handshake.implementation.version,
+            homepage=handshake.implementation.homepage,
+            spec=options.impl,
+            profiles=handshake.profiles,
+            capabilities=capability_names(handshake),
+        ),
         suite=SuiteInfo(name="rttool", version=__version__),
-        run=RunInfo(started_at=datetime.fromtimestamp(state.started, UTC).isoformat(),
-                    duration_s=round(duration_s, 3), seed=options.seed,
-                    levels=levels,  # type: ignore[arg-type]
-                    ci=options.ci, only=options.only, mutant=options.mutant),
+        run=RunInfo(
+            started_at=datetime.fromtimestamp(state.started, UTC).isoformat(),
+            duration_s=round(duration_s, 3),
+            seed=options.seed,
+            levels=levels,  # type: ignore[arg-type]
+            ci=options.ci,
+            only=options.only,
+            mutant=options.mutant,
+        ),
         rules=tuple(rules),
     )
 
 
 def _check(name: str, outcome: CaseOutcome, kind: str) -> CheckResult:
     return CheckResult(
-        name=name, outcome=outcome.outcome,  # type: ignore[arg-type]
-        message=outcome.message, skip_kind=outcome.skip_kind,  # type: ignore[arg-type]
+        name=name,
+        outcome=outcome.outcome,  # type: ignore[arg-type]
+        message=outcome.message,
+        skip_kind=outcome.skip_kind,  # type: ignore[arg-type]
         fault=outcome.fault,  # type: ignore[arg-type]
-        duration_s=outcome.duration_s, kind=kind,  # type: ignore[arg-type]
-        evidence=Evidence(scenario=outcome.evidence.get("scenario"),
-                          trace=outcome.evidence.get("trace"),
-                          counterexample=outcome.evidence.get("counterexample")))
+        duration_s=outcome.duration_s,
+        kind=kind,  # type: ignore[arg-type]
+        evidence=Evidence(
+            scenario=outcome.evidence.get("scenario"),
+            trace=outcome.evidence.get("trace"),
+            counterexample=outcome.evidence.get("counterexample"),
+        ),
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,29 +53,31 @@ def _hunt_cases(options: RunOptions) -> list[Case]:
     return hunt_cases(options)
 
 
-def report_allure(config: pytest.Config, state: SuiteState, case: Case,
-                  outcome: CaseOutcome) -> None:
+def report_allure(
+    config: pytest.Config, state: SuiteState, case: Case, outcome: CaseOutcome
+) -> None:
     """Label the running test for Allure (family epic, rule feature, clause story)."""
     if not config.getoption("allure_report_dir", default=None):
         return
     import allure
 
+    dynamic: Any = allure.dynamic  # allure's own functions are untyped
+    attach: Any = allure.attach
     rules = [state.corpus.get(rule) for rule in case.rules]
     for rule in filter(None, rules):
-        allure.dynamic.epic(rule.family)
-        allure.dynamic.feature(rule.id)
-        allure.dynamic.severity(_SEVERITY.get(rule.level, "normal"))
+        dynamic.epic(rule.family)
+        dynamic.feature(rule.id)
+        dynamic.severity(_SEVERITY.get(rule.level, "normal"))
         if rule.source and str(rule.source).startswith("http"):
-            allure.dynamic.link(str(rule.source), name=rule.id)
+            dynamic.link(str(rule.source), name=rule.id)
     for clause in case.clauses:
-        allure.dynamic.story(clause)
-    allure.dynamic.title(case.id)
+        dynamic.story(clause)
+    dynamic.title(case.id)
     if outcome.outcome in ("failed", "error") and state.options.report_dir is not None:
         for label, relative in outcome.evidence.items():
             path = state.options.report_dir / relative
             if path.is_file():
-                allure.attach.file(str(path), name=label,
-                                   attachment_type=allure.attachment_type.JSON)
+                attach.file(str(path), name=label, attachment_type=allure.attachment_type.JSON)
 
 
 class SuitePlugin:
@@ -90,8 +93,9 @@ class SuitePlugin:
     def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
         """Parametrize the suite's test with every selected case."""
         if "rttool_case" in metafunc.fixturenames:
-            metafunc.parametrize("rttool_case", self.state.cases,
-                                 ids=[case.id for case in self.state.cases])
+            metafunc.parametrize(
+                "rttool_case", self.state.cases, ids=[case.id for case in self.state.cases]
+            )
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
@@ -131,7 +135,7 @@ class SuitePlugin:
         else:
             sys.stdout.write(line + "\n")
 
-    state_reporter: object = None
+    state_reporter: Any = None
 
     @pytest.hookimpl(trylast=True)
     def pytest_configure(self, config: pytest.Config) -> None:
@@ -145,10 +149,12 @@ class SuitePlugin:
         from conformance._pytest._build import build_report
         from conformance.report import write_reports
 
-        report = build_report(self.state, self.state.handshake(),
-                              duration_s=time.time() - self.state.started,
-                              levels=self.state.options.levels or ("core", "extended",
-                                                                   "optional"))
+        report = build_report(
+            self.state,
+            self.state.handshake(),
+            duration_s=time.time() - self.state.started,
+            levels=self.state.options.levels or ("core", "extended", "optional"),
+        )
         self.state.report = report  # type: ignore[attr-defined]
         if self.state.options.report_dir is not None:
             write_reports(report, self.state.options.report_dir)
@@ -159,11 +165,23 @@ class SuitePlugin:
 
 
 def _rule_line(state: SuiteState, rule_id: str) -> str:
-    outcomes = [state.outcomes[c.id] for c in state.cases
-                if rule_id in c.rules and c.id in state.outcomes]
-    counts = {kind: sum(1 for o in outcomes if o.outcome == kind)
-              for kind in ("passed", "failed", "error", "skipped")}
-    verdict = ("does-not-conform" if counts["failed"] else "error" if counts["error"]
-               else "conforms" if counts["passed"] else "untested")
-    return (f"rttool: {rule_id:<11} {verdict:<17} {counts['passed']} passed, "
-            f"{counts['failed']} failed, {counts['error']} errors, {counts['skipped']} skipped")
+    outcomes = [
+        state.outcomes[c.id] for c in state.cases if rule_id in c.rules and c.id in state.outcomes
+    ]
+    counts = {
+        kind: sum(1 for o in outcomes if o.outcome == kind)
+        for kind in ("passed", "failed", "error", "skipped")
+    }
+    verdict = (
+        "does-not-conform"
+        if counts["failed"]
+        else "error"
+        if counts["error"]
+        else "conforms"
+        if counts["passed"]
+        else "untested"
+    )
+    return (
+        f"rttool: {rule_id:<11} {verdict:<17} {counts['passed']} passed, "
+        f"{counts['failed']} failed, {counts['error']} errors, {counts['skipped']} skipped"
+    )

@@ -61,8 +61,11 @@ class SuiteState:
     def driver(self) -> Driver:
         """The connection to the implementation (opened on first use)."""
         if self._driver is None:
-            self._driver = Driver(connect(self.options.spec, timeout=self.options.timeout),
-                                  timeout=self.options.timeout, suite_version=__version__)
+            self._driver = Driver(
+                connect(self.options.spec, timeout=self.options.timeout),
+                timeout=self.options.timeout,
+                suite_version=__version__,
+            )
         return self._driver
 
     def handshake(self) -> Handshake:
@@ -100,20 +103,27 @@ class SuiteState:
         except Untested as untested:
             outcome = CaseOutcome(case.id, "skipped", f"untested: {untested}", "untested")
         except NotApplicable as absent:
-            outcome = CaseOutcome(case.id, "skipped", f"not-applicable: {absent}",
-                                  "not-applicable")
+            outcome = CaseOutcome(case.id, "skipped", f"not-applicable: {absent}", "not-applicable")
         except ImplementationError as err:
             outcome = CaseOutcome(case.id, "error", _line(str(err)), fault="implementation")
         except Exception as err:  # a fault of the suite itself: report it, run on
-            outcome = CaseOutcome(case.id, "error", _line(f"{type(err).__name__}: {err}"),
-                                  fault="suite")
+            outcome = CaseOutcome(
+                case.id, "error", _line(f"{type(err).__name__}: {err}"), fault="suite"
+            )
         duration = round(time.perf_counter() - started, 6)
         evidence = {}
         if outcome.outcome in ("failed", "error") and context is not None:
             evidence = self._write_evidence(case, context)
-        return CaseOutcome(outcome.id, outcome.outcome, outcome.message, outcome.skip_kind,
-                           outcome.fault, duration, evidence,
-                           context.evidence.hunt if context is not None else None)
+        return CaseOutcome(
+            outcome.id,
+            outcome.outcome,
+            outcome.message,
+            outcome.skip_kind,
+            outcome.fault,
+            duration,
+            evidence,
+            context.evidence.hunt if context is not None else None,
+        )
 
     def _write_evidence(self, case: Case, context: CheckContext) -> dict[str, str]:
         root = self.options.report_dir
@@ -134,8 +144,9 @@ class SuiteState:
 
 
 def _dump(root: Path, relative: Path, value: object) -> str:
-    (root / relative).write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n",
-                                 encoding="utf-8")
+    (root / relative).write_text(
+        json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     return relative.as_posix()
 
 

@@ -20,7 +20,6 @@ def test_rttool(rttool_case: Case, request: pytest.FixtureRequest) -> None:
     if outcome.outcome == "failed":
         pytest.fail(f"{rttool_case.id}: {outcome.message}", pytrace=False)
     if outcome.outcome == "error":
-        pytest.fail(f"{rttool_case.id}: error ({outcome.fault}): {outcome.message}",
-                    pytrace=False)
+        pytest.fail(f"{rttool_case.id}: error ({outcome.fault}): {outcome.message}", pytrace=False)
     if outcome.outcome == "skipped":
         pytest.skip(outcome.message)

@@ -166,6 +166,5 @@ def check_collection_independent_of_entry_point(ctx: CheckContext) -> None:
     for launched, artifacts in seen.items():
         ctx.expect(
             artifacts == reference,
-            f"launched from {launched!r}, the run collected {artifacts!r}; "
-            f"expected {reference!r}",
+            f"launched from {launched!r}, the run collected {artifacts!r}; expected {reference!r}",
         )

@@ -18,10 +18,18 @@ __all__ = ["configure"]
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``rttool replay``."""
     parser.add_argument("file", type=Path, metavar="FILE", help="counterexample or scenario JSON")
-    parser.add_argument("--impl", default="reference", metavar="SPEC",
-                        help="the implementation (default: the reference runtime)")
-    parser.add_argument("--mutant", default=None, metavar="NAME",
-                        help="replay against a named mutant of the reference runtime")
+    parser.add_argument(
+        "--impl",
+        default="reference",
+        metavar="SPEC",
+        help="the implementation (default: the reference runtime)",
+    )
+    parser.add_argument(
+        "--mutant",
+        default=None,
+        metavar="NAME",
+        help="replay against a named mutant of the reference runtime",
+    )
     parser.add_argument("--timeout", type=float, default=30.0, metavar="S")
     parser.set_defaults(handler=replay)
 
@@ -57,8 +65,9 @@ def replay(args: argparse.Namespace) -> int:
         try:
             check_outbound("scenario", raw)
         except SuiteError as err:
-            raise SuiteError("the file's scenario breaks the protocol schema",
-                             file=str(args.file), **err.details) from err
+            raise SuiteError(
+                "the file's scenario breaks the protocol schema", file=str(args.file), **err.details
+            ) from err
         scenario = from_json(Scenario, raw)
         spec = resolve_spec(args.impl, args.mutant)
     except (RttoolError, CodecError) as err:
@@ -69,8 +78,9 @@ def replay(args: argparse.Namespace) -> int:
         sys.stderr.write(f"rttool: error: unknown invariant: invariant={named}\n")
         return 2
     try:
-        driver = Driver(connect(spec, timeout=args.timeout), timeout=args.timeout,
-                        suite_version=__version__)
+        driver = Driver(
+            connect(spec, timeout=args.timeout), timeout=args.timeout, suite_version=__version__
+        )
         try:
             handshake = driver.handshake()
             trace = driver.run(scenario)

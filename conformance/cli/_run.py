@@ -19,33 +19,77 @@ __all__ = ["configure"]
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``rttool run``."""
-    parser.add_argument("--impl", default="reference", metavar="SPEC",
-                        help="reference (default), python:MODULE:ATTR, http://HOST:PORT, "
-                             "or stdio:COMMAND")
-    parser.add_argument("--mutant", default=None, metavar="NAME",
-                        help="run a named mutant of the reference runtime")
-    parser.add_argument("--report-dir", type=Path, default=None, metavar="DIR",
-                        help="where reports go (default reports/<implementation>/)")
-    parser.add_argument("--level", action="append", default=[], metavar="LEVEL",
-                        choices=("core", "extended", "optional"),
-                        help="levels whose failures fail the run (default: the levels "
-                             "the implementation claims); repeatable")
-    parser.add_argument("--expectations", type=Path, default=None, metavar="FILE",
-                        help="YAML file of expected failures")
-    parser.add_argument("--only", action="append", default=[], metavar="RULE[#cN]",
-                        help="run only these rules or clauses; repeatable")
-    parser.add_argument("-n", "--workers", type=int, default=1, metavar="N",
-                        help="run in N parallel processes (pytest-xdist)")
-    parser.add_argument("--examples", type=int, default=None, metavar="N",
-                        help="examples per invariant for the hunt")
-    parser.add_argument("--hunt-seconds", type=float, default=None, metavar="S",
-                        help="time budget per invariant for the hunt")
+    parser.add_argument(
+        "--impl",
+        default="reference",
+        metavar="SPEC",
+        help="reference (default), python:MODULE:ATTR, http://HOST:PORT, or stdio:COMMAND",
+    )
+    parser.add_argument(
+        "--mutant", default=None, metavar="NAME", help="run a named mutant of the reference runtime"
+    )
+    parser.add_argument(
+        "--report-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="where reports go (default reports/<implementation>/)",
+    )
+    parser.add_argument(
+        "--level",
+        action="append",
+        default=[],
+        metavar="LEVEL",
+        choices=("core", "extended", "optional"),
+        help="levels whose failures fail the run (default: the levels "
+        "the implementation claims); repeatable",
+    )
+    parser.add_argument(
+        "--expectations",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="YAML file of expected failures",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="RULE[#cN]",
+        help="run only these rules or clauses; repeatable",
+    )
+    parser.add_argument(
+        "-n",
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run in N parallel processes (pytest-xdist)",
+    )
+    parser.add_argument(
+        "--examples",
+        type=int,
+        default=None,
+        metavar="N",
+        help="examples per invariant for the hunt",
+    )
+    parser.add_argument(
+        "--hunt-seconds",
+        type=float,
+        default=None,
+        metavar="S",
+        help="time budget per invariant for the hunt",
+    )
     parser.add_argument("--seed", type=int, default=None, metavar="N", help="hunt seed")
     parser.add_argument("--no-hunt", action="store_true", help="skip the property-based hunt")
-    parser.add_argument("--timeout", type=float, default=30.0, metavar="S",
-                        help="per-request timeout for the implementation (default 30)")
-    parser.add_argument("--quiet", "-q", action="store_true",
-                        help="print only the summary table")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="per-request timeout for the implementation (default 30)",
+    )
+    parser.add_argument("--quiet", "-q", action="store_true", help="print only the summary table")
     parser.set_defaults(handler=run)
 
 
@@ -92,11 +136,12 @@ def run(args: argparse.Namespace) -> int:
     standing = report_dir / "standing.json"
     standing.unlink(missing_ok=True)
     code = pytest.main(_pytest_args(args, report_dir))
-    if code == pytest.ExitCode.USAGE_ERROR or code == pytest.ExitCode.INTERNAL_ERROR:
+    if code in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR):
         return EXIT_USAGE
     if code == EXIT_UNDRIVABLE or not standing.is_file():
-        sys.stderr.write("rttool: the run produced no standing; the implementation could not "
-                         "be driven\n")
+        sys.stderr.write(
+            "rttool: the run produced no standing; the implementation could not be driven\n"
+        )
         return EXIT_UNDRIVABLE
     report = load_standing(standing)
     levels = tuple(args.level) or claimed
@@ -112,17 +157,32 @@ def run(args: argparse.Namespace) -> int:
 def _pytest_args(args: argparse.Namespace, report_dir: Path) -> list[str]:
     from conformance._pytest._plugin import SUITE_MODULE
 
-    out = [str(SUITE_MODULE), "-p", "no:cacheprovider", "-p", "no:terminal",
-           "--rootdir", str(SUITE_MODULE.parent), "-c", os.devnull,
-           "--rttool-impl", args.impl, "--rttool-report-dir", str(report_dir),
-           "--rttool-timeout", str(args.timeout)]
+    out = [
+        str(SUITE_MODULE),
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:terminal",
+        "--rootdir",
+        str(SUITE_MODULE.parent),
+        "-c",
+        os.devnull,
+        "--rttool-impl",
+        args.impl,
+        "--rttool-report-dir",
+        str(report_dir),
+        "--rttool-timeout",
+        str(args.timeout),
+    ]
     if args.mutant:
         out += ["--rttool-mutant", args.mutant]
     for only in args.only:
         out += ["--rttool-only", only]
-    for option, value in (("--rttool-examples", args.examples),
-                          ("--rttool-hunt-seconds", args.hunt_seconds),
-                          ("--rttool-seed", args.seed)):
+    for option, value in (
+        ("--rttool-examples", args.examples),
+        ("--rttool-hunt-seconds", args.hunt_seconds),
+        ("--rttool-seed", args.seed),
+    ):
         if value is not None:
             out += [option, str(value)]
     if args.no_hunt:

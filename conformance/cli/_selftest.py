@@ -123,9 +123,11 @@ def _line(result: MutantResult, width: int) -> str:
         line += f"  MISSED {', '.join(result.missed)}"
     if result.hunt is not None:
         hunt = result.hunt
-        line += (f"  [hunt: first failure after {hunt.first_failure_examples} examples "
-                 f"({hunt.first_failure_s} s), {hunt.counterexample_steps} steps"
-                 f"{'; CAUGHT BY THE CHECKS ALONE' if hunt.checks_alone_caught else ''}]")
+        line += (
+            f"  [hunt: first failure after {hunt.first_failure_examples} examples "
+            f"({hunt.first_failure_s} s), {hunt.counterexample_steps} steps"
+            f"{'; CAUGHT BY THE CHECKS ALONE' if hunt.checks_alone_caught else ''}]"
+        )
     if result.error is not None:
         line += f"  error: {_printable(result.error)}"
     return line

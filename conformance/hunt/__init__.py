@@ -20,18 +20,22 @@ from conformance.checks import CheckContext, NotApplicable, Untested
 from conformance.hunt._search import Budget, Finding, HuntOutcome, hunt
 from conformance.hunt.invariants import INVARIANTS, Invariant
 
-__all__ = ["INVARIANTS", "Budget", "Finding", "HuntOutcome", "hunt", "hunt_cases",
-           "steps_summary"]
+__all__ = ["INVARIANTS", "Budget", "Finding", "HuntOutcome", "hunt", "hunt_cases", "steps_summary"]
 
 
 class HuntOptions(Protocol):
     """The run options the hunt reads."""
 
-    examples: int | None
-    hunt_seconds: float | None
-    seed: int | None
-    ci: bool
-    report_dir: Path | None
+    @property
+    def examples(self) -> int | None: ...
+    @property
+    def hunt_seconds(self) -> float | None: ...
+    @property
+    def seed(self) -> int | None: ...
+    @property
+    def ci(self) -> bool: ...
+    @property
+    def report_dir(self) -> Path | None: ...
 
 
 def steps_summary(scenario: Scenario) -> str:
@@ -53,9 +57,12 @@ class _SharedSearch:
 
     def run(self, ctx: CheckContext) -> HuntOutcome:
         if self.outcome is None:
-            claimed = [i for i in INVARIANTS if i.profile in ctx.handshake.profiles
-                       and all(getattr(ctx.handshake.capabilities, n, False) is True
-                               for n in i.needs)]
+            claimed = [
+                i
+                for i in INVARIANTS
+                if i.profile in ctx.handshake.profiles
+                and all(getattr(ctx.handshake.capabilities, n, False) is True for n in i.needs)
+            ]
             self.invariants = tuple(claimed)
             self.outcome = hunt(ctx.runner, ctx.handshake, claimed, self.budget)
         return self.outcome
@@ -67,35 +74,49 @@ def _case(invariant: Invariant, shared: _SharedSearch) -> Case:
             raise NotApplicable(f"profile {invariant.profile} not claimed")
         ctx.require(*invariant.needs)
         outcome = shared.run(ctx)
-        ctx.evidence.hunt = {"examples": outcome.examples, "elapsed_s": outcome.elapsed_s,
-                             "budget_s": shared.budget.seconds,
-                             "counterexamples": len(outcome.findings)}
+        ctx.evidence.hunt = {
+            "examples": outcome.examples,
+            "elapsed_s": outcome.elapsed_s,
+            "budget_s": shared.budget.seconds,
+            "counterexamples": len(outcome.findings),
+        }
         if outcome.error is not None:
             raise Untested(outcome.error)
         found = outcome.findings.get(invariant.name)
         if found is None:
             return
         ctx.evidence.runs.append((found.scenario, found.trace))
-        ctx.evidence.counterexample = {"invariant": invariant.name,
-                                       "clauses": list(invariant.clauses),
-                                       "message": found.message,
-                                       "steps": steps_summary(found.scenario),
-                                       "scenario": to_json(found.scenario)}
-        ctx.fail(f"{found.message} (minimal scenario, {len(found.scenario.steps)} steps: "
-                 f"{steps_summary(found.scenario)}; {outcome.examples} examples in "
-                 f"{outcome.elapsed_s}s)")
+        ctx.evidence.counterexample = {
+            "invariant": invariant.name,
+            "clauses": list(invariant.clauses),
+            "message": found.message,
+            "steps": steps_summary(found.scenario),
+            "scenario": to_json(found.scenario),
+        }
+        ctx.fail(
+            f"{found.message} (minimal scenario, {len(found.scenario.steps)} steps: "
+            f"{steps_summary(found.scenario)}; {outcome.examples} examples in "
+            f"{outcome.elapsed_s}s)"
+        )
 
-    return Case(id=f"HUNT/{invariant.name}", name=f"hunt-{invariant.name}", kind="hunt",
-                clauses=invariant.clauses, summary=invariant.judge.__doc__ or invariant.name,
-                run=run)
+    return Case(
+        id=f"HUNT/{invariant.name}",
+        name=f"hunt-{invariant.name}",
+        kind="hunt",
+        clauses=invariant.clauses,
+        summary=invariant.judge.__doc__ or invariant.name,
+        run=run,
+    )
 
 
 def hunt_cases(options: HuntOptions) -> list[Case]:
     """One case per invariant, sharing one search with the options' budget."""
-    budget = Budget(examples=options.examples or Budget.examples,
-                    seconds=options.hunt_seconds or Budget.seconds, seed=options.seed,
-                    derandomize=options.ci,
-                    database=(options.report_dir / ".hypothesis") if options.report_dir
-                    else None)
+    budget = Budget(
+        examples=options.examples or Budget.examples,
+        seconds=options.hunt_seconds or Budget.seconds,
+        seed=options.seed,
+        derandomize=options.ci,
+        database=(options.report_dir / ".hypothesis") if options.report_dir else None,
+    )
     shared = _SharedSearch(budget)
     return [_case(invariant, shared) for invariant in INVARIANTS]

@@ -59,14 +59,20 @@ def produced(trace: Trace) -> dict[str, Produced]:
                 for entry in attached if isinstance(attached, list) else ():
                     canary = canary_of(entry)
                     if canary is not None and canary not in out:
-                        out[canary] = Produced(canary, run.conversation, run.turn, run.end,
-                                               len(out), str(result.tool), result.tool_call_id,
-                                               str(_mapping(entry).get("type")))
+                        out[canary] = Produced(
+                            canary,
+                            run.conversation,
+                            run.turn,
+                            run.end,
+                            len(out),
+                            str(result.tool),
+                            result.tool_call_id,
+                            str(_mapping(entry).get("type")),
+                        )
     return out
 
 
-def wires(trace: Trace, step: int | None = None
-          ) -> Iterator[tuple[int, str, str, TurnWire]]:
+def wires(trace: Trace, step: int | None = None) -> Iterator[tuple[int, str, str, TurnWire]]:
     """``(step index, conversation, turn, wire)`` of every turn after every step (or one)."""
     chosen = trace.steps if step is None else (trace.steps[step],)
     for record in chosen:

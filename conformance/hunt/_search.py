@@ -61,12 +61,13 @@ class HuntOutcome:
     first_failure: tuple[int, float] | None = None
 
 
-class _Rejected(Exception):  # noqa: N818 - control flow: the implementation cannot run it
+class _Rejected(Exception):
     pass
 
 
-def hunt(runner: ScenarioRunner, handshake: Handshake, invariants: Sequence[Invariant],
-         budget: Budget) -> HuntOutcome:
+def hunt(
+    runner: ScenarioRunner, handshake: Handshake, invariants: Sequence[Invariant], budget: Budget
+) -> HuntOutcome:
     """Search for scenarios that break ``invariants``; return the shrunk findings."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
     from hypothesis import seed as fixed_seed
@@ -74,8 +75,14 @@ def hunt(runner: ScenarioRunner, handshake: Handshake, invariants: Sequence[Inva
     from hypothesis.errors import Unsatisfiable
 
     outcome = HuntOutcome()
-    database = (DirectoryBasedExampleDatabase(str(budget.database)) if budget.database
-                else InMemoryExampleDatabase())
+    # A derandomized search is reproducible by construction and keeps no database.
+    database = (
+        None
+        if budget.derandomize
+        else DirectoryBasedExampleDatabase(str(budget.database))
+        if budget.database
+        else InMemoryExampleDatabase()
+    )
     started = time.monotonic()
 
     def check(scenario: Scenario) -> None:
@@ -90,8 +97,7 @@ def hunt(runner: ScenarioRunner, handshake: Handshake, invariants: Sequence[Inva
             message = invariant.judge(scenario, trace, handshake)
             if message is not None:
                 if outcome.first_failure is None:
-                    outcome.first_failure = (outcome.examples,
-                                             round(time.monotonic() - started, 3))
+                    outcome.first_failure = (outcome.examples, round(time.monotonic() - started, 3))
                 raise invariant.violation(message, scenario, trace)
 
     batch = 0
@@ -99,15 +105,23 @@ def hunt(runner: ScenarioRunner, handshake: Handshake, invariants: Sequence[Inva
         if time.monotonic() - started > budget.seconds:
             break
         # A derandomized search repeats itself batch after batch: it runs as one batch.
-        size = budget.examples if budget.derandomize else min(
-            budget.batch, budget.examples - outcome.examples)
-        test = settings(max_examples=size, deadline=None, database=database,
-                        derandomize=budget.derandomize, print_blob=False,
-                        # findings are saved and reported by the suite, not printed here
-                        verbosity=Verbosity.quiet,
-                        suppress_health_check=list(HealthCheck), report_multiple_bugs=True,
-                        phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
-                        )(given(scenarios(handshake))(check))
+        size = (
+            budget.examples
+            if budget.derandomize
+            else min(budget.batch, budget.examples - outcome.examples)
+        )
+        test = settings(
+            max_examples=size,
+            deadline=None,
+            database=database,
+            derandomize=budget.derandomize,
+            print_blob=False,
+            # findings are saved and reported by the suite, not printed here
+            verbosity=Verbosity.quiet,
+            suppress_health_check=list(HealthCheck),
+            report_multiple_bugs=True,
+            phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
+        )(given(scenarios(handshake))(check))
         if budget.seed is not None and not budget.derandomize:
             test = fixed_seed(budget.seed + batch)(test)
         batch += 1
@@ -117,11 +131,11 @@ def hunt(runner: ScenarioRunner, handshake: Handshake, invariants: Sequence[Inva
         except Unsatisfiable:
             outcome.error = "the implementation could run none of the generated scenarios"
             break
-        except Violation as found:
-            _keep(outcome, found)
+        except Violation as violation:
+            _keep(outcome, violation)
         except BaseExceptionGroup as group:
-            for found in _violations(group):
-                _keep(outcome, found)
+            for member in _violations(group):
+                _keep(outcome, member)
             if not outcome.findings:
                 raise
         if budget.derandomize:
@@ -151,7 +165,7 @@ def _shrinking_bounded(seconds: float) -> Iterator[None]:
         engine.MAX_SHRINKING_SECONDS = previous
 
 
-def _violations(group: BaseExceptionGroup) -> list[Violation]:  # type: ignore[type-arg]
+def _violations(group: BaseExceptionGroup[BaseException]) -> list[Violation]:
     found: list[Violation] = []
     for member in group.exceptions:
         if isinstance(member, Violation):
@@ -162,5 +176,6 @@ def _violations(group: BaseExceptionGroup) -> list[Violation]:  # type: ignore[t
 
 
 def _keep(outcome: HuntOutcome, found: Violation) -> None:
-    outcome.findings.setdefault(found.invariant, Finding(found.invariant, found.message,
-                                                         found.scenario, found.trace))
+    outcome.findings.setdefault(
+        found.invariant, Finding(found.invariant, found.message, found.scenario, found.trace)
+    )

@@ -38,8 +38,16 @@ __all__ = ["Segment", "story"]
 
 # Weights by repetition: the interesting endings come up often.
 ENDINGS = ("question", "question", "question", "text", "text", "cut", "cut", "cut", "gate")
-POINTS = ("after_tool_done", "after_tool_done", "after_tool_done", "after_tool_body",
-          "after_tool_body", "during_model_call", "before_tool_body", "during_write_back")
+POINTS = (
+    "after_tool_done",
+    "after_tool_done",
+    "after_tool_done",
+    "after_tool_body",
+    "after_tool_body",
+    "during_model_call",
+    "before_tool_body",
+    "during_write_back",
+)
 
 
 @dataclass(frozen=True)
@@ -59,18 +67,26 @@ def _segments(handshake: Handshake, names: tuple[str, ...]) -> st.SearchStrategy
 
     caps = handshake.capabilities
     durable = "durable-resume" in handshake.profiles
-    endings = [e for e in ENDINGS if (e != "gate" or caps.gates)
-               and (e != "cut" or (durable and caps.interrupt_points and caps.interrupt_causes))]
-    noise = ["poll"] + (["restart"] * 2 if caps.restart else []) \
-        + (["fail_write_back"] * 2 if caps.write_back_failure else []) \
+    endings = [
+        e
+        for e in ENDINGS
+        if (e != "gate" or caps.gates)
+        and (e != "cut" or (durable and caps.interrupt_points and caps.interrupt_causes))
+    ]
+    noise = (
+        ["poll"]
+        + (["restart"] * 2 if caps.restart else [])
+        + (["fail_write_back"] * 2 if caps.write_back_failure else [])
         + (["fail_ledger_read"] if caps.ledger_read_failure and durable else [])
+    )
     offered = set(caps.interrupt_causes)
     causes = [c for c in caps.interrupt_causes if c != "crash"]
     if "time_limit" in offered:
         causes += ["time_limit"] * 3
     points = [p for p in POINTS if p in set(caps.interrupt_points)] or ["during_model_call"]
-    cuts = st.builds(Interrupt, point=st.sampled_from(points),
-                     cause=st.sampled_from(causes or ["time_limit"]))
+    cuts = st.builds(
+        Interrupt, point=st.sampled_from(points), cause=st.sampled_from(causes or ["time_limit"])
+    )
     non_empty = batches(names).filter(bool)
     return st.builds(
         Segment,
@@ -87,18 +103,23 @@ def _fresh_ids(batch: tuple[object, ...], round_: int) -> tuple[object, ...]:
     out: list[object] = []
     for call in batch:
         if isinstance(call, dict) and "tool_call_id" in call:
-            call = {**call, "tool_call_id": f"{call['tool_call_id']}r{round_}"}
-        out.append(call)
+            out.append({**call, "tool_call_id": f"{call['tool_call_id']}r{round_}"})
+        else:
+            out.append(call)
     return tuple(out)
 
 
-_NOISE: dict[str, Step] = {"poll": Poll(), "restart": Restart(),
-                           "fail_write_back": FailWriteBack(),
-                           "fail_ledger_read": FailLedgerRead()}
+_NOISE: dict[str, Step] = {
+    "poll": Poll(),
+    "restart": Restart(),
+    "fail_write_back": FailWriteBack(),
+    "fail_ledger_read": FailLedgerRead(),
+}
 
 
-def story(handshake: Handshake, names: tuple[str, ...], gated: str,
-          max_segments: int = 5) -> st.SearchStrategy[tuple[tuple[Reply, ...], tuple[Step, ...]]]:
+def story(
+    handshake: Handshake, names: tuple[str, ...], gated: str, max_segments: int = 5
+) -> st.SearchStrategy[tuple[tuple[Reply, ...], tuple[Step, ...]]]:
     """Model replies and driver steps of a coherent story over tools ``names``; a gate
     ending calls tool ``gated``."""
 
@@ -117,16 +138,23 @@ def story(handshake: Handshake, names: tuple[str, ...], gated: str,
             if segment.redispatch is not None and sent:
                 batches.insert(0, _fresh_ids(sent[segment.redispatch % len(sent)], index))
             if segment.ending == "gate":
-                batches.append((*(batches.pop() if batches else ()),
-                                {"name": gated, "args": {}, "tool_call_id": f"g{index}"}))
+                batches.append(
+                    (
+                        *(batches.pop() if batches else ()),
+                        {"name": gated, "args": {}, "tool_call_id": f"g{index}"},
+                    )
+                )
             model += [Reply(tool_calls=batch) for batch in batches]
             sent += batches
             if "fail_write_back" in segment.noise:
                 # The write-back that fails is this run's: it completes, fails, and the
                 # step is retried (a failed start or continuation waits for Continue).
                 model.append(Reply(text="Here you are."))
-                resume = resume if isinstance(resume, Answer | Approve | Decline) \
+                resume = (
+                    resume
+                    if isinstance(resume, Answer | Approve | Decline)
                     else Continue(turn=turn)
+                )
             elif segment.ending == "question":
                 model.append(Reply(question="Go on?"))
                 resume = Answer(turn=turn)

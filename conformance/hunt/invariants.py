@@ -64,9 +64,11 @@ def no_loss(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | Non
         if (made.tool_call_id, made.type) in warned:
             continue
         if canary not in [canary_of(e) for e in delivered(wire)]:
-            return (f"{canary} ({made.type} from {made.tool} call {made.tool_call_id}) was "
-                    f"produced in turn {made.turn}, which completed without delivering it "
-                    "and without a warning")
+            return (
+                f"{canary} ({made.type} from {made.tool} call {made.tool_call_id}) was "
+                f"produced in turn {made.turn}, which completed without delivering it "
+                "and without a warning"
+            )
     return None
 
 
@@ -94,8 +96,7 @@ def held_off_wire(scenario: Scenario, trace: Trace, handshake: Handshake) -> str
             continue
         shown = canaries_in([wire.messages, wire.toolArtifacts])
         if shown:
-            return f"after step {index}, turn {turn} is {wire.status} but its wire shows " \
-                   f"{shown[0]}"
+            return f"after step {index}, turn {turn} is {wire.status} but its wire shows {shown[0]}"
     return None
 
 
@@ -105,8 +106,9 @@ def no_metadata_leak(scenario: Scenario, trace: Trace, handshake: Handshake) -> 
         for row in wire.messages:
             leaked = canaries_in(_mapping(row).get("metadata"))
             if leaked:
-                return f"after step {index}, a message of turn {turn} has {leaked[0]} in its " \
-                       "metadata"
+                return (
+                    f"after step {index}, a message of turn {turn} has {leaked[0]} in its metadata"
+                )
     return None
 
 
@@ -131,8 +133,10 @@ def shape_and_pairing(scenario: Scenario, trace: Trace, handshake: Handshake) ->
                 return f"after step {index}, turn {turn} carries an entry with keys {keys}"
             canary = canary_of(entry)
             if canary in made and _mapping(entry).get("tool_call_id") != made[canary].tool_call_id:
-                return (f"{canary} is paired with call {_mapping(entry).get('tool_call_id')!r}"
-                        f", but call {made[canary].tool_call_id!r} produced it")
+                return (
+                    f"{canary} is paired with call {_mapping(entry).get('tool_call_id')!r}"
+                    f", but call {made[canary].tool_call_id!r} produced it"
+                )
     return None
 
 
@@ -143,25 +147,33 @@ def held_first(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | 
     for index, _conversation, turn, wire in wires(trace):
         for row in wire.messages:
             carried = _mapping(row).get("toolArtifacts")
-            order = [made[c].seq for c in (canary_of(e) for e in carried or []) if c in made] \
-                if isinstance(carried, list) else []
+            order = (
+                [made[c].seq for c in (canary_of(e) for e in carried or []) if c in made]
+                if isinstance(carried, list)
+                else []
+            )
             if order != sorted(order):
-                return f"after step {index}, a message of turn {turn} delivers artifacts out " \
-                       "of the order they were produced"
+                return (
+                    f"after step {index}, a message of turn {turn} delivers artifacts out "
+                    "of the order they were produced"
+                )
     return None
 
 
 def held_within_bound(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
     """The held list never exceeds its bound."""
-    bound = (scenario.bounds.held_artifacts if scenario.bounds else None) \
-        or handshake.limits.held_artifacts
+    bound = (
+        scenario.bounds.held_artifacts if scenario.bounds else None
+    ) or handshake.limits.held_artifacts
     if bound is None:
         return None
     for step in trace.steps:
         for turn, held in (step.held or {}).items():
             if isinstance(held, list) and len(held) > bound:
-                return f"after step {step.index}, {len(held)} artifacts are held against " \
-                       f"{turn}, over the bound of {bound}"
+                return (
+                    f"after step {step.index}, {len(held)} artifacts are held against "
+                    f"{turn}, over the bound of {bound}"
+                )
     return None
 
 
@@ -172,8 +184,10 @@ def isolation(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | N
         for canary in canaries_in([wire.messages, wire.toolArtifacts]):
             source = made.get(canary)
             if source is not None and (source.conversation, source.turn) != (conversation, turn):
-                return (f"after step {index}, {canary} from turn {source.turn} "
-                        f"({source.conversation}) appears in turn {turn} ({conversation})")
+                return (
+                    f"after step {index}, {canary} from turn {source.turn} "
+                    f"({source.conversation}) appears in turn {turn} ({conversation})"
+                )
     return None
 
 
@@ -182,8 +196,9 @@ def aggregation(scenario: Scenario, trace: Trace, handshake: Handshake) -> str |
     (restarts included)."""
     for index, _conversation, turn, wire in wires(trace):
         if wire.toolArtifacts != delivered(wire):
-            return f"after step {index}, turn {turn}'s result does not equal what its " \
-                   "messages carry"
+            return (
+                f"after step {index}, turn {turn}'s result does not equal what its messages carry"
+            )
     return None
 
 
@@ -214,9 +229,13 @@ def side_effects(scenario: Scenario, trace: Trace, handshake: Handshake) -> str 
     return None
 
 
-def _step_side_effects(runs: tuple[RunRecord, ...], writes: set[str],
-                       completed: dict[str, Counter[str]], carried: dict[str, Counter[str]],
-                       unreadable: int) -> str | int:
+def _step_side_effects(
+    runs: tuple[RunRecord, ...],
+    writes: set[str],
+    completed: dict[str, Counter[str]],
+    carried: dict[str, Counter[str]],
+    unreadable: int,
+) -> str | int:
     """Judge the runs of one step; the number of ledger reads still armed to fail."""
     for run in runs:
         turn_key = f"{run.conversation}/{run.turn}"
@@ -244,13 +263,17 @@ def _step_side_effects(runs: tuple[RunRecord, ...], writes: set[str],
                 sig = name + "\x00" + json.dumps(result.arguments, sort_keys=True, default=str)
                 if result.disposition == "executed":
                     if strict and unclaimed[sig] > 0:
-                        return (f"{name} {result.arguments!r} completed earlier in turn "
-                                f"{run.turn} and ran again in resumed run {run.id}")
+                        return (
+                            f"{name} {result.arguments!r} completed earlier in turn "
+                            f"{run.turn} and ran again in resumed run {run.id}"
+                        )
                     done[sig] += 1
                 elif result.disposition == "reused":
                     if unclaimed[sig] <= 0:
-                        return (f"{name} {result.arguments!r} was answered from the journal in "
-                                f"run {run.id} with no unclaimed completion to answer it")
+                        return (
+                            f"{name} {result.arguments!r} was answered from the journal in "
+                            f"run {run.id} with no unclaimed completion to answer it"
+                        )
                     unclaimed[sig] -= 1
         if run.end == "failed":
             # A failed write-back leaves the turn as the step found it, and the step is
@@ -261,8 +284,11 @@ def _step_side_effects(runs: tuple[RunRecord, ...], writes: set[str],
 
 
 def _invariant(name: str, clauses: tuple[str, ...], judge: Verdict, **extra: object) -> Invariant:
-    violation = type(f"{name.title().replace('-', '')}Violated", (Violation,),
-                     {"invariant": name, "__module__": __name__})
+    violation = type(
+        f"{name.title().replace('-', '')}Violated",
+        (Violation,),
+        {"invariant": name, "__module__": __name__},
+    )
     return Invariant(name, clauses, judge, violation=violation, **extra)  # type: ignore[arg-type]
 
 
@@ -274,10 +300,15 @@ INVARIANTS: tuple[Invariant, ...] = (
     _invariant("no-prose-leak", ("RT-TOOL-3#c3", "RT-TOOL-2#c4"), no_prose_leak),
     _invariant("shape-and-pairing", ("RT-TOOL-3#c1",), shape_and_pairing),
     _invariant("held-first", ("RT-TOOL-7#c2",), held_first),
-    _invariant("held-within-bound", ("RT-TOOL-7#c5",), held_within_bound,
-               needs=("held_observation",)),
+    _invariant(
+        "held-within-bound", ("RT-TOOL-7#c5",), held_within_bound, needs=("held_observation",)
+    ),
     _invariant("isolation", ("RT-TOOL-7#c1", "RT-TOOL-4#c2"), isolation),
     _invariant("aggregation", ("RT-TOOL-4#c2",), aggregation),
-    _invariant("side-effects", ("DR-3#c2", "DR-3#c3", "DR-3#c5", "DR-3#c6"), side_effects,
-               profile="durable-resume"),
+    _invariant(
+        "side-effects",
+        ("DR-3#c2", "DR-3#c3", "DR-3#c5", "DR-3#c6"),
+        side_effects,
+        profile="durable-resume",
+    ),
 )

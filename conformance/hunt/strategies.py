@@ -18,8 +18,6 @@ from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
-from conformance.hunt._stories import story
-
 from adapters.handshake import Handshake
 from adapters.scenario import (
     Answer,
@@ -41,12 +39,13 @@ from adapters.scenario import (
     Tool,
     Wait,
 )
+from conformance.hunt._stories import story
 
 __all__ = ["CANARY_PREFIX", "batches", "calls", "replies", "scenarios", "steps", "tool_specs"]
 
 CANARY_PREFIX = "cn-"
 TOOL_NAMES = ("alpha", "beta", "gamma")
-ARGS = ({}, {"to": "ana"}, {"to": "bo"})
+ARGS: tuple[dict[str, str], ...] = ({}, {"to": "ana"}, {"to": "bo"})
 TURNS = ("t1", "t2")
 # Strategies are immutable; building them once keeps generation cheap.
 _KINDS = st.sampled_from(("link", "note"))
@@ -61,11 +60,17 @@ _SMUGGLED = st.sampled_from(({},) * 8 + ({"tool_call_id": "forged"}, {"smuggled"
 def calls(names: tuple[str, ...]) -> st.SearchStrategy[object]:
     """One tool call: usually well formed, from a small id space (so repeats happen),
     sometimes without an id, sometimes malformed."""
-    well_formed = st.builds(lambda name, args, n: {"name": name, "args": dict(args),
-                                                   "tool_call_id": f"c{n}"},
-                            st.sampled_from(names), st.sampled_from(ARGS), st.integers(1, 6))
-    no_id = st.builds(lambda name, args: {"name": name, "args": dict(args)},
-                      st.sampled_from(names), st.sampled_from(ARGS))
+    well_formed = st.builds(
+        lambda name, args, n: {"name": name, "args": dict(args), "tool_call_id": f"c{n}"},
+        st.sampled_from(names),
+        st.sampled_from(ARGS),
+        st.integers(1, 6),
+    )
+    no_id = st.builds(
+        lambda name, args: {"name": name, "args": dict(args)},
+        st.sampled_from(names),
+        st.sampled_from(ARGS),
+    )
     malformed = st.sampled_from(("not a call", 7, {"name": ""}, {"args": {}}))
     return st.one_of(well_formed, well_formed, well_formed, well_formed, no_id, malformed)
 
@@ -110,17 +115,28 @@ def tool_specs(draw: st.DrawFn, model: Sequence[Reply], gates: bool) -> tuple[To
         count = _invocations(model, name)
         returns = []
         for invocation in range(count):
-            artifacts = [{"type": draw(_KINDS),
-                          "payload": {"canary": f"{CANARY_PREFIX}{index}-{invocation}-{k}."},
-                          **draw(_SMUGGLED)}
-                         for k in range(draw(_ARTIFACT_COUNTS))]
+            artifacts = [
+                {
+                    "type": draw(_KINDS),
+                    "payload": {"canary": f"{CANARY_PREFIX}{index}-{invocation}-{k}."},
+                    **draw(_SMUGGLED),
+                }
+                for k in range(draw(_ARTIFACT_COUNTS))
+            ]
             if draw(_ONE_IN_TEN) == 0:
                 returns.append(Return(output={"artifacts": artifacts}, fail="refused"))
             else:
                 returns.append(Return(output={"n": invocation, "artifacts": artifacts}))
         returns.append(Return(output={"n": "again"}))
-        tools.append(Tool(name=name, returns=tuple(returns), read_only=draw(st.booleans()),
-                          input_schema={}, gate=gates and draw(_ONE_IN_FIVE) == 0))
+        tools.append(
+            Tool(
+                name=name,
+                returns=tuple(returns),
+                read_only=draw(st.booleans()),
+                input_schema={},
+                gate=gates and draw(_ONE_IN_FIVE) == 0,
+            )
+        )
     return tuple(tools)
 
 
@@ -135,8 +151,10 @@ def steps(handshake: Handshake, max_steps: int) -> st.SearchStrategy[tuple[Step,
         st.just(Poll()),
     ]
     if caps.gates:
-        options += [st.builds(Approve, turn=st.sampled_from(TURNS)),
-                    st.builds(Decline, turn=st.sampled_from(TURNS))]
+        options += [
+            st.builds(Approve, turn=st.sampled_from(TURNS)),
+            st.builds(Decline, turn=st.sampled_from(TURNS)),
+        ]
     if caps.restart:
         options.append(st.just(Restart()))
     if caps.write_back_failure:
@@ -144,11 +162,15 @@ def steps(handshake: Handshake, max_steps: int) -> st.SearchStrategy[tuple[Step,
     points = [p for p in caps.interrupt_points if p]
     causes = [c for c in caps.interrupt_causes if c != "crash" or caps.restart]
     if points and causes:
-        options.append(st.builds(Interrupt, point=st.sampled_from(points),
-                                 cause=st.sampled_from(causes)))
+        options.append(
+            st.builds(Interrupt, point=st.sampled_from(points), cause=st.sampled_from(causes))
+        )
     if durable:
-        options += [st.just(Wait()), st.builds(Continue, turn=st.sampled_from(TURNS)),
-                    st.builds(Stop, turn=st.sampled_from(TURNS))]
+        options += [
+            st.just(Wait()),
+            st.builds(Continue, turn=st.sampled_from(TURNS)),
+            st.builds(Stop, turn=st.sampled_from(TURNS)),
+        ]
         if caps.ledger_read_failure:
             options.append(st.just(FailLedgerRead()))
     if "chat" in caps.entry_points:
@@ -169,23 +191,31 @@ def _first_message(later: list[Step]) -> tuple[Step, ...]:
     return tuple(kept)
 
 
-def scenarios(handshake: Handshake, *, max_steps: int = 8, max_replies: int = 6
-              ) -> st.SearchStrategy[Scenario]:
+def scenarios(
+    handshake: Handshake, *, max_steps: int = 8, max_replies: int = 6
+) -> st.SearchStrategy[Scenario]:
     """Complete scenarios within what ``handshake`` says the implementation can do."""
     caps = handshake.capabilities
     driver_steps = steps(handshake, max_steps)
     model_replies = st.lists(replies(TOOL_NAMES), min_size=1, max_size=max_replies)
     no_bounds: st.SearchStrategy[Bounds | None] = st.none()
-    bounds = no_bounds | st.builds(Bounds, held_artifacts=st.integers(1, 4),
-                                   run_artifacts=st.integers(1, 6)) \
-        if caps.configurable_bounds else no_bounds
+    bounds = (
+        no_bounds
+        | st.builds(Bounds, held_artifacts=st.integers(1, 4), run_artifacts=st.integers(1, 6))
+        if caps.configurable_bounds
+        else no_bounds
+    )
 
     @st.composite
     def random(draw: st.DrawFn) -> Scenario:
         model = tuple(draw(model_replies))
-        return Scenario(id="hunt", steps=draw(driver_steps),
-                        tools=draw(tool_specs(model, caps.gates)), model=model,
-                        bounds=draw(bounds))
+        return Scenario(
+            id="hunt",
+            steps=draw(driver_steps),
+            tools=draw(tool_specs(model, caps.gates)),
+            model=model,
+            bounds=draw(bounds),
+        )
 
     told = story(handshake, TOOL_NAMES[:2], TOOL_NAMES[2])
 
@@ -194,10 +224,16 @@ def scenarios(handshake: Handshake, *, max_steps: int = 8, max_replies: int = 6
         model, driver = draw(told)
         tools = draw(tool_specs(model, False))
         if caps.gates:  # the story's gate endings call the last tool, which is gated
-            tools = (*tools[:2], Tool(name=tools[2].name, returns=tools[2].returns,
-                                      read_only=tools[2].read_only, input_schema={},
-                                      gate=True))
-        return Scenario(id="hunt", steps=driver, tools=tools, model=model,
-                        bounds=draw(bounds))
+            tools = (
+                *tools[:2],
+                Tool(
+                    name=tools[2].name,
+                    returns=tools[2].returns,
+                    read_only=tools[2].read_only,
+                    input_schema={},
+                    gate=True,
+                ),
+            )
+        return Scenario(id="hunt", steps=driver, tools=tools, model=model, bounds=draw(bounds))
 
     return st.one_of(coherent(), coherent(), coherent(), random())

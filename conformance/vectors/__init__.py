@@ -46,15 +46,28 @@ def vector_cases(corpus: Corpus) -> list[Case]:
             binding = by_shape.get((rule.id, run.verdicts))
             first = run.examples[0]
             if binding is None:
-                raise SuiteError("no vector binding for these verdicts", rule=rule.id,
-                                 verdicts="+".join(run.verdicts), line=first.line)
+                raise SuiteError(
+                    "no vector binding for these verdicts",
+                    rule=rule.id,
+                    verdicts="+".join(run.verdicts),
+                    line=first.line,
+                )
             missing = [c for c in binding.clauses if c not in clause_ids]
             if missing:
-                raise SuiteError("a vector binding cites a clause that does not exist",
-                                 rule=rule.id, clause=missing[0])
+                raise SuiteError(
+                    "a vector binding cites a clause that does not exist",
+                    rule=rule.id,
+                    clause=missing[0],
+                )
             shape = "-".join(run.verdicts)
-            cases.append(Case(id=f"{first.id}/{shape}", kind="vector",
-                              name=f"example-{first.id.split('#')[1]}-{shape}",
-                              clauses=binding.clauses, summary=first.title,
-                              run=_runner(binding, run)))
+            cases.append(
+                Case(
+                    id=f"{first.id}/{shape}",
+                    kind="vector",
+                    name=f"example-{first.id.split('#')[1]}-{shape}",
+                    clauses=binding.clauses,
+                    summary=first.title,
+                    run=_runner(binding, run),
+                )
+            )
     return cases

@@ -95,8 +95,10 @@ def group_examples(examples: Sequence[Example]) -> list[VectorRun] | str:
     for example in examples:
         stage = STAGES.get((example.rule_id, example.verdict))
         if stage is None:
-            return f"{example.rule_id} example {example.index}: verdict {example.verdict!r} " \
-                   "has no stage"
+            return (
+                f"{example.rule_id} example {example.index}: verdict {example.verdict!r} "
+                "has no stage"
+            )
         if stage == "whole":
             groups.append([example])
             open_group = None
@@ -110,7 +112,9 @@ def group_examples(examples: Sequence[Example]) -> list[VectorRun] | str:
                 open_group.append(example)
         else:
             if open_group is None:
-                return f"{example.rule_id} example {example.index}: an outcome " \
-                       f"({example.verdict!r}) with no input before it"
+                return (
+                    f"{example.rule_id} example {example.index}: an outcome "
+                    f"({example.verdict!r}) with no input before it"
+                )
             open_group.append(example)
     return [VectorRun(tuple(group)) for group in groups]

@@ -22,8 +22,10 @@ def _journal(ctx: CheckContext, run: VectorRun) -> None:
     events = tuple(_list(run.value("ledger")))
     trace = ctx.run(scenario("vector-ledger-journal", steps=[ClassifyLedger(events)]))
     got = trace.steps[0].journal
-    ctx.expect(got == run.value("journal"),
-               f"the journal is {got!r}, the example says {run.value('journal')!r}")
+    ctx.expect(
+        got == run.value("journal"),
+        f"the journal is {got!r}, the example says {run.value('journal')!r}",
+    )
 
 
 def _entry_tools(entries: list[object], results: dict[str, object]) -> list[Tool]:
@@ -40,21 +42,31 @@ def _noted(ctx: CheckContext, run: VectorRun) -> None:
     interrupted = [mapping(e) for e in _list(journaled.get("interrupted"))]
     ctx.expect(len(interrupted) <= 1, "a vector can interrupt at most one call")
     results = {str(e.get("tool")): e.get("result") for e in completed}
-    batch = [call(str(e.get("tool")), e.get("input"), f"c{i}") for i, e in
-             enumerate([*completed, *interrupted])]
-    cut: Step = (Interrupt("after_tool_body", "time_limit", str(interrupted[0].get("tool")))
-                 if interrupted else Interrupt("during_model_call", "time_limit",
-                                               occurrence=2 if batch else 1))
+    batch = [
+        call(str(e.get("tool")), e.get("input"), f"c{i}")
+        for i, e in enumerate([*completed, *interrupted])
+    ]
+    cut: Step = (
+        Interrupt("after_tool_body", "time_limit", str(interrupted[0].get("tool")))
+        if interrupted
+        else Interrupt("during_model_call", "time_limit", occurrence=2 if batch else 1)
+    )
     model: list[Reply] = [calls(*batch)] if batch else []
-    trace = one_turn(ctx, f"vector-journaled-{run.verdicts[-1]}",
-                     tools=_entry_tools([*completed, *interrupted], results),
-                     model=[*model, say("done")], steps=[cut, StartTurn("t1"), Wait()])
+    trace = one_turn(
+        ctx,
+        f"vector-journaled-{run.verdicts[-1]}",
+        tools=_entry_tools([*completed, *interrupted], results),
+        model=[*model, say("done")],
+        steps=[cut, StartTurn("t1"), Wait()],
+    )
     resumed = [r for r in continuations(trace) if r.resume is not None]
     ctx.expect(bool(resumed), "the turn did not resume after its time limit")
     note = resumed[0].resume.note if resumed[0].resume else None
     if run.has("bare"):
-        ctx.expect(note is None and resume_message(resumed[0], nudge(ctx)) == nudge(ctx),
-                   f"the resume prompt carries a note: {note!r}")
+        ctx.expect(
+            note is None and resume_message(resumed[0], nudge(ctx)) == nudge(ctx),
+            f"the resume prompt carries a note: {note!r}",
+        )
         return
     expected = mapping(run.value("noted"))
     ctx.expect(note is not None, "the resume prompt carries no note")
@@ -62,14 +74,18 @@ def _noted(ctx: CheckContext, run: VectorRun) -> None:
     for kind, got in (("completed", note.completed), ("interrupted", note.interrupted)):
         want = [mapping(e) for e in _list(expected.get(kind))]
         have = [mapping(e) for e in got]
-        ctx.expect([(e.get("tool"), e.get("input")) for e in have]
-                   == [(e.get("tool"), e.get("input")) for e in want],
-                   f"the note's {kind} calls are {have!r}, the example says {want!r}")
+        ctx.expect(
+            [(e.get("tool"), e.get("input")) for e in have]
+            == [(e.get("tool"), e.get("input")) for e in want],
+            f"the note's {kind} calls are {have!r}, the example says {want!r}",
+        )
         for mine, theirs in zip(have, want, strict=True):
             if "result" in theirs:
-                ctx.expect(str(theirs["result"]) in str(mine.get("result")),
-                           f"the note's short result {mine.get('result')!r} does not show "
-                           f"{theirs['result']!r}")
+                ctx.expect(
+                    str(theirs["result"]) in str(mine.get("result")),
+                    f"the note's short result {mine.get('result')!r} does not show "
+                    f"{theirs['result']!r}",
+                )
 
 
 def _ran(ctx: CheckContext, run: VectorRun) -> None:
@@ -80,42 +96,71 @@ def _ran(ctx: CheckContext, run: VectorRun) -> None:
     tools = [tool(name, output("done"), schema={}, read_only=ro) for name, ro in names.items()]
     last = str(before[-1].get("name"))
     count = sum(1 for c in before if c.get("name") == last)
-    trace = one_turn(ctx, "vector-completed-redispatched-ran", tools=tools,
-                     model=[calls(*(call(str(c.get("name")), c.get("args"), f"c{i}")
-                                    for i, c in enumerate(before))),
-                            calls(*(call(str(c.get("name")), c.get("args"), f"r{i}")
-                                    for i, c in enumerate(after))), say("done")],
-                     steps=[Interrupt("after_tool_done", "time_limit", last, count),
-                            StartTurn("t1"), Wait()])
+    trace = one_turn(
+        ctx,
+        "vector-completed-redispatched-ran",
+        tools=tools,
+        model=[
+            calls(
+                *(call(str(c.get("name")), c.get("args"), f"c{i}") for i, c in enumerate(before))
+            ),
+            calls(*(call(str(c.get("name")), c.get("args"), f"r{i}") for i, c in enumerate(after))),
+            say("done"),
+        ],
+        steps=[Interrupt("after_tool_done", "time_limit", last, count), StartTurn("t1"), Wait()],
+    )
     resumed = {r.id for r in continuations(trace)}
-    ran = [{"name": e.get("tool"), "args": e.get("input")} for r in trace.runs()
-           if r.id in resumed for e in (mapping(x) for x in r.side_effects)]
-    expected = [{"name": c.get("name"), "args": c.get("args")} for c in
-                (mapping(x) for x in _list(run.value("ran")))]
+    ran = [
+        {"name": e.get("tool"), "args": e.get("input")}
+        for r in trace.runs()
+        if r.id in resumed
+        for e in (mapping(x) for x in r.side_effects)
+    ]
+    expected = [
+        {"name": c.get("name"), "args": c.get("args")}
+        for c in (mapping(x) for x in _list(run.value("ran")))
+    ]
     ctx.expect(ran == expected, f"the resumed chunk ran {ran!r}, the example says {expected!r}")
-    ctx.expect(len(side_effects(trace)) == len(before) + len(expected),
-               "the calls before the cut did not each run exactly once")
+    ctx.expect(
+        len(side_effects(trace)) == len(before) + len(expected),
+        "the calls before the cut did not each run exactly once",
+    )
 
 
 def _capped(ctx: CheckContext, run: VectorRun) -> None:
     """DR-5: repeated time limits -> how many automatic continuations, and Continue."""
     cuts = int(str(mapping(run.value("cut")).get("time_limits")))
-    trace = one_turn(ctx, "vector-cut-capped", tools=[], model=[say("done")],
-                     steps=[*(Interrupt("during_model_call", "time_limit") for _ in range(cuts)),
-                            StartTurn("t1"), Wait()])
+    trace = one_turn(
+        ctx,
+        "vector-cut-capped",
+        tools=[],
+        model=[say("done")],
+        steps=[
+            *(Interrupt("during_model_call", "time_limit") for _ in range(cuts)),
+            StartTurn("t1"),
+            Wait(),
+        ],
+    )
     final = turn(trace, "t1")
-    got = {"automatic_continuations": len(continuations(trace, "t1", "auto_continue")),
-           "continue_available": bool(final and final.status == "stopped"
-                                      and final.continueOffered)}
-    ctx.expect(got == run.value("capped"),
-               f"the turn shows {got!r}, the example says {run.value('capped')!r}")
+    got = {
+        "automatic_continuations": len(continuations(trace, "t1", "auto_continue")),
+        "continue_available": bool(final and final.status == "stopped" and final.continueOffered),
+    }
+    ctx.expect(
+        got == run.value("capped"),
+        f"the turn shows {got!r}, the example says {run.value('capped')!r}",
+    )
 
 
 DR_BINDINGS = (
     Binding("DR-1", ("ledger", "journal"), ("DR-1#c3", "DR-1#c4", "DR-1#c5"), _journal),
     Binding("DR-2", ("journaled", "noted"), ("DR-2#c2", "DR-2#c3"), _noted),
     Binding("DR-2", ("journaled", "bare"), ("DR-2#c4",), _noted),
-    Binding("DR-3", ("completed", "redispatched", "ran"),
-            ("DR-3#c2", "DR-3#c3", "DR-3#c4", "DR-3#c5"), _ran),
+    Binding(
+        "DR-3",
+        ("completed", "redispatched", "ran"),
+        ("DR-3#c2", "DR-3#c3", "DR-3#c4", "DR-3#c5"),
+        _ran,
+    ),
     Binding("DR-5", ("cut", "capped"), ("DR-5#c3", "DR-5#c5"), _capped),
 )

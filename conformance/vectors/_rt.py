@@ -29,27 +29,43 @@ def _result_vector(ctx: CheckContext, run: VectorRun) -> None:
         returns = Return(output={**mapping(data), "artifacts": attached})
     else:
         returns = Return(output=data)
-    trace = one_turn(ctx, f"vector-{verdict}", tools=[tool("example", returns)],
-                     model=[calls(call("example", {}, "c1")), say("done")])
+    trace = one_turn(
+        ctx,
+        f"vector-{verdict}",
+        tools=[tool("example", returns)],
+        model=[calls(call("example", {}, "c1")), say("done")],
+    )
     found = results(trace, "c1")
     ctx.expect(bool(found), "no tool result was reported")
-    ctx.expect(found[0].result == expected,
-               f"the tool result is {found[0].result!r}, the example says {dict(expected)!r}")
+    ctx.expect(
+        found[0].result == expected,
+        f"the tool result is {found[0].result!r}, the example says {dict(expected)!r}",
+    )
 
 
 def _lifted(ctx: CheckContext, run: VectorRun) -> None:
     """RT-TOOL-2: the node output's reserved key -> what leaves the call into collection
     (the tool result keeps an empty type, RT-TOOL-6 then refuses it; docs/vectors.md)."""
-    trace = one_turn(ctx, "vector-mixed-lifted",
-                     tools=[tool("example", Return(output={"artifacts": run.value("mixed")}))],
-                     model=[calls(call("example", {}, "c1")), say("done")])
+    trace = one_turn(
+        ctx,
+        "vector-mixed-lifted",
+        tools=[tool("example", Return(output={"artifacts": run.value("mixed")}))],
+        model=[calls(call("example", {}, "c1")), say("done")],
+    )
     found = results(trace, "c1")
-    ctx.expect(bool(found) and mapping(found[0].result).get("success") is True,
-               "the call failed; malformed entries must be dropped without failing it")
-    surfaced = [{k: v for k, v in mapping(e).items() if k != "tool_call_id"}
-                for _, one in all_passes(trace) for e in _list(port(one, "tool_artifacts"))]
-    ctx.expect(surfaced == run.value("lifted"),
-               f"what left the call is {surfaced!r}, the example says {run.value('lifted')!r}")
+    ctx.expect(
+        bool(found) and mapping(found[0].result).get("success") is True,
+        "the call failed; malformed entries must be dropped without failing it",
+    )
+    surfaced = [
+        {k: v for k, v in mapping(e).items() if k != "tool_call_id"}
+        for _, one in all_passes(trace)
+        for e in _list(port(one, "tool_artifacts"))
+    ]
+    ctx.expect(
+        surfaced == run.value("lifted"),
+        f"what left the call is {surfaced!r}, the example says {run.value('lifted')!r}",
+    )
 
 
 def _list(value: object) -> list[object]:
@@ -67,16 +83,26 @@ def _surfaced(ctx: CheckContext, run: VectorRun) -> None:
     expected = run.value("surfaced")
     call_id = _call_id(expected, "c1")
     output = {**mapping(produced.get("data")), "artifacts": produced.get("artifacts")}
-    trace = one_turn(ctx, "vector-produced-surfaced", tools=[tool("example", Return(output))],
-                     model=[calls(call("example", {}, call_id)), say("done")])
+    trace = one_turn(
+        ctx,
+        "vector-produced-surfaced",
+        tools=[tool("example", Return(output))],
+        model=[calls(call("example", {}, call_id)), say("done")],
+    )
     surfaced = [port(one, "tool_artifacts") for _, one in all_passes(trace)]
-    ctx.expect(surfaced[:1] == [expected],
-               f"tool_artifacts carried {surfaced[:1]!r}, the example says {expected!r}")
-    given = [text for r in trace.runs() for i in r.model_inputs for text in strings(list(i.messages))]
+    ctx.expect(
+        surfaced[:1] == [expected],
+        f"tool_artifacts carried {surfaced[:1]!r}, the example says {expected!r}",
+    )
+    given = [
+        text for r in trace.runs() for i in r.model_inputs for text in strings(list(i.messages))
+    ]
     for text in strings(produced.get("artifacts")):
         if text not in ("type", "payload") and text not in strings(produced.get("data")):
-            ctx.expect(not any(text in g for g in given),
-                       f"the artifact's {text!r} reached the prose fed to the model")
+            ctx.expect(
+                not any(text in g for g in given),
+                f"the artifact's {text!r} reached the prose fed to the model",
+            )
     for text in strings(produced.get("data")):
         if text != "result":
             ctx.expect(any(text in g for g in given), f"the data {text!r} never reached the model")
@@ -86,74 +112,111 @@ def _reported(ctx: CheckContext, run: VectorRun) -> None:
     """RT-TOOL-4: an artifact of a call -> the assistant message as the wire reports it."""
     produced = mapping(run.value("produced"))
     entry = artifact(str(produced.get("type")), produced.get("payload"))
-    trace = one_turn(ctx, "vector-produced-reported",
-                     tools=[tool("example", Return(output={"ok": True, "artifacts": [entry]}))],
-                     model=[calls(call("example", {}, str(produced.get("tool_call_id")))),
-                            say("done")])
+    trace = one_turn(
+        ctx,
+        "vector-produced-reported",
+        tools=[tool("example", Return(output={"ok": True, "artifacts": [entry]}))],
+        model=[calls(call("example", {}, str(produced.get("tool_call_id")))), say("done")],
+    )
     rows = assistant_rows(turn(trace, "t1"))
     ctx.expect(bool(rows), "the turn has no assistant message")
     expected = mapping(run.value("reported"))
     shown = {key: rows[-1].get(key) for key in expected}
-    ctx.expect(shown == dict(expected),
-               f"the assistant message shows {shown!r}, the example says {dict(expected)!r}")
+    ctx.expect(
+        shown == dict(expected),
+        f"the assistant message shows {shown!r}, the example says {dict(expected)!r}",
+    )
 
 
 def _dropped(ctx: CheckContext, run: VectorRun) -> None:
     """RT-TOOL-5: an artifact for a run that never opened collection -> what it holds."""
     produced = mapping(run.value("produced"))
     entry = artifact(str(produced.get("type")), produced.get("payload"))
-    trace = one_turn(ctx, "vector-produced-dropped", tools=[tool("noop", schema={})],
-                     model=[ask("Go on?"), say("done")],
-                     steps=[StartTurn("t1"),
-                            EmitLateArtifact("t1", "unopened", entry,
-                                             str(produced.get("tool_call_id"))),
-                            Answer("t1")])
-    kept = [e for step in trace.steps for wire in step.wire.get("main", {}).values()
-            for e in delivered(wire) if mapping(e).get("payload") == produced.get("payload")]
-    ctx.expect(kept == run.value("dropped"),
-               f"the run's collection kept {kept!r}, the example says {run.value('dropped')!r}")
+    trace = one_turn(
+        ctx,
+        "vector-produced-dropped",
+        tools=[tool("noop", schema={})],
+        model=[ask("Go on?"), say("done")],
+        steps=[
+            StartTurn("t1"),
+            EmitLateArtifact("t1", "unopened", entry, str(produced.get("tool_call_id"))),
+            Answer("t1"),
+        ],
+    )
+    kept = [
+        e
+        for step in trace.steps
+        for wire in step.wire.get("main", {}).values()
+        for e in delivered(wire)
+        if mapping(e).get("payload") == produced.get("payload")
+    ]
+    ctx.expect(
+        kept == run.value("dropped"),
+        f"the run's collection kept {kept!r}, the example says {run.value('dropped')!r}",
+    )
 
 
 def _kept(ctx: CheckContext, run: VectorRun) -> None:
     """RT-TOOL-6: the artifact after a drop at the aggregate budget is still kept."""
     value = mapping(run.value("kept"))
     budget = 1_000
-    entries = [artifact("fill", blob(800, "fill")), artifact("crossing", blob(400, "cross")),
-               artifact(str(value.get("type")), value.get("payload"))]
-    trace = one_turn(ctx, "vector-kept", bounds=Bounds(run_bytes=budget, payload_bytes=budget),
-                     tools=[tool("example", Return(output={"ok": True, "artifacts": entries}))],
-                     model=[calls(call("example", {}, str(value.get("tool_call_id")))),
-                            say("done")])
+    entries = [
+        artifact("fill", blob(800, "fill")),
+        artifact("crossing", blob(400, "cross")),
+        artifact(str(value.get("type")), value.get("payload")),
+    ]
+    trace = one_turn(
+        ctx,
+        "vector-kept",
+        bounds=Bounds(run_bytes=budget, payload_bytes=budget),
+        tools=[tool("example", Return(output={"ok": True, "artifacts": entries}))],
+        model=[calls(call("example", {}, str(value.get("tool_call_id")))), say("done")],
+    )
     on_wire = delivered(turn(trace, "t1"))
-    ctx.expect(on_wire[-1:] == [dict(value)],
-               f"the retained list ends with {on_wire[-1:]!r}, the example says {dict(value)!r}")
-    ctx.expect(len(on_wire) == 2, f"the retained list is {len(on_wire)} long; a drop leaves "
-               "no placeholder")
+    ctx.expect(
+        on_wire[-1:] == [dict(value)],
+        f"the retained list ends with {on_wire[-1:]!r}, the example says {dict(value)!r}",
+    )
+    ctx.expect(
+        len(on_wire) == 2, f"the retained list is {len(on_wire)} long; a drop leaves no placeholder"
+    )
 
 
 def _held(ctx: CheckContext, run: VectorRun) -> None:
     """RT-TOOL-7: held against the paused turn, then delivered exactly once."""
     value = mapping(run.value("held"))
     entry = artifact(str(value.get("type")), value.get("payload"))
-    trace = one_turn(ctx, "vector-held",
-                     tools=[tool("example", Return(output={"ok": True, "artifacts": [entry]}))],
-                     model=[calls(call("example", {}, str(value.get("tool_call_id")))),
-                            ask("Which format?"), say("done")],
-                     steps=[StartTurn("t1"), Answer("t1"), Answer("t1")])
+    trace = one_turn(
+        ctx,
+        "vector-held",
+        tools=[tool("example", Return(output={"ok": True, "artifacts": [entry]}))],
+        model=[
+            calls(call("example", {}, str(value.get("tool_call_id")))),
+            ask("Which format?"),
+            say("done"),
+        ],
+        steps=[StartTurn("t1"), Answer("t1"), Answer("t1")],
+    )
     paused = trace.steps[0]
     if paused.held is not None:
-        ctx.expect(list(_list(paused.held.get("t1"))) == [dict(value)],
-                   f"held against the paused turn: {paused.held.get('t1')!r}")
+        ctx.expect(
+            list(_list(paused.held.get("t1"))) == [dict(value)],
+            f"held against the paused turn: {paused.held.get('t1')!r}",
+        )
     wire = turn(trace, "t1", step=0)
     ctx.expect(wire is not None and not delivered(wire), "the held artifact was on the wire")
-    ctx.expect(delivered(turn(trace, "t1")) == [dict(value)],
-               f"after the answer the turn carries {delivered(turn(trace, 't1'))!r}")
+    ctx.expect(
+        delivered(turn(trace, "t1")) == [dict(value)],
+        f"after the answer the turn carries {delivered(turn(trace, 't1'))!r}",
+    )
     ctx.expect(trace.steps[2].outcome == "refused", "a second answer was not refused")
 
 
 def _declared(schema_types: Mapping[str, str]) -> dict[str, object]:
-    return {"type": "object",
-            "properties": {name: {"type": kind} for name, kind in schema_types.items()}}
+    return {
+        "type": "object",
+        "properties": {name: {"type": kind} for name, kind in schema_types.items()},
+    }
 
 
 def _kind(value: object) -> str:
@@ -161,8 +224,12 @@ def _kind(value: object) -> str:
 
 
 def _reconciled(ctx: CheckContext, name: str, schema: object, args: object) -> object:
-    trace = one_turn(ctx, name, tools=[tool("example", schema=schema)],
-                     model=[calls(call("example", args, "c1")), say("done")])
+    trace = one_turn(
+        ctx,
+        name,
+        tools=[tool("example", schema=schema)],
+        model=[calls(call("example", args, "c1")), say("done")],
+    )
     found = results(trace, "c1")
     ctx.expect(bool(found), "the call got no result")
     if found[0].arguments is not None:
@@ -178,8 +245,9 @@ def _decoded(ctx: CheckContext, run: VectorRun) -> None:
     sent, expected = mapping(run.value("sent")), mapping(run.value("decoded"))
     schema = _declared({key: _kind(value) for key, value in expected.items()})
     got = _reconciled(ctx, "vector-sent-decoded", schema, dict(sent))
-    ctx.expect(got == dict(expected), f"the tool received {got!r}, the example says "
-               f"{dict(expected)!r}")
+    ctx.expect(
+        got == dict(expected), f"the tool received {got!r}, the example says {dict(expected)!r}"
+    )
 
 
 def _untouched(ctx: CheckContext, run: VectorRun) -> None:
@@ -200,8 +268,11 @@ def _untouched(ctx: CheckContext, run: VectorRun) -> None:
             failing.remove("object")
         for kind in failing:
             got = _reconciled(ctx, f"vector-sent-{kind}", _declared({key: kind}), {key: value})
-            ctx.expect(got == {key: value}, f"declared {kind}, {key!r} became {got!r}; it "
-                       "fails a decoding condition and must pass through unmodified")
+            ctx.expect(
+                got == {key: value},
+                f"declared {kind}, {key!r} became {got!r}; it "
+                "fails a decoding condition and must pass through unmodified",
+            )
 
 
 def _batch(value: object) -> list[object]:
@@ -213,11 +284,16 @@ def _tools_for(batch: list[object], gated: set[str]) -> list[Tool]:
     return [tool(name, schema={}, gate=call_id in gated) for name, call_id in names.items()]
 
 
-def _repeat_pass(ctx: CheckContext, first: list[object], second: list[object],
-                 name: str) -> tuple[PassRecord, Trace]:
+def _repeat_pass(
+    ctx: CheckContext, first: list[object], second: list[object], name: str
+) -> tuple[PassRecord, Trace]:
     """``first`` then ``second`` as two passes of one run; the second pass and the trace."""
-    trace = one_turn(ctx, name, tools=_tools_for(second, set()),
-                     model=[calls(*first), calls(*second), say("done")])
+    trace = one_turn(
+        ctx,
+        name,
+        tools=_tools_for(second, set()),
+        model=[calls(*first), calls(*second), say("done")],
+    )
     passes = [one for _, one in all_passes(trace)]
     ctx.expect(len(passes) == 2, f"expected two passes, got {len(passes)}")
     return passes[1], trace
@@ -227,9 +303,10 @@ def _recorded(ctx: CheckContext, run: VectorRun) -> None:
     """RT-TOOL-9: a declared call sent a second time -> the repeat pass's `skipped`."""
     batch = _batch(run.value("skipped"))
     second, trace = _repeat_pass(ctx, batch, batch, "vector-skipped-recorded")
-    ctx.expect(port(second, "skipped") == run.value("recorded"),
-               f"skipped is {port(second, 'skipped')!r}, the example says "
-               f"{run.value('recorded')!r}")
+    ctx.expect(
+        port(second, "skipped") == run.value("recorded"),
+        f"skipped is {port(second, 'skipped')!r}, the example says {run.value('recorded')!r}",
+    )
     ran = sum(len(r.side_effects) for r in trace.runs())
     ctx.expect(ran == len(batch), f"the tool ran {ran} times across both runs")
 
@@ -238,13 +315,19 @@ def _resumed(ctx: CheckContext, run: VectorRun) -> None:
     """RT-TOOL-9: a batch re-issued after its gated call was approved -> `executed`."""
     batch = _batch(run.value("resumed"))
     gated = {str(x) for x in _list(run.value("mixed"))}
-    trace = one_turn(ctx, "vector-resumed-mixed", tools=_tools_for(batch, gated),
-                     model=[calls(*batch), say("done")], steps=[StartTurn("t1"), Approve("t1")])
+    trace = one_turn(
+        ctx,
+        "vector-resumed-mixed",
+        tools=_tools_for(batch, gated),
+        model=[calls(*batch), say("done")],
+        steps=[StartTurn("t1"), Approve("t1")],
+    )
     resumed = [one for r, one in all_passes(trace) if r.cause == "approve"]
     ctx.expect(bool(resumed), "no pass after the approval")
-    ctx.expect(port(resumed[0], "executed") == run.value("mixed"),
-               f"executed is {port(resumed[0], 'executed')!r}, the example says "
-               f"{run.value('mixed')!r}")
+    ctx.expect(
+        port(resumed[0], "executed") == run.value("mixed"),
+        f"executed is {port(resumed[0], 'executed')!r}, the example says {run.value('mixed')!r}",
+    )
 
 
 def _work(ctx: CheckContext, run: VectorRun, sent: str, outcome: str, port_name: str) -> None:
@@ -254,8 +337,10 @@ def _work(ctx: CheckContext, run: VectorRun, sent: str, outcome: str, port_name:
     fresh = {str(x) for x in _list(expected)}
     earlier = [c for c in batch if str(mapping(c).get("tool_call_id")) not in fresh]
     second, _ = _repeat_pass(ctx, earlier, batch, f"vector-{sent}-{outcome}")
-    ctx.expect(port(second, port_name) == expected,
-               f"{port_name} is {port(second, port_name)!r}, the example says {expected!r}")
+    ctx.expect(
+        port(second, port_name) == expected,
+        f"{port_name} is {port(second, port_name)!r}, the example says {expected!r}",
+    )
 
 
 RT_BINDINGS = (
@@ -271,8 +356,16 @@ RT_BINDINGS = (
     Binding("RT-TOOL-8", ("sent",), ("RT-TOOL-8#c3",), _untouched),
     Binding("RT-TOOL-9", ("skipped", "recorded"), ("RT-TOOL-9#c1", "RT-TOOL-9#c2"), _recorded),
     Binding("RT-TOOL-9", ("resumed", "mixed"), ("RT-TOOL-9#c4",), _resumed),
-    Binding("RT-TOOL-10", ("resent", "idle"), ("RT-TOOL-10#c1",),
-            lambda ctx, run: _work(ctx, run, "resent", "idle", "executed_any")),
-    Binding("RT-TOOL-10", ("sent", "active"), ("RT-TOOL-10#c1",),
-            lambda ctx, run: _work(ctx, run, "sent", "active", "executed")),
+    Binding(
+        "RT-TOOL-10",
+        ("resent", "idle"),
+        ("RT-TOOL-10#c1",),
+        lambda ctx, run: _work(ctx, run, "resent", "idle", "executed_any"),
+    ),
+    Binding(
+        "RT-TOOL-10",
+        ("sent", "active"),
+        ("RT-TOOL-10#c1",),
+        lambda ctx, run: _work(ctx, run, "sent", "active", "executed"),
+    ),
 )

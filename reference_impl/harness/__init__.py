@@ -29,12 +29,20 @@ from reference_impl.store import Store
 
 __all__ = ["ReferenceHarness", "create", "handshake"]
 
-CAUSES = ("time_limit", "gateway_timeout", "transport_error", "stop", "cancel", "error",
-          "credential", "rate_limit", "crash")
+CAUSES = (
+    "time_limit",
+    "gateway_timeout",
+    "transport_error",
+    "stop",
+    "cancel",
+    "error",
+    "credential",
+    "rate_limit",
+    "crash",
+)
 
 
-def handshake(mutant: str | None = None, components: Components | None = None
-              ) -> dict[str, object]:
+def handshake(mutant: str | None = None, components: Components | None = None) -> dict[str, object]:
     """The reference runtime's handshake (a mutant says which one it is in its version,
     and declares whether it collects artifacts as its components say)."""
     bounds = Bounds()
@@ -42,22 +50,39 @@ def handshake(mutant: str | None = None, components: Components | None = None
     version = __version__ if mutant is None else f"{__version__}+mutant.{mutant}"
     return {
         "protocol": PROTOCOL,
-        "implementation": {"name": "rttool-reference", "version": version,
-                           "homepage": "https://github.com/rttool/rttool"},
+        "implementation": {
+            "name": "rttool-reference",
+            "version": version,
+            "homepage": "https://github.com/rttool/rttool",
+        },
         "profiles": ["runtime", "durable-resume"],
         "collects_artifacts": behaviour.collects_artifacts(),
         "capabilities": {
-            "restart": True, "write_back_failure": True, "interrupt_points": list(POINTS),
-            "interrupt_causes": list(CAUSES), "ledger": True, "journal_probe": True,
-            "ledger_read_failure": True, "gates": True,
-            "entry_points": ["chat", "api", "trigger"], "late_artifacts": True,
-            "held_observation": True, "collection_observation": True,
-            "configurable_bounds": True, "unencodable_payloads": True,
-            "concurrent_clients": True, "port_exposure": True, "turn_api": False,
+            "restart": True,
+            "write_back_failure": True,
+            "interrupt_points": list(POINTS),
+            "interrupt_causes": list(CAUSES),
+            "ledger": True,
+            "journal_probe": True,
+            "ledger_read_failure": True,
+            "gates": True,
+            "entry_points": ["chat", "api", "trigger"],
+            "late_artifacts": True,
+            "held_observation": True,
+            "collection_observation": True,
+            "configurable_bounds": True,
+            "unencodable_payloads": True,
+            "concurrent_clients": True,
+            "port_exposure": True,
+            "turn_api": False,
         },
-        "limits": {"payload_bytes": bounds.payload_bytes, "run_artifacts": bounds.run_artifacts,
-                   "run_bytes": bounds.run_bytes, "held_artifacts": bounds.held_artifacts,
-                   "normalize_passes": DEFAULT_MAX_PASSES},
+        "limits": {
+            "payload_bytes": bounds.payload_bytes,
+            "run_artifacts": bounds.run_artifacts,
+            "run_bytes": bounds.run_bytes,
+            "held_artifacts": bounds.held_artifacts,
+            "normalize_passes": DEFAULT_MAX_PASSES,
+        },
         "durable_resume": {"nudge": NUDGE},
     }
 
@@ -102,8 +127,7 @@ class ReferenceHarness:
         with self._lock:
             if self._template is None:
                 self._template = _empty_database()
-            self._sessions[session_id] = ScenarioSession(scenario, self._components,
-                                                         self._template)
+            self._sessions[session_id] = ScenarioSession(scenario, self._components, self._template)
         return {"session": session_id}
 
     def _session(self, message: Mapping[str, object]) -> ScenarioSession:

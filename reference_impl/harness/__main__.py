@@ -27,8 +27,11 @@ def main() -> int:
         except ValueError as err:
             reply: object = {"error": {"message": f"request is not JSON: {err}"}}
         else:
-            reply = harness.request(message) if isinstance(message, dict) else {
-                "error": {"message": "request is not a JSON object"}}
+            reply = (
+                harness.request(message)
+                if isinstance(message, dict)
+                else {"error": {"message": "request is not a JSON object"}}
+            )
         sys.stdout.write(json.dumps(reply, ensure_ascii=False, allow_nan=False) + "\n")
         sys.stdout.flush()
         if isinstance(message, dict) and message.get("cmd") == "bye":

@@ -51,8 +51,15 @@ class Recorder:
         """A run began."""
         with self._lock:
             self._run_turn[run_id] = turn_id
-            self.runs[run_id] = {"id": run_id, "turn": turn_id, "cause": cause, "end": "crashed",
-                                 "model_inputs": [], "passes": [], "side_effects": []}
+            self.runs[run_id] = {
+                "id": run_id,
+                "turn": turn_id,
+                "cause": cause,
+                "end": "crashed",
+                "model_inputs": [],
+                "passes": [],
+                "side_effects": [],
+            }
             self.order.append(run_id)
 
     def model_input(self, run_id: str, messages: Sequence[Mapping[str, object]]) -> None:
@@ -97,8 +104,7 @@ class Recorder:
         with self._lock:
             self.warnings.append(dict(warning))
 
-    def run_ended(self, run_id: str, end: str, interruption: Mapping[str, object] | None
-                  ) -> None:
+    def run_ended(self, run_id: str, end: str, interruption: Mapping[str, object] | None) -> None:
         """A run ended."""
         with self._lock:
             run = self._run(run_id)

@@ -49,15 +49,17 @@ class ScriptedWorld:
     """Tool bodies: each invocation of a tool takes its next scripted return (the last
     repeats), and is reported as a side effect."""
 
-    def __init__(self, tools: Sequence[Tool],
-                 on_side_effect: Callable[[str, Mapping[str, object]], None]) -> None:
+    def __init__(
+        self, tools: Sequence[Tool], on_side_effect: Callable[[str, Mapping[str, object]], None]
+    ) -> None:
         self._tools = {tool.name: tool for tool in tools}
         self._calls: dict[str, int] = {}
         self._lock = threading.Lock()
         self._on_side_effect = on_side_effect
 
-    def invoke(self, tool: str, args: object, tool_call_id: str | None, *, turn_id: str,
-               run_id: str) -> ToolOutcome:
+    def invoke(
+        self, tool: str, args: object, tool_call_id: str | None, *, turn_id: str, run_id: str
+    ) -> ToolOutcome:
         """Run the scripted body of ``tool``."""
         with self._lock:
             index = self._calls.get(tool, 0)

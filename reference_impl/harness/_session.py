@@ -15,7 +15,7 @@ from reference_impl.errors import Refusal
 from reference_impl.harness._recorder import Recorder
 from reference_impl.harness._scripted import ScriptedModel, ScriptedWorld
 from reference_impl.journal import LedgerEvent
-from reference_impl.runtime import Runtime, RunFailed
+from reference_impl.runtime import RunFailed, Runtime
 from reference_impl.seams import ProcessKilled, Seams
 from reference_impl.workflow import ToolSpec, Workflow
 
@@ -25,8 +25,9 @@ __all__ = ["ScenarioSession", "scratch"]
 class ScenarioSession:
     """Executes a scenario's steps on a fresh runtime; restarts it from its file on demand."""
 
-    def __init__(self, scenario: sc.Scenario, components: Components,
-                 template: bytes | None = None) -> None:
+    def __init__(
+        self, scenario: sc.Scenario, components: Components, template: bytes | None = None
+    ) -> None:
         self.scenario = scenario
         self._components = components
         self._dir = Path(tempfile.mkdtemp(prefix="rttool-ref-", dir=scratch()))
@@ -44,8 +45,14 @@ class ScenarioSession:
         self._next = 0
 
     def _boot(self) -> Runtime:
-        return Runtime(self._db, model=self.model, world=self.world, observer=self.recorder,
-                       seams=self.seams, components=self._components)
+        return Runtime(
+            self._db,
+            model=self.model,
+            world=self.world,
+            observer=self.recorder,
+            seams=self.seams,
+            components=self._components,
+        )
 
     def workflow(self) -> Workflow:
         """The workflow the scenario describes (bounds over the runtime's defaults)."""
@@ -55,12 +62,16 @@ class ScenarioSession:
             payload_bytes=given.payload_bytes or defaults.payload_bytes,
             run_artifacts=given.run_artifacts or defaults.run_artifacts,
             run_bytes=given.run_bytes or defaults.run_bytes,
-            held_artifacts=given.held_artifacts or defaults.held_artifacts)
+            held_artifacts=given.held_artifacts or defaults.held_artifacts,
+        )
         expose = self.scenario.node.expose if self.scenario.node is not None else None
-        tools = tuple(ToolSpec(t.name, t.read_only, t.input_schema, t.gate,
-                               t.expose_artifacts_port) for t in self.scenario.tools)
-        return Workflow(tools=tools, expose=dict(expose) if isinstance(expose, dict) else {},
-                        bounds=bounds)
+        tools = tuple(
+            ToolSpec(t.name, t.read_only, t.input_schema, t.gate, t.expose_artifacts_port)
+            for t in self.scenario.tools
+        )
+        return Workflow(
+            tools=tools, expose=dict(expose) if isinstance(expose, dict) else {}, bounds=bounds
+        )
 
     def close(self) -> None:
         """Release the runtime and delete its files."""
@@ -87,11 +98,15 @@ class ScenarioSession:
             self.restart()
         runs, warnings = self.recorder.take()
         record: dict[str, object] = {
-            "index": index, "op": step.op, "outcome": outcome,
+            "index": index,
+            "op": step.op,
+            "outcome": outcome,
             "runs": [self._run_record(run) for run in runs],
-            "warnings": [{k: v for k, v in w.items() if v is not None or k == "message"}
-                         for w in warnings],
-            "wire": self._wire(), "held": self._held(),
+            "warnings": [
+                {k: v for k, v in w.items() if v is not None or k == "message"} for w in warnings
+            ],
+            "wire": self._wire(),
+            "held": self._held(),
             "open_collections": self.runtime.open_collections(),
             "ids": {"conversations": dict(self.conversations), "turns": dict(self.turns)},
             **extra,
@@ -105,8 +120,9 @@ class ScenarioSession:
         match step:
             case sc.StartTurn():
                 if step.turn in self.turns:
-                    raise Refusal("label_in_use", "a turn label names one turn", status=409,
-                                  turn=step.turn)
+                    raise Refusal(
+                        "label_in_use", "a turn label names one turn", status=409, turn=step.turn
+                    )
                 conversation = self.conversations.get(step.conversation)
                 if conversation is None:
                     conversation = rt.create_conversation(self.workflow())
@@ -234,5 +250,9 @@ def _event(raw: object) -> LedgerEvent:
     if not isinstance(raw, dict):
         return LedgerEvent("invalid")
     tool = raw.get("tool")
-    return LedgerEvent(str(raw.get("event")), tool if isinstance(tool, str) else None,
-                       raw.get("input"), raw.get("result"))
+    return LedgerEvent(
+        str(raw.get("event")),
+        tool if isinstance(tool, str) else None,
+        raw.get("input"),
+        raw.get("result"),
+    )

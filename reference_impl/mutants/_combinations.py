@@ -32,8 +32,9 @@ class _FailedWriteBackHoldsOwnTwice(Behaviour):
     def after_failed_write_back(self, store: Store, turn_id: str) -> None:
         self._failed.add(turn_id)
 
-    def on_hold(self, conn: sqlite3.Connection, turn_id: str,
-                kept: Sequence[Mapping[str, object]]) -> None:
+    def on_hold(
+        self, conn: sqlite3.Connection, turn_id: str, kept: Sequence[Mapping[str, object]]
+    ) -> None:
         if turn_id in self._failed and kept:
             self._failed.discard(turn_id)
             records.add_held(conn, turn_id, list(kept))
@@ -59,8 +60,9 @@ class _HeldMirroredInMemory(Behaviour):
         with self._lock:
             return self._mirror.setdefault(id(conn), (conn, {}))[1]
 
-    def on_hold(self, conn: sqlite3.Connection, turn_id: str,
-                kept: Sequence[Mapping[str, object]]) -> None:
+    def on_hold(
+        self, conn: sqlite3.Connection, turn_id: str, kept: Sequence[Mapping[str, object]]
+    ) -> None:
         self._copy(conn).setdefault(turn_id, []).extend(kept)
 
     def take_held(self, conn: sqlite3.Connection, turn_id: str) -> list[object]:
@@ -82,8 +84,7 @@ class _SameNameCallsShareProse(ToolNode):
         self._seen: dict[str, object] = {}
         return super().run_pass(ctx, batch)
 
-    def handle(self, ctx: PassContext, call: Call
-               ) -> tuple[str, dict[str, object], str, object]:
+    def handle(self, ctx: PassContext, call: Call) -> tuple[str, dict[str, object], str, object]:
         disposition, result, message, arguments = super().handle(ctx, call)
         earlier = self._seen.get(call.name)
         if earlier:
@@ -119,21 +120,41 @@ class _JournalOfLastChunkOnly(Behaviour):
 
 
 MUTANTS: tuple[Mutant, ...] = (
-    Mutant("failed-write-back-holds-own-twice", ("RT-TOOL-7#c3",),
-           "after a failed write-back the failing run's own artifacts are held twice",
-           with_behaviour(_FailedWriteBackHoldsOwnTwice), hunt=True),
-    Mutant("held-mirror-lost-on-restart", ("RT-TOOL-7#c1",),
-           "a resumed run with artifacts of its own merges with an in-memory copy of the "
-           "held list, which a restart empties", with_behaviour(_HeldMirroredInMemory),
-           hunt=True),
-    Mutant("same-name-calls-share-prose", ("RT-TOOL-3#c3",),
-           "the second of two calls to one tool in a batch mentions the first call's "
-           "artifacts in its prose", lambda: Components(node=_SameNameCallsShareProse()),
-           hunt=True),
-    Mutant("held-shared-by-conversation", ("RT-TOOL-7#c1",),
-           "a write-back takes what is held against every turn of the conversation",
-           with_behaviour(_HeldSharedByConversation), hunt=True),
-    Mutant("journal-of-last-chunk-only", ("DR-3#c2",),
-           "a resumed chunk's journal covers only the chunk cut off just before it",
-           with_behaviour(_JournalOfLastChunkOnly), hunt=True),
+    Mutant(
+        "failed-write-back-holds-own-twice",
+        ("RT-TOOL-7#c3",),
+        "after a failed write-back the failing run's own artifacts are held twice",
+        with_behaviour(_FailedWriteBackHoldsOwnTwice),
+        hunt=True,
+    ),
+    Mutant(
+        "held-mirror-lost-on-restart",
+        ("RT-TOOL-7#c1",),
+        "a resumed run with artifacts of its own merges with an in-memory copy of the "
+        "held list, which a restart empties",
+        with_behaviour(_HeldMirroredInMemory),
+        hunt=True,
+    ),
+    Mutant(
+        "same-name-calls-share-prose",
+        ("RT-TOOL-3#c3",),
+        "the second of two calls to one tool in a batch mentions the first call's "
+        "artifacts in its prose",
+        lambda: Components(node=_SameNameCallsShareProse()),
+        hunt=True,
+    ),
+    Mutant(
+        "held-shared-by-conversation",
+        ("RT-TOOL-7#c1",),
+        "a write-back takes what is held against every turn of the conversation",
+        with_behaviour(_HeldSharedByConversation),
+        hunt=True,
+    ),
+    Mutant(
+        "journal-of-last-chunk-only",
+        ("DR-3#c2",),
+        "a resumed chunk's journal covers only the chunk cut off just before it",
+        with_behaviour(_JournalOfLastChunkOnly),
+        hunt=True,
+    ),
 )

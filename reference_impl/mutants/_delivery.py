@@ -82,12 +82,14 @@ class _HeldShownOnWire(Behaviour):
     """Writes what it holds onto the turn's latest message as well, so a paused turn's
     wire already shows it."""
 
-    def on_hold(self, conn: sqlite3.Connection, turn_id: str,
-                kept: Sequence[Mapping[str, object]]) -> None:
+    def on_hold(
+        self, conn: sqlite3.Connection, turn_id: str, kept: Sequence[Mapping[str, object]]
+    ) -> None:
         latest = records.messages_of_turn(conn, turn_id)[-1:]
         if latest and kept:
-            records.set_artifacts(conn, turn_id, latest[0].id,
-                                  [*(latest[0].tool_artifacts or []), *kept])
+            records.set_artifacts(
+                conn, turn_id, latest[0].id, [*(latest[0].tool_artifacts or []), *kept]
+            )
 
 
 MUTANTS = (

@@ -34,8 +34,12 @@ class Mutant:
     def to_json(self) -> dict[str, object]:
         """``{"name", "breaks", "description", "hunt"}``, as ``--list --format json``
         prints it."""
-        return {"name": self.name, "breaks": list(self.breaks),
-                "description": self.description, "hunt": self.hunt}
+        return {
+            "name": self.name,
+            "breaks": list(self.breaks),
+            "description": self.description,
+            "hunt": self.hunt,
+        }
 
 
 def with_behaviour(cls: type[Behaviour]) -> Callable[[], Components]:

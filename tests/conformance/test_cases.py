@@ -19,8 +19,11 @@ def corpus():  # type: ignore[no-untyped-def]
 
 
 def test_every_clause_has_a_check(corpus) -> None:  # type: ignore[no-untyped-def]
-    checked = {clause for case in collect_cases(corpus, Selection(kinds=("check",)))
-               for clause in case.clauses}
+    checked = {
+        clause
+        for case in collect_cases(corpus, Selection(kinds=("check",)))
+        for clause in case.clauses
+    }
     missing = [clause.id for clause in corpus.clauses if clause.id not in checked]
     assert not missing, f"clauses without a hand-written check: {missing}"
     assert covered_clauses() >= {clause.id for clause in corpus.clauses}

@@ -22,8 +22,13 @@ from conformance.scenarios import ask, call, calls, output, say, scenario, tool
 from tests.conformance._support import reference_driver
 
 FULL = reference_driver().handshake()
-BARE = Handshake(protocol="rttool-adapter/1", implementation=Implementation("bare", "0"),
-                 profiles=("runtime",), capabilities=Capabilities(), limits=Limits())
+BARE = Handshake(
+    protocol="rttool-adapter/1",
+    implementation=Implementation("bare", "0"),
+    profiles=("runtime",),
+    capabilities=Capabilities(),
+    limits=Limits(),
+)
 NO_CHECKS = list(HealthCheck)
 
 
@@ -50,10 +55,18 @@ def test_the_reference_runtime_survives_a_hunt() -> None:
 
 
 def _delivering_trace() -> tuple[Scenario, Trace]:
-    made = scenario("doctor", tools=[tool("alpha", output({"n": 0}, {
-        "type": "link", "payload": {"canary": f"{CANARY_PREFIX}0-0-0."}}))],
+    made = scenario(
+        "doctor",
+        tools=[
+            tool(
+                "alpha",
+                output({"n": 0}, {"type": "link", "payload": {"canary": f"{CANARY_PREFIX}0-0-0."}}),
+            )
+        ],
         model=[calls(call("alpha", {}, "c1")), ask(), say("done")],
-        steps=[StartTurn("t1"), Answer("t1")], bounds=Bounds(held_artifacts=4))
+        steps=[StartTurn("t1"), Answer("t1")],
+        bounds=Bounds(held_artifacts=4),
+    )
     trace = reference_driver().run(made)
     assert isinstance(trace, Trace)
     return made, trace
@@ -63,13 +76,19 @@ def _edit_last_turn(trace: Trace, change: Callable[[dict[str, object]], None]) -
     """A copy of ``trace`` whose final turn t1 has ``change`` applied to its wire form."""
     last = trace.steps[-1]
     wire = last.wire["main"]["t1"]
-    raw = {"status": wire.status, "continueOffered": wire.continueOffered,
-           "messages": copy.deepcopy(list(wire.messages)),
-           "toolArtifacts": copy.deepcopy(wire.toolArtifacts)}
+    raw = {
+        "status": wire.status,
+        "continueOffered": wire.continueOffered,
+        "messages": copy.deepcopy(list(wire.messages)),
+        "toolArtifacts": copy.deepcopy(wire.toolArtifacts),
+    }
     change(raw)
-    edited = dataclasses.replace(wire, status=str(raw["status"]),
-                                 messages=tuple(raw["messages"]),  # type: ignore[arg-type]
-                                 toolArtifacts=raw["toolArtifacts"])
+    edited = dataclasses.replace(
+        wire,
+        status=str(raw["status"]),
+        messages=tuple(raw["messages"]),  # type: ignore[arg-type]
+        toolArtifacts=raw["toolArtifacts"],
+    )
     step = dataclasses.replace(last, wire={"main": {"t1": edited}})
     return dataclasses.replace(trace, steps=(*trace.steps[:-1], step))
 
@@ -105,8 +124,14 @@ def _aggregate(raw: dict[str, object]) -> None:
     raw["toolArtifacts"] = []
 
 
-DOCTORED = {"no-loss": _drop, "no-double-delivery": _double, "no-metadata-leak": _metadata,
-            "shape-and-pairing": _shape, "held-off-wire": _paused, "aggregation": _aggregate}
+DOCTORED = {
+    "no-loss": _drop,
+    "no-double-delivery": _double,
+    "no-metadata-leak": _metadata,
+    "shape-and-pairing": _shape,
+    "held-off-wire": _paused,
+    "aggregation": _aggregate,
+}
 
 
 @pytest.mark.parametrize("name", sorted(DOCTORED))
@@ -120,10 +145,18 @@ def test_each_invariant_catches_a_doctored_trace(name: str) -> None:
 def test_prose_leak_and_bound_invariants_catch_doctored_traces() -> None:
     made, trace = _delivering_trace()
     run = next(trace.runs())
-    leaky = dataclasses.replace(run.model_inputs[0], messages=(
-        *run.model_inputs[0].messages, {"role": "tool", "content": f"{CANARY_PREFIX}0-0-0."}))
-    step0 = dataclasses.replace(trace.steps[0], runs=(dataclasses.replace(
-        run, model_inputs=(leaky,)),), held={"t1": [{}, {}, {}, {}, {}]})
+    leaky = dataclasses.replace(
+        run.model_inputs[0],
+        messages=(
+            *run.model_inputs[0].messages,
+            {"role": "tool", "content": f"{CANARY_PREFIX}0-0-0."},
+        ),
+    )
+    step0 = dataclasses.replace(
+        trace.steps[0],
+        runs=(dataclasses.replace(run, model_inputs=(leaky,)),),
+        held={"t1": [{}, {}, {}, {}, {}]},
+    )
     doctored = dataclasses.replace(trace, steps=(step0, *trace.steps[1:]))
     by_name = {i.name: i for i in INVARIANTS}
     assert by_name["no-prose-leak"].judge(made, doctored, FULL) is not None

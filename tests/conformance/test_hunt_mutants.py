@@ -41,8 +41,12 @@ def test_invariant_fails_against_its_mutant(invariant: str) -> None:
     found: set[str] = set()
     try:
         for seed in range(4):  # a few fixed seeds: the search is deterministic for each
-            outcome = hunt(driver, driver.handshake(), INVARIANTS,
-                           Budget(examples=300, seed=seed, shrink_seconds=1.0))
+            outcome = hunt(
+                driver,
+                driver.handshake(),
+                INVARIANTS,
+                Budget(examples=300, seed=seed, shrink_seconds=1.0),
+            )
             found |= set(outcome.findings)
             if invariant in found:
                 break
@@ -52,15 +56,33 @@ def test_invariant_fails_against_its_mutant(invariant: str) -> None:
 
 
 def _rttool(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "conformance.cli", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=300, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "conformance.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
 
 
 def test_counterexample_is_saved_linked_and_replays(tmp_path: Path) -> None:
     report = tmp_path / "report"
-    run = _rttool("run", "--impl", "reference", "--mutant", "same-name-calls-share-prose",
-                  "--only", "RT-TOOL-3", "--report-dir", str(report), "--seed", "1", "-q",
-                  cwd=tmp_path)
+    run = _rttool(
+        "run",
+        "--impl",
+        "reference",
+        "--mutant",
+        "same-name-calls-share-prose",
+        "--only",
+        "RT-TOOL-3",
+        "--report-dir",
+        str(report),
+        "--seed",
+        "1",
+        "-q",
+        cwd=tmp_path,
+    )
     assert run.returncode == 1, run.stderr
     saved = sorted(report.glob("counterexamples/*/counterexample.json"))
     assert saved, list(report.rglob("*"))
@@ -68,12 +90,23 @@ def test_counterexample_is_saved_linked_and_replays(tmp_path: Path) -> None:
     assert content["invariant"] == "no-prose-leak"
     assert len(content["scenario"]["steps"]) <= 8
     standing = json.loads((report / "standing.json").read_text())
-    links = [check["evidence"].get("counterexample") for rule in standing["rules"]
-             for clause in rule["clauses"] for check in clause["checks"]
-             if check["name"] == "hunt-no-prose-leak"]
+    links = [
+        check["evidence"].get("counterexample")
+        for rule in standing["rules"]
+        for clause in rule["clauses"]
+        for check in clause["checks"]
+        if check["name"] == "hunt-no-prose-leak"
+    ]
     assert any(link and (report / link).is_file() for link in links)
-    again = _rttool("replay", str(saved[0]), "--impl", "reference", "--mutant",
-                    "same-name-calls-share-prose", cwd=tmp_path)
+    again = _rttool(
+        "replay",
+        str(saved[0]),
+        "--impl",
+        "reference",
+        "--mutant",
+        "same-name-calls-share-prose",
+        cwd=tmp_path,
+    )
     assert again.returncode == 1 and "still fails: no-prose-leak" in again.stdout
     fixed = _rttool("replay", str(saved[0]), "--impl", "reference", cwd=tmp_path)
     assert fixed.returncode == 0 and "passes now" in fixed.stdout

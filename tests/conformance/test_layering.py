@@ -39,6 +39,7 @@ def test_package_imports_respect_layering(package: str) -> None:
 
 def test_the_scan_sees_imports() -> None:
     """The scan itself must find imports, or the test above could pass vacuously."""
-    found = {module for path in (ROOT / "conformance").rglob("*.py")
-             for _, module in _imports(path)}
+    found = {
+        module for path in (ROOT / "conformance").rglob("*.py") for _, module in _imports(path)
+    }
     assert "adapters.driver" in found or "adapters" in found

@@ -16,18 +16,38 @@ def test_plugin_is_inert_without_impl(pytester: pytest.Pytester) -> None:
 
 
 def test_runs_selected_rule_with_clause_ids_in_test_ids(pytester: pytest.Pytester) -> None:
-    result = pytester.runpytest("--rttool-impl", "reference", "--rttool-only", "RT-TOOL-7",
-                                "--rttool-no-hunt", "-v", "-p", "no:cacheprovider")
+    result = pytester.runpytest(
+        "--rttool-impl",
+        "reference",
+        "--rttool-only",
+        "RT-TOOL-7",
+        "--rttool-no-hunt",
+        "-v",
+        "-p",
+        "no:cacheprovider",
+    )
     result.assert_outcomes(passed=6)
-    result.stdout.fnmatch_lines(["*test_rttool?RT-TOOL-7#c4/failed-write-back-puts-back? PASSED*",
-                                 "*rttool: RT-TOOL-7*conforms*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*test_rttool?RT-TOOL-7#c4/failed-write-back-puts-back? PASSED*",
+            "*rttool: RT-TOOL-7*conforms*",
+        ]
+    )
 
 
 def test_selects_a_single_clause_and_writes_standing(pytester: pytest.Pytester) -> None:
     report = pytester.path / "out"
-    result = pytester.runpytest("--rttool-impl", "reference", "--rttool-only", "RT-TOOL-9#c5",
-                                "--rttool-no-hunt", "--rttool-report-dir", str(report),
-                                "-p", "no:cacheprovider")
+    result = pytester.runpytest(
+        "--rttool-impl",
+        "reference",
+        "--rttool-only",
+        "RT-TOOL-9#c5",
+        "--rttool-no-hunt",
+        "--rttool-report-dir",
+        str(report),
+        "-p",
+        "no:cacheprovider",
+    )
     result.assert_outcomes(passed=1)
     standing = json.loads((report / "standing.json").read_text())
     assert [rule["id"] for rule in standing["rules"]] == ["RT-TOOL-9"]
@@ -36,38 +56,71 @@ def test_selects_a_single_clause_and_writes_standing(pytester: pytest.Pytester) 
 
 
 def test_level_selection(pytester: pytest.Pytester) -> None:
-    result = pytester.runpytest("--rttool-impl", "reference", "--rttool-level", "optional",
-                                "--rttool-only", "RT-TOOL-5", "--rttool-only", "RT-TOOL-6",
-                                "--rttool-no-hunt", "-p", "no:cacheprovider")
+    result = pytester.runpytest(
+        "--rttool-impl",
+        "reference",
+        "--rttool-level",
+        "optional",
+        "--rttool-only",
+        "RT-TOOL-5",
+        "--rttool-only",
+        "RT-TOOL-6",
+        "--rttool-no-hunt",
+        "-p",
+        "no:cacheprovider",
+    )
     result.assert_outcomes(passed=6)
 
 
 def test_parallel_with_xdist(pytester: pytest.Pytester) -> None:
-    result = pytester.runpytest("--rttool-impl", "reference", "--rttool-only", "RT-TOOL-10",
-                                "--rttool-no-hunt", "-n", "2", "-p", "no:cacheprovider")
+    result = pytester.runpytest(
+        "--rttool-impl",
+        "reference",
+        "--rttool-only",
+        "RT-TOOL-10",
+        "--rttool-no-hunt",
+        "-n",
+        "2",
+        "-p",
+        "no:cacheprovider",
+    )
     result.assert_outcomes(passed=7)
 
 
 def test_allure_labels(pytester: pytest.Pytester) -> None:
     results = pytester.path / "allure"
-    result = pytester.runpytest("--rttool-impl", "reference", "--rttool-only", "RT-TOOL-1#c1",
-                                "--rttool-no-hunt", "--alluredir", str(results),
-                                "-p", "no:cacheprovider")
+    result = pytester.runpytest(
+        "--rttool-impl",
+        "reference",
+        "--rttool-only",
+        "RT-TOOL-1#c1",
+        "--rttool-no-hunt",
+        "--alluredir",
+        str(results),
+        "-p",
+        "no:cacheprovider",
+    )
     result.assert_outcomes(passed=2)  # the clause's check and the rule's first example
     written = [json.loads(p.read_text()) for p in results.glob("*-result.json")]
     labels = {(label["name"], label.get("value")) for item in written for label in item["labels"]}
-    assert {("epic", "RT-TOOL"), ("feature", "RT-TOOL-1"), ("story", "RT-TOOL-1#c1"),
-            ("severity", "normal")} <= labels
+    assert {
+        ("epic", "RT-TOOL"),
+        ("feature", "RT-TOOL-1"),
+        ("story", "RT-TOOL-1#c1"),
+        ("severity", "normal"),
+    } <= labels
 
 
 def test_undrivable_implementation_exits_3(pytester: pytest.Pytester) -> None:
-    result = pytester.runpytest("--rttool-impl", "stdio:definitely-not-a-command-xyz",
-                                "-p", "no:cacheprovider")
+    result = pytester.runpytest(
+        "--rttool-impl", "stdio:definitely-not-a-command-xyz", "-p", "no:cacheprovider"
+    )
     assert result.ret == 3
 
 
 def test_unknown_selection_is_a_usage_error(pytester: pytest.Pytester) -> None:
-    result = pytester.runpytest("--rttool-impl", "reference", "--rttool-only", "NOPE-1",
-                                "-p", "no:cacheprovider")
+    result = pytester.runpytest(
+        "--rttool-impl", "reference", "--rttool-only", "NOPE-1", "-p", "no:cacheprovider"
+    )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*selects nothing*"])

@@ -4,6 +4,7 @@ server's own turn API)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sys
@@ -51,9 +52,11 @@ def normalized(trace: Trace) -> object:
 def drivers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Driver]]:
     folder = tmp_path_factory.mktemp("server")
     with spawn_server(folder / "server.db", log_dir=folder) as server:
-        made = {"in-process": Driver(connect(REFERENCE)),
-                "stdio": Driver(connect(f"stdio:{sys.executable} -m reference_impl.harness")),
-                "http": Driver(connect(server.url))}
+        made = {
+            "in-process": Driver(connect(REFERENCE)),
+            "stdio": Driver(connect(f"stdio:{sys.executable} -m reference_impl.harness")),
+            "http": Driver(connect(server.url)),
+        }
         try:
             yield made
         finally:
@@ -77,10 +80,9 @@ def _fixed() -> list[Scenario]:
             return reference_driver().run(scenario)
 
     for case in collect_cases(load_corpus(), extra=()):
-        try:
+        # the check's verdict does not matter here, its scenarios do
+        with contextlib.suppress(Exception):
             case.run(CheckContext(Recording()))  # type: ignore[arg-type]
-        except Exception:  # the check's verdict does not matter here, its scenarios do
-            pass
     return recorded
 
 
@@ -92,8 +94,9 @@ def test_handshakes_agree_but_for_the_turn_api(drivers: dict[str, Driver]) -> No
     assert shakes["in-process"] == shakes["stdio"] == shakes["http"]
 
 
-def test_every_check_scenario_gives_the_same_trace(drivers: dict[str, Driver],
-                                                    tmp_path: Path) -> None:
+def test_every_check_scenario_gives_the_same_trace(
+    drivers: dict[str, Driver], tmp_path: Path
+) -> None:
     differing = []
     for scenario in _fixed():
         traces = {name: normalized(d.run(scenario)) for name, d in drivers.items()}
@@ -102,10 +105,18 @@ def test_every_check_scenario_gives_the_same_trace(drivers: dict[str, Driver],
     assert not differing, f"traces differ between transports for {differing}"
 
 
-@settings(max_examples=40, deadline=None, database=None, derandomize=True,
-          suppress_health_check=list(HealthCheck), phases=(Phase.generate,))
+@settings(
+    max_examples=40,
+    deadline=None,
+    database=None,
+    derandomize=True,
+    suppress_health_check=list(HealthCheck),
+    phases=(Phase.generate,),
+)
 @given(scenarios(reference_driver().handshake()))
-def test_generated_scenarios_give_the_same_trace(drivers: dict[str, Driver],  # type: ignore[no-untyped-def]
-                                                 scenario: Scenario) -> None:
+def test_generated_scenarios_give_the_same_trace(
+    drivers: dict[str, Driver],  # type: ignore[no-untyped-def]
+    scenario: Scenario,
+) -> None:
     traces = {name: normalized(d.run(scenario)) for name, d in drivers.items()}
     assert traces["in-process"] == traces["stdio"] == traces["http"]

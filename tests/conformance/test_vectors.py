@@ -48,14 +48,16 @@ def test_a_new_example_with_a_bound_verdict_needs_no_code(tmp_path) -> None:  # 
     corpus_dir.mkdir()
     source = load_corpus()
     for rule in source.rules:
-        (corpus_dir / rule.path.name).write_text(rule.path.read_text(encoding="utf-8"),
-                                                 encoding="utf-8")
+        (corpus_dir / rule.path.name).write_text(
+            rule.path.read_text(encoding="utf-8"), encoding="utf-8"
+        )
     page = corpus_dir / "RT-TOOL-7.md"
     text = page.read_text(encoding="utf-8")
-    extra = ('```json title="Another held artifact" verdict="held"\n'
-             '{ "type": "note", "payload": { "text": "x" }, "tool_call_id": "call_9" }\n```\n\n')
-    page.write_text(text.replace("## Related rules", extra + "## Related rules"),
-                    encoding="utf-8")
+    extra = (
+        '```json title="Another held artifact" verdict="held"\n'
+        '{ "type": "note", "payload": { "text": "x" }, "tool_call_id": "call_9" }\n```\n\n'
+    )
+    page.write_text(text.replace("## Related rules", extra + "## Related rules"), encoding="utf-8")
     from conformance.rules import load_corpus as load
 
     cases = vector_cases(load([corpus_dir]))
@@ -65,13 +67,15 @@ def test_a_new_example_with_a_bound_verdict_needs_no_code(tmp_path) -> None:  # 
 def test_an_unbound_verdict_is_an_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
     source = load_corpus()
     for rule in source.rules:
-        (tmp_path / rule.path.name).write_text(rule.path.read_text(encoding="utf-8"),
-                                               encoding="utf-8")
+        (tmp_path / rule.path.name).write_text(
+            rule.path.read_text(encoding="utf-8"), encoding="utf-8"
+        )
     page = tmp_path / "RT-TOOL-7.md"
-    page.write_text(page.read_text(encoding="utf-8").replace('verdict="held"',
-                                                            'verdict="kept"'),
-                    encoding="utf-8")
+    page.write_text(
+        page.read_text(encoding="utf-8").replace('verdict="held"', 'verdict="kept"'),
+        encoding="utf-8",
+    )
     from conformance.rules import load_corpus as load
 
-    with pytest.raises(SuiteError, match="cannot be run as a vector|no vector binding"):
+    with pytest.raises(SuiteError, match=r"cannot be run as a vector|no vector binding"):
         vector_cases(load([tmp_path]))
