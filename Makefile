@@ -6,8 +6,10 @@ unexport PYTHONDONTWRITEBYTECODE
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Two workers: the tests are independent, and this machine class has two cores.
+PYTEST := $(BIN)/python -m pytest -q -n 2
 
-.PHONY: run test lint typecheck unit selftest bench golden clean
+.PHONY: run test lint typecheck unit slow selftest bench golden clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,25 +23,37 @@ run: $(STAMP)
 	$(BIN)/rttool rules list
 	$(BIN)/rttool run --impl reference --report-dir reports/reference
 
-## test: the project's own gates: lint, types, unit and integration tests
-test: $(STAMP) lint typecheck unit
+## test: the project's own gates: lint, types, fast tests, slow tests, the mutant selftest
+test: $(STAMP) lint typecheck unit slow selftest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/rttool rules lint
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+## unit: the fast tests (seconds)
 unit: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(PYTEST) -m "not slow"
+
+## slow: crash loops, real servers, the browser, end-to-end runs, the hunt against mutants
+slow: $(STAMP)
+	$(PYTEST) -m slow
 
 ## selftest: every mutant of the reference runtime must be caught by its own clauses' checks
+## (restricted mode: each mutant against the cases of the rules it breaks; see docs/mutants.md)
 selftest: $(STAMP)
 	$(BIN)/rttool selftest
 
+## bench: benchmarks; they print figures and assert nothing (docs/benchmarks.md)
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+## golden: regenerate the report formats' golden files after an intended change
+golden: $(STAMP)
+	$(BIN)/python -m tests.report.regenerate_golden
 
 clean:
 	rm -rf $(VENV) build *.egg-info

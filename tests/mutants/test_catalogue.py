@@ -94,7 +94,8 @@ def test_list_as_json_prints_the_catalogue() -> None:
     assert done.returncode == 0, done.stderr
     listed = json.loads(done.stdout)
     assert listed == [
-        {"name": m.name, "breaks": list(m.breaks), "description": m.description}
+        {"name": m.name, "breaks": list(m.breaks), "description": m.description,
+         "hunt": m.hunt}
         for m in catalogue()
     ]
 

@@ -68,8 +68,14 @@ def test_the_suite_kills_every_mutant_by_its_own_clauses(
     assert report["killed"] == report["total"] == len(mutants) > 0
     assert code == 0
     for mutant in mutants:
-        assert set(mutant) == {"name", "breaks", "caught", "caught_by", "missed"}
+        assert {"name", "breaks", "caught", "caught_by", "missed"} <= set(mutant)
         assert set(mutant["breaks"]) <= set(mutant["caught_by"])
+    combinations = [m for m in mutants if "hunt" in m]
+    assert len(combinations) >= 4
+    for mutant in combinations:
+        hunt = mutant["hunt"]
+        assert hunt["checks_alone_caught"] is False, mutant["name"]
+        assert 0 < hunt["counterexample_steps"] <= 8, mutant["name"]
 
 
 def test_a_mutant_nothing_catches_survives_and_fails_the_selftest(
