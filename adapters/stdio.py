@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import shlex
 import signal
+import sys
 import threading
 import time
 
@@ -80,6 +81,10 @@ class StdioConnection:
             raise SpecError("stdio command does not parse", spec=spec, reason=str(err)) from err
         if not argv:
             raise SpecError("stdio spec needs a command", spec=spec)
+        if argv[0] in ("python", "python3"):
+            # A bare interpreter name means the one running the suite, as inside an
+            # activated virtual environment, whatever `python` is first on PATH.
+            argv[0] = sys.executable
         self.spec = spec
         self.argv: tuple[str, ...] = tuple(argv)
         self._timeout = timeout

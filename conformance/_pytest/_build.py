@@ -19,18 +19,7 @@ from conformance.report import (
     SuiteInfo,
 )
 
-__all__ = ["build_report", "capability_names"]
-
-
-def capability_names(handshake: Handshake) -> tuple[str, ...]:
-    """What the harness offers, as names (``restart``, ``interrupt_points:before_tool_body``)."""
-    names: list[str] = []
-    for key, value in vars(handshake.capabilities).items():
-        if value is True:
-            names.append(key)
-        elif isinstance(value, tuple):
-            names += [f"{key}:{item}" for item in value]
-    return tuple(names)
+__all__ = ["build_report"]
 
 
 def build_report(
@@ -85,14 +74,7 @@ def build_report(
         )
     return StandingReport(
         hunt=hunt,
-        implementation=ImplementationInfo(
-            name=handshake.implementation.name,
-            version=handshake.implementation.version,
-            homepage=handshake.implementation.homepage,
-            spec=options.impl,
-            profiles=handshake.profiles,
-            capabilities=capability_names(handshake),
-        ),
+        implementation=ImplementationInfo.from_handshake(handshake, spec=options.impl),
         suite=SuiteInfo(name="rttool", version=__version__),
         run=RunInfo(
             started_at=datetime.fromtimestamp(state.started, UTC).isoformat(),
