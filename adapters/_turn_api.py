@@ -66,9 +66,17 @@ class TurnApiReader:
         return {**record, "wire": wire}
 
     def _read(self, conversation_id: str, turn_id: str) -> object:
-        url = self._turn.format(
-            conversation=quote(conversation_id, safe=""), turn=quote(turn_id, safe="")
-        )
+        try:
+            url = self._turn.format(
+                conversation=quote(conversation_id, safe=""), turn=quote(turn_id, safe="")
+            )
+        except (IndexError, KeyError, ValueError) as err:
+            raise ImplementationError(
+                "the turn API's URL template does not format",
+                impl=self._spec,
+                template=self._turn[:200],
+                error=f"{type(err).__name__}: {err}",
+            ) from err
         try:
             response = self._client.get(url, headers=self._headers)
         except httpx.TimeoutException as err:

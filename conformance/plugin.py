@@ -88,6 +88,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--rttool-quiet", action="store_true", default=False, help="no line per rule as it finishes"
     )
+    group.addoption(
+        "--rttool-gate",
+        metavar="LEVEL",
+        action="append",
+        default=[],
+        choices=("core", "extended", "optional"),
+        help="levels whose failures count against the implementation, as the report records "
+        "them (default: the levels it claims)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:

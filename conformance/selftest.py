@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from adapters.errors import BadJson, ImplementationError, Unreachable
 from conformance._pytest._options import RunOptions, resolve_spec
-from conformance._pytest._state import SuiteState
+from conformance._pytest._state import CaseOutcome, SuiteState
 from conformance.cases import Case, Selection, collect_cases, rules_of
 from conformance.rules import Corpus
 
@@ -47,7 +47,11 @@ __all__ = [
 CATALOGUE_COMMAND = ("-m", "reference_impl.mutants", "--list", "--format", "json")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _CLAUSE = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*#c[1-9][0-9]*$")
-_CAUGHT = ("failed", "error")
+def _caught(outcome: CaseOutcome) -> bool:
+    """A case caught the mutant when it failed, or errored through the implementation's
+    fault; an error of the suite's own would be a bug, not a catch."""
+    return outcome.outcome == "failed" or (
+        outcome.outcome == "error" and outcome.fault == "implementation")
 
 
 @dataclass(frozen=True)
@@ -251,7 +255,7 @@ def run_mutant(
                 error=" ".join(str(err).split())[:300],
             )
         for case in cases:
-            if state.execute(case).outcome in _CAUGHT:
+            if _caught(state.execute(case)):
                 failing.append(case)
     finally:
         state.close()

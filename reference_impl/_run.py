@@ -144,8 +144,24 @@ class RunExecutor:
             except Interruption as cut:
                 self._drain(state)
                 self._cut(state, cut)
+            except RunFailed:
+                raise
+            except Exception as err:
+                # Whatever went wrong (a tool body that raised, a value the store cannot
+                # hold), the turn must not be left running: it stops, with Continue.
+                self._fail(state, err)
+                raise RunFailed("run_failed", f"{type(err).__name__}: {err}"[:300]) from err
         finally:
             s.components.behaviour.release(s.collector, state.run_id)
+
+    def _fail(self, state: RunState, err: Exception) -> None:
+        """End the run as failed and stop its turn; what it collected is held."""
+        self._drain(state)
+        with self.s.store.transaction() as conn:
+            self._hold(conn, state)
+            records.end_run(conn, state.run_id, "failed", {"error": type(err).__name__})
+            records.set_turn(conn, state.turn_id, status="stopped", error="failed")
+        self.s.observer.run_ended(state.run_id, "failed", {"error": type(err).__name__})
 
     # -- the agent loop ---------------------------------------------------------------
 
@@ -287,14 +303,16 @@ class RunExecutor:
         result is answered, directly after the turn that declared it, by its recorded
         message if it completed, else by the interrupted placeholder."""
         entries = records.thread_entries(conn, state.conversation_id)
-        answered = {e.get("tool_call_id") for _, e in entries if e.get("role") == "tool"}
+        # Ids are per turn: another turn's answer to the same id answers nothing here.
+        answered = {(turn, e.get("tool_call_id")) for turn, e in entries
+                    if e.get("role") == "tool"}
         messages: list[dict[str, object]] = [{"role": "system", "content": SYSTEM_PROMPT}]
         for turn_id, entry in entries:
             messages.append({k: v for k, v in entry.items() if k != "kind"})
             calls = entry.get("tool_calls")
             for call in calls if isinstance(calls, list) else ():
                 call_id = call.get("tool_call_id") if isinstance(call, Mapping) else None
-                if not isinstance(call_id, str) or not call_id or call_id in answered:
+                if not isinstance(call_id, str) or not call_id or (turn_id, call_id) in answered:
                     continue
                 stored = records.executed_call(conn, turn_id, call_id)
                 content = stored[1] if stored else INTERRUPTED_PLACEHOLDER

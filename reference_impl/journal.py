@@ -99,7 +99,7 @@ def classify(events: Iterable[LedgerEvent]) -> Journal:
         elif kind == "tool_done" and tool is not None:
             queue = open_starts.get(tool)
             if queue:
-                start = queue.popleft()
+                start = _pair(queue, ledger, event.run)
                 completed.append(Entry(tool, ledger[start].input, event.result, start))
         elif kind == "clear":
             open_starts.clear()
@@ -108,6 +108,24 @@ def classify(events: Iterable[LedgerEvent]) -> Journal:
     left = sorted(position for queue in open_starts.values() for position in queue)
     interrupted = tuple(Entry(ledger[p].tool or "", ledger[p].input, None, p) for p in left)
     return Journal(tuple(completed), interrupted)
+
+
+def _pair(queue: deque[int], ledger: Sequence[LedgerEvent], run: str | None) -> int:
+    """The start a ``tool_done`` closes: the oldest open start of its tool (FIFO), taken
+    from the done's own run when the ledger says which run each event belongs to.
+
+    A call starts and returns within one run, so in a recorded ledger its start is always
+    open in its run; an older start left open by an earlier, interrupted run is that
+    run's unknown outcome and must stay interrupted, not be closed by a later call of
+    the same tool.  Events without a run (a ledger handed to the journal probe) pair
+    purely first in, first out.
+    """
+    if run is not None and ledger[queue[0]].run != run:
+        for index, position in enumerate(queue):
+            if ledger[position].run == run:
+                del queue[index]
+                return position
+    return queue.popleft()
 
 
 class Snapshot:

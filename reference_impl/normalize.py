@@ -38,6 +38,18 @@ def _declared_types(schema: object, name: str) -> set[str]:
     return set()
 
 
+def _refuse(constant: str) -> object:
+    # NaN and the infinities are not JSON: a string holding them does not parse.
+    raise ValueError(f"{constant} is not JSON")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if number in (float("inf"), float("-inf")):
+        raise ValueError(f"{text} is out of range")
+    return number
+
+
 class Normalizer:
     """Applies RT-TOOL-8; subclassed by mutants that break one clause."""
 
@@ -62,7 +74,7 @@ class Normalizer:
         if not wanted:
             return value
         try:
-            parsed = json.loads(value)
+            parsed = json.loads(value, parse_constant=_refuse, parse_float=_finite)
         except ValueError:
             return value
         if isinstance(parsed, list) and "array" in wanted:

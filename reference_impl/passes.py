@@ -23,7 +23,7 @@ import jsonschema
 
 from reference_impl import records
 from reference_impl.artifacts import ArtifactPolicy, Collector
-from reference_impl.journal import Snapshot, classify, signature
+from reference_impl.journal import Snapshot, signature
 from reference_impl.normalize import Normalizer
 from reference_impl.seams import Seams
 from reference_impl.store import Store
@@ -328,7 +328,6 @@ class ToolNode:
     ) -> tuple[str, dict[str, object], str]:
         """Run the tool body between its ``tool_start`` and ``tool_done`` events."""
         with ctx.store.transaction() as conn:
-            self.settle_abandoned(ctx, conn)
             self.record_event(conn, ctx, "tool_start", tool.name, tool_input=args)
         ctx.seams.checkpoint("before_tool_body", tool.name)
         outcome = ctx.world.invoke(tool.name, args, call.id, turn_id=ctx.turn_id, run_id=ctx.run_id)
@@ -341,22 +340,6 @@ class ToolNode:
         )
         self.collect(ctx, call, tool, result)
         return disposition, result, message
-
-    def settle_abandoned(self, ctx: PassContext, conn: sqlite3.Connection) -> None:
-        """Before a run's first ``tool_start``, record a ``clear`` when earlier runs of the
-        turn left calls open (DR-1 ¶5).
-
-        Those calls were abandoned with the runs that started them: their results will
-        never be recorded.  Left open, the FIFO pairing of DR-1 ¶4 would pair this run's
-        next ``tool_done`` of the same tool with one of them, so that a write that never
-        ran would read as completed and the one that did as interrupted.  The ``clear``
-        comes only now, not when the run resumes: a resumed chunk has already taken its
-        snapshot (so it still reports and refuses them, DR-2, DR-4), and one cut off
-        before it started anything passes them on to the next chunk intact."""
-        if records.run_has_ledger_events(conn, ctx.turn_id, ctx.run_id):
-            return
-        if classify(records.ledger_events(conn, ctx.turn_id)).interrupted:
-            records.append_ledger(conn, ctx.turn_id, ctx.run_id, "clear")
 
     def record_event(
         self,

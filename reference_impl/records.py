@@ -37,7 +37,6 @@ __all__ = [
     "peek_held",
     "put_consent",
     "record_call",
-    "run_has_ledger_events",
     "set_artifacts",
     "set_turn",
     "take_consent",
@@ -425,16 +424,6 @@ def append_ledger(
             None if event != "tool_done" else dumps(result),
             now(),
         ),
-    )
-
-
-def run_has_ledger_events(conn: sqlite3.Connection, turn_id: str, run_id: str) -> bool:
-    """Whether ``run_id`` has recorded anything in the turn's ledger yet."""
-    return (
-        conn.execute(
-            "SELECT 1 FROM ledger WHERE turn_id = ? AND run_id = ? LIMIT 1", (turn_id, run_id)
-        ).fetchone()
-        is not None
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 from adapters.handshake import Handshake
@@ -19,7 +20,16 @@ from conformance.report import (
     SuiteInfo,
 )
 
-__all__ = ["build_report"]
+__all__ = ["build_report", "redacted"]
+
+_USERINFO = re.compile(r"(?<=://)[^/@\s]+@")
+_SECRET_FLAG = re.compile(r"(?i)(--?[a-z0-9_-]*(?:key|token|secret|password|passwd)[a-z0-9_-]*[= ])\S+")
+
+
+def redacted(spec: str) -> str:
+    """``spec`` as reports show it: credentials in a URL, and the values of options whose
+    names speak of keys, tokens or passwords, replaced by ``***``."""
+    return _SECRET_FLAG.sub(r"\1***", _USERINFO.sub("***@", spec))
 
 
 def build_report(
@@ -74,7 +84,7 @@ def build_report(
         )
     return StandingReport(
         hunt=hunt,
-        implementation=ImplementationInfo.from_handshake(handshake, spec=options.impl),
+        implementation=ImplementationInfo.from_handshake(handshake, spec=redacted(options.impl)),
         suite=SuiteInfo(name="rttool", version=__version__),
         run=RunInfo(
             started_at=datetime.fromtimestamp(state.started, UTC).isoformat(),

@@ -42,6 +42,7 @@ class RunOptions:
     hunt: bool
     ci: bool
     quiet: bool = False
+    gate: tuple[str, ...] = ()
 
     @classmethod
     def from_config(cls, config: pytest.Config) -> RunOptions:
@@ -63,4 +64,5 @@ class RunOptions:
             hunt=not config.getoption("rttool_no_hunt"),
             ci=os.environ.get("CI", "").lower() in ("1", "true", "yes"),
             quiet=bool(config.getoption("rttool_quiet")),
+            gate=tuple(config.getoption("rttool_gate")),
         )

@@ -13,10 +13,13 @@ from adapters.errors import ImplementationError, RttoolError
 from conformance._pytest._options import RunOptions
 from conformance._pytest._state import CaseOutcome, SuiteState
 from conformance.cases import Case, Selection, collect_cases
+from conformance.report._escape import printable
 
-__all__ = ["STATE", "activate", "report_allure"]
+__all__ = ["STATE", "UNDRIVABLE", "activate", "report_allure"]
 
 STATE = pytest.StashKey[SuiteState]()
+#: written into the report directory when the implementation cannot be driven at all
+UNDRIVABLE = "undrivable.txt"
 SUITE_MODULE = Path(__file__).with_name("_suite.py")
 _SEVERITY = {"core": "critical", "extended": "normal", "optional": "minor"}
 
@@ -105,7 +108,12 @@ class SuitePlugin:
         try:
             self.state.handshake()
         except ImplementationError as err:
-            pytest.exit(f"rttool: the implementation could not be driven: {err}", returncode=3)
+            message = f"the implementation could not be driven: {err}"
+            if self.state.options.report_dir is not None:
+                # pytest's own exit code 3 means an internal error: say it in a file too.
+                self.state.options.report_dir.mkdir(parents=True, exist_ok=True)
+                (self.state.options.report_dir / UNDRIVABLE).write_text(message + "\n")
+            pytest.exit(f"rttool: {printable(message)}", returncode=3)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Collect outcomes (from every worker) and print a line per finished rule."""
@@ -149,13 +157,13 @@ class SuitePlugin:
         from conformance._pytest._build import build_report
         from conformance.report import write_reports
 
+        handshake = self.state.handshake()
         report = build_report(
             self.state,
-            self.state.handshake(),
+            handshake,
             duration_s=time.time() - self.state.started,
-            levels=self.state.options.levels or ("core", "extended", "optional"),
+            levels=self.state.options.gate or handshake.levels,
         )
-        self.state.report = report  # type: ignore[attr-defined]
         if self.state.options.report_dir is not None:
             write_reports(report, self.state.options.report_dir)
 

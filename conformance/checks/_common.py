@@ -7,10 +7,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from adapters.scenario import Bounds, Reply, StartTurn, Step, Tool
 from adapters.trace import PassRecord, ToolResultRecord, Trace
 from conformance.checks._context import CheckContext
+from conformance.checks._outcomes import Untested
 from conformance.scenarios import scenario
-from conformance.traces import results
+from conformance.traces import results, side_effects
 
-__all__ = ["json_keys", "mapping", "one_result", "one_turn", "port", "ports"]
+__all__ = [
+    "json_keys",
+    "mapping",
+    "one_result",
+    "one_turn",
+    "port",
+    "ports",
+    "reconciled_arguments",
+]
 
 
 def one_turn(
@@ -62,3 +71,24 @@ def one_result(ctx: CheckContext, trace: Trace, tool_call_id: str) -> ToolResult
     if not found:
         ctx.fail(f"no tool result was reported for call {tool_call_id}")
     return found[0]
+
+
+def reconciled_arguments(
+    ctx: CheckContext, trace: Trace, call_id: str, tool: str, *, body: bool = False
+) -> object:
+    """What call ``call_id``'s arguments became (RT-TOOL-8): what the tool body received
+    when it ran, else the result's reported ``arguments`` (the body does not run when the
+    reconciled arguments fail the tool's schema).  With ``body``, the body must have run."""
+    effects = side_effects(trace, tool)
+    ctx.expect(len(effects) <= 1, f"the tool body ran {len(effects)} times, expected once")
+    if effects:
+        return effects[0].get("input")
+    if body:
+        ctx.fail("the tool body did not run: were the arguments refused?")
+    found = results(trace, call_id)
+    if found and found[0].arguments is not None:
+        return found[0].arguments
+    raise Untested(
+        "the tool body did not run (its arguments failed its schema) and the "
+        "harness does not report results' reconciled `arguments`"
+    )

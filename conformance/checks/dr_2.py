@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adapters.scenario import FailLedgerRead, Interrupt, StartTurn, Step, Wait
+from adapters.scenario import RESUMABLE_CAUSES, FailLedgerRead, Interrupt, StartTurn, Step, Wait
 from adapters.trace import RunRecord, Trace
 from conformance.checks import CheckContext, Untested, check
 from conformance.checks._common import mapping, one_turn
@@ -10,7 +10,7 @@ from conformance.checks._durable import ANA, continuations, nudge, resume_messag
 from conformance.scenarios import call, calls, say
 from conformance.traces import turn
 
-RESUMABLE = ("time_limit", "gateway_timeout", "transport_error")
+RESUMABLE = sorted(RESUMABLE_CAUSES)
 TICKET = {"title": "Printer jam"}
 
 
@@ -139,6 +139,8 @@ def check_empty_journal_appends_nothing(ctx: CheckContext) -> None:
 def check_failed_ledger_read_does_not_block(ctx: CheckContext) -> None:
     """A failed ledger read never blocks a recovery that would otherwise succeed."""
     trace, run = _cut_after(ctx, "dr2-c5-best-effort", ledger_fails=True)
+    if run.resume is not None and run.resume.note is not None:
+        raise Untested("the armed ledger-read failure did not reach the resume (it has a note)")
     final = turn(trace, "t1")
     ctx.expect(
         final is not None and final.status == "completed",

@@ -21,15 +21,18 @@ def _resumed(
     *,
     cut_tool: str = "send_email",
     occurrence: int | None = None,
+    separately: bool = False,
 ) -> Trace:
     """Run ``before`` as one batch, cut the run by its time limit after the last call of
-    ``cut_tool`` returned, then let it continue with ``after`` as the resumed batch."""
+    ``cut_tool`` returned, then let it continue with ``after`` as the resumed batch (with
+    ``separately``, one batch per call, so each is its own pass)."""
     count = occurrence or sum(1 for c in before if mapping(c).get("name") == cut_tool)
+    resumed = [calls(one) for one in after] if separately else [calls(*after)]
     return one_turn(
         ctx,
         name,
         tools=tools(),
-        model=[calls(*before), calls(*after), say("done")],
+        model=[calls(*before), *resumed, say("done")],
         steps=[
             Interrupt("after_tool_done", "time_limit", cut_tool, count),
             StartTurn("t1"),
@@ -52,6 +55,7 @@ def check_snapshot_taken_once_before_chunk(ctx: CheckContext) -> None:
         [call("lookup", {"id": 7}, "c1")],
         [send(ANA, "r1"), send(ANA, "r2")],
         cut_tool="lookup",
+        separately=True,  # a journal read again before each pass would block the second
     )
     ctx.expect(
         _sent_to(trace).count(ANA["to"]) == 2,
@@ -76,16 +80,23 @@ def check_completed_write_not_repeated(ctx: CheckContext) -> None:
         result.get("success") is True and "sent" in str(result.get("data")),
         f"the re-dispatched call did not get the journaled result: {result!r}",
     )
-    resumed = [one for run, one in trace.passes() if run.cause == "auto_continue"]
-    messages = [
-        mapping(m)
-        for one in resumed
-        for m in one.tool_messages
-        if mapping(m).get("tool_call_id") == "r1"
-    ]
+
+    def message(call_id: str, cause: str) -> str | None:
+        for run, one in trace.passes():
+            for m in one.tool_messages:
+                if run.cause == cause and mapping(m).get("tool_call_id") == call_id:
+                    return str(mapping(m).get("content"))
+        return None
+
+    first, reused = message("c1", "start"), message("r1", "auto_continue")
     ctx.expect(
-        bool(messages) and len(str(messages[0].get("content"))) > len("sent"),
-        f"the journaled result came back without a note: {messages!r}",
+        first is not None and reused is not None,
+        "the tool messages of the first send and of its re-dispatch are missing",
+    )
+    assert first is not None and reused is not None
+    ctx.expect(
+        reused != first and first in reused,
+        f"the journaled result came back without a note: first {first!r}, again {reused!r}",
     )
 
 
@@ -128,7 +139,13 @@ def check_match_by_content_not_position(ctx: CheckContext) -> None:
 @check("DR-3#c5")
 def check_entry_consumed_once(ctx: CheckContext) -> None:
     """One journaled completion short-circuits one re-dispatch only."""
-    trace = _resumed(ctx, "dr3-c5-consume", [send(ANA, "c1")], [send(ANA, "r1"), send(ANA, "r2")])
+    trace = _resumed(
+        ctx,
+        "dr3-c5-consume",
+        [send(ANA, "c1")],
+        [send(ANA, "r1"), send(ANA, "r2")],
+        separately=True,
+    )
     ctx.expect(
         _sent_to(trace).count(ANA["to"]) == 2,
         f"the email was sent {_sent_to(trace).count(ANA['to'])} times; one completion "

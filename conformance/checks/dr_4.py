@@ -6,7 +6,7 @@ from adapters.scenario import Interrupt, StartTurn, Wait
 from conformance.checks import CheckContext, check
 from conformance.checks._common import mapping, one_turn
 from conformance.checks._durable import ANA, continuations, send, tools
-from conformance.scenarios import calls, say
+from conformance.scenarios import call, calls, say
 from conformance.traces import results, side_effects, strings
 
 
@@ -85,4 +85,42 @@ def check_guard_only_when_history_shows(ctx: CheckContext) -> None:
     ctx.expect(
         len(side_effects(fresh, "send_email")) == 2,
         "in a new turn, whose run is not a resumed one, the identical send was refused",
+    )
+
+
+@check("DR-4#c2", name="guard-holds-across-chunks")
+def check_guard_holds_across_chunks(ctx: CheckContext) -> None:
+    """An interrupted write stays interrupted when a later chunk, itself cut off, ran
+    other tools: the identical retry in the chunk after that is still refused."""
+    trace = one_turn(
+        ctx,
+        "dr4-c2-two-cuts",
+        tools=tools(),
+        model=[
+            calls(send(ANA, "c1")),
+            calls(call("lookup", {"id": 7}, "c2")),
+            calls(send(ANA, "r1")),
+            say("done"),
+        ],
+        steps=[
+            Interrupt("after_tool_body", "time_limit", "send_email"),
+            Interrupt("after_tool_done", "time_limit", "lookup"),
+            StartTurn("t1"),
+            Wait(),
+        ],
+    )
+    resumed = continuations(trace)
+    ctx.expect(len(resumed) >= 2, "the turn did not continue twice after its time limits")
+    shown = (
+        list(strings(list(resumed[-1].model_inputs[0].messages)))
+        if resumed[-1].model_inputs
+        else []
+    )
+    ctx.expect(
+        any("send_email" in text for text in shown),
+        "the last resumed run's history does not show the interrupted send",
+    )
+    ctx.expect(
+        len(side_effects(trace, "send_email")) == 1,
+        "two chunks later, the identical retry of the interrupted send ran again",
     )

@@ -71,6 +71,20 @@ def check_unwired_tool_counts_as_work(ctx: CheckContext) -> None:
     )
 
 
+@check("RT-TOOL-10#c2", name="all-repeat-pass-is-idle")
+def check_all_repeat_pass_is_idle(ctx: CheckContext) -> None:
+    """A pass whose every call was already handled in the run reports `executed_any`
+    false, although it still re-emits results: only first-time handling is work."""
+    batch = calls(call("do_thing", [], "call_a"), call("other_thing", [], "call_b"))
+    passes = _passes(ctx, "rt10-c2-all-repeat", batch, batch)
+    ctx.expect(port(passes[0], "executed_any") is True, "the first pass reported no work")
+    ctx.expect(
+        port(passes[1], "executed_any") is False,
+        f"a pass of nothing but repeats reported executed_any {port(passes[1], 'executed_any')!r}",
+    )
+    ctx.expect(bool(passes[1].results), "the repeats' stored results were not re-emitted")
+
+
 @check("RT-TOOL-10#c3")
 def check_empty_batch_reports_false(ctx: CheckContext) -> None:
     """An empty batch reports `executed_any` false."""

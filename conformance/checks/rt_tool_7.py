@@ -83,9 +83,9 @@ def check_held_prepended_on_resumed_message(ctx: CheckContext) -> None:
 
 
 @check("RT-TOOL-7#c3")
-def check_taking_is_destructive(ctx: CheckContext) -> None:
+def check_pausing_again_holds_everything(ctx: CheckContext) -> None:
     """A resume that pauses again holds everything; the final delivery carries each
-    artifact exactly once, and nothing is left to deliver afterwards."""
+    artifact exactly once."""
     first, second = canary("rt7-c3-first"), canary("rt7-c3-second")
     trace = one_turn(
         ctx,
@@ -107,9 +107,34 @@ def check_taking_is_destructive(ctx: CheckContext) -> None:
             f"an artifact was delivered {_count(trace, mark)} times, expected once",
         )
     ctx.expect(trace.steps[3].outcome == "refused", "answering a completed turn was not refused")
-    last = trace.steps[-1].held
-    if last is not None:
-        ctx.expect(not last.get("t1"), f"artifacts are still held after delivery: {last!r}")
+
+
+@check("RT-TOOL-7#c3")
+def check_taking_is_destructive(ctx: CheckContext) -> None:
+    """The write-back takes the held list: once delivered, nothing is left held to be
+    delivered again."""
+    # A copy left behind is invisible on the wire of a completed turn: only the held
+    # list itself shows it.
+    ctx.require("held_observation")
+    mark = canary("rt7-c3-taken")
+    trace = one_turn(
+        ctx,
+        "rt7-c3-taken",
+        tools=[tool("make", output({"ok": True}, link(mark)))],
+        model=[calls(call("make", {}, "c1")), ask(), say("done")],
+        steps=[StartTurn("t1"), Answer("t1")],
+    )
+    held = trace.steps[0].held
+    ctx.expect(
+        held is not None and contains(held.get("t1"), mark),
+        "nothing is held against the paused turn",
+    )
+    ctx.expect(_count(trace, mark) == 1, "the held artifact was not delivered exactly once")
+    after = trace.steps[-1].held
+    ctx.expect(
+        after is not None and not after.get("t1"),
+        f"after delivery the artifact is still held: {after!r}",
+    )
 
 
 @check("RT-TOOL-7#c4")

@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from conformance.checks import CheckContext, check
-from conformance.checks._common import one_turn
+from conformance.checks._common import one_turn, reconciled_arguments
 from conformance.scenarios import call, calls, say, tool
-from conformance.traces import results, side_effects
 
 
 def _received(
@@ -28,16 +27,7 @@ def _received(
         tools=[tool("target", schema=schema)],
         model=[calls(call("target", args, "c1")), say("done")],
     )
-    found = results(trace, "c1")
-    if not body and found and found[0].arguments is not None:
-        return found[0].arguments
-    effects = side_effects(trace, "target")
-    ctx.expect(
-        len(effects) == 1,
-        f"the tool body ran {len(effects)} times, expected once "
-        f"(were the arguments refused? {args!r})",
-    )
-    return effects[0].get("input")
+    return reconciled_arguments(ctx, trace, "c1", "target", body=body)
 
 
 def _schema(**types: str) -> dict[str, object]:

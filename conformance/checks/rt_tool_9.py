@@ -43,6 +43,7 @@ def check_repeat_reported_and_re_emitted(ctx: CheckContext) -> None:
     )
     first_message = [m for m in first.tool_messages if mapping(m).get("tool_call_id") == "call_a"]
     again = [m for m in second.tool_messages if mapping(m).get("tool_call_id") == "call_a"]
+    ctx.expect(len(first_message) == 1, "the first execution's tool message is missing")
     ctx.expect(len(again) == 1, "the repeat's stored tool message was not re-emitted")
     ctx.expect(
         mapping(again[0]).get("content") == mapping(first_message[0]).get("content"),
@@ -58,7 +59,9 @@ def check_repeat_reported_and_re_emitted(ctx: CheckContext) -> None:
         f"the repeat pass's outcome {second.outcome!r} does not count the stored success",
     )
     failed = _repeat(ctx, "rt9-c2-stored-failure", returns=failure("no such record"))
-    repeat = [one for _, one in all_passes(failed)][1]
+    failed_passes = [one for _, one in all_passes(failed)]
+    ctx.expect(len(failed_passes) >= 2, f"expected two tool passes, got {len(failed_passes)}")
+    repeat = failed_passes[1]
     ctx.expect(
         mapping(repeat.outcome).get("failed") == 1,
         f"a stored recoverable failure was not counted as one: {repeat.outcome!r}",

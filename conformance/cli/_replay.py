@@ -59,6 +59,7 @@ def replay(args: argparse.Namespace) -> int:
     from conformance import __version__
     from conformance._pytest._options import resolve_spec
     from conformance.hunt import INVARIANTS, steps_summary
+    from conformance.report._escape import printable
 
     try:
         raw, named = _load(args.file)
@@ -90,15 +91,18 @@ def replay(args: argparse.Namespace) -> int:
         sys.stderr.write(f"rttool: the implementation could not be driven: {err}\n")
         return 3
     if isinstance(trace, Unsupported):
-        print(f"untested: the implementation lacks capability {trace.capability}")
+        print(f"untested: the implementation lacks capability {printable(trace.capability)}")
         return 0
-    print(f"replayed {len(scenario.steps)} steps: {steps_summary(scenario)}")
+    print(f"replayed {len(scenario.steps)} steps: {printable(steps_summary(scenario))}")
     failing = 0
     for invariant in chosen:
         message = invariant.judge(scenario, trace, handshake)
         if message is not None:
             failing += 1
-            print(f"still fails: {invariant.name} ({', '.join(invariant.clauses)}): {message}")
+            print(
+                f"still fails: {invariant.name} ({', '.join(invariant.clauses)}): "
+                f"{printable(message)}"
+            )
     if not failing:
         print("passes now: " + ", ".join(i.name for i in chosen))
     return 1 if failing else 0

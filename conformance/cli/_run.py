@@ -111,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
 
     from adapters.errors import ImplementationError, RttoolError
     from conformance._pytest._options import resolve_spec
+    from conformance._pytest._plugin import UNDRIVABLE
     from conformance.cli import EXIT_UNDRIVABLE, EXIT_USAGE
     from conformance.report import (
         append_step_summary,
@@ -119,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
         load_expectations,
         load_standing,
     )
+    from conformance.report._escape import printable
 
     try:
         spec = resolve_spec(args.impl, args.mutant)
@@ -132,29 +134,38 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"rttool: the implementation could not be driven: {err}\n")
         return EXIT_UNDRIVABLE
     report_dir = (args.report_dir or Path("reports") / _safe(name)).resolve()
-    report_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        report_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        sys.stderr.write(f"rttool: error: cannot use the report directory: "
+                         f"dir={report_dir} reason={err.strerror or err}\n")
+        return EXIT_USAGE
     standing = report_dir / "standing.json"
+    undrivable = report_dir / UNDRIVABLE
     standing.unlink(missing_ok=True)
-    code = pytest.main(_pytest_args(args, report_dir))
+    undrivable.unlink(missing_ok=True)
+    levels = tuple(args.level) or claimed
+    code = pytest.main(_pytest_args(args, report_dir, levels))
+    if undrivable.is_file():
+        return EXIT_UNDRIVABLE
     if code in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR):
         return EXIT_USAGE
-    if code == EXIT_UNDRIVABLE or not standing.is_file():
+    if not standing.is_file():
         sys.stderr.write(
             "rttool: the run produced no standing; the implementation could not be driven\n"
         )
         return EXIT_UNDRIVABLE
     report = load_standing(standing)
-    levels = tuple(args.level) or claimed
     result = gate(report, levels, expectations)  # type: ignore[arg-type]
     print(_summary_table(report))
     for reason in result.reasons():
-        print(f"rttool: {reason}")
+        print(f"rttool: {printable(reason)}")
     append_step_summary(github_step_summary(report, result))
     print(f"rttool: reports in {report_dir}")
     return int(result.exit_code)
 
 
-def _pytest_args(args: argparse.Namespace, report_dir: Path) -> list[str]:
+def _pytest_args(args: argparse.Namespace, report_dir: Path, levels: tuple[str, ...]) -> list[str]:
     from conformance._pytest._plugin import SUITE_MODULE
 
     out = [
@@ -187,6 +198,8 @@ def _pytest_args(args: argparse.Namespace, report_dir: Path) -> list[str]:
             out += [option, str(value)]
     if args.no_hunt:
         out.append("--rttool-no-hunt")
+    for level in levels:
+        out += ["--rttool-gate", level]
     if args.workers > 1:
         out += ["-n", str(args.workers)]
     if args.quiet:
@@ -195,7 +208,9 @@ def _pytest_args(args: argparse.Namespace, report_dir: Path) -> list[str]:
 
 
 def _safe(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-") or "implementation"
+    """A folder name from an implementation's name: never empty, never ``.`` or ``..``."""
+    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")
+    return cleaned or "implementation"
 
 
 def _summary_table(report: object) -> str:

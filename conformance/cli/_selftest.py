@@ -58,6 +58,7 @@ def selftest(args: argparse.Namespace) -> int:
     """Run the self-test and report it; returns the exit code."""
     from conformance import selftest as engine
     from conformance.cli import EXIT_FINDING, EXIT_OK, EXIT_USAGE
+    from conformance.report._escape import printable
     from conformance.rules import load_corpus
 
     catalogue = engine.read_catalogue()
@@ -65,7 +66,7 @@ def selftest(args: argparse.Namespace) -> int:
     unknown = [name for name in args.only if name not in known]
     if unknown:
         sys.stderr.write(
-            f"rttool: error: no such mutant: {_printable(', '.join(unknown))}; "
+            f"rttool: error: no such mutant: {printable(', '.join(unknown))}; "
             f"known: {', '.join(sorted(known))}\n"
         )
         return EXIT_USAGE
@@ -113,6 +114,8 @@ def selftest(args: argparse.Namespace) -> int:
 
 
 def _line(result: MutantResult, width: int) -> str:
+    from conformance.report._escape import printable
+
     breaks = ", ".join(result.breaks)
     by = ", ".join(result.caught_by) or "-"
     line = (
@@ -129,7 +132,7 @@ def _line(result: MutantResult, width: int) -> str:
             f"{'; CAUGHT BY THE CHECKS ALONE' if hunt.checks_alone_caught else ''}]"
         )
     if result.error is not None:
-        line += f"  error: {_printable(result.error)}"
+        line += f"  error: {printable(result.error)}"
     return line
 
 
@@ -154,9 +157,3 @@ def _summary(
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def _printable(text: str) -> str:
-    """``text`` on one line, with anything unprintable escaped (it may come from the
-    implementation)."""
-    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)

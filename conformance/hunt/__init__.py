@@ -54,8 +54,11 @@ class _SharedSearch:
     budget: Budget
     outcome: HuntOutcome | None = None
     invariants: tuple[Invariant, ...] = field(default_factory=tuple)
+    failure: Exception | None = None
 
     def run(self, ctx: CheckContext) -> HuntOutcome:
+        if self.failure is not None:  # one search per process, even when it failed
+            raise self.failure
         if self.outcome is None:
             claimed = [
                 i
@@ -64,7 +67,11 @@ class _SharedSearch:
                 and all(getattr(ctx.handshake.capabilities, n, False) is True for n in i.needs)
             ]
             self.invariants = tuple(claimed)
-            self.outcome = hunt(ctx.runner, ctx.handshake, claimed, self.budget)
+            try:
+                self.outcome = hunt(ctx.runner, ctx.handshake, claimed, self.budget)
+            except Exception as err:
+                self.failure = err
+                raise
         return self.outcome
 
 

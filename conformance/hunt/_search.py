@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adapters.driver import Unsupported
+from adapters.errors import ImplementationError
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
@@ -59,6 +60,8 @@ class HuntOutcome:
     error: str | None = None
     #: when the first violation turned up: (examples run, seconds), before any shrinking
     first_failure: tuple[int, float] | None = None
+    #: the implementation could not be driven: the search stopped there
+    broken: ImplementationError | None = None
 
 
 class _Rejected(Exception):
@@ -86,8 +89,14 @@ def hunt(
     started = time.monotonic()
 
     def check(scenario: Scenario) -> None:
+        if outcome.broken is not None:
+            return  # nothing more can be learnt; returning keeps hypothesis from shrinking
         outcome.examples += 1
-        trace = runner.run(scenario)
+        try:
+            trace = runner.run(scenario)
+        except ImplementationError as err:
+            outcome.broken = err
+            return
         if isinstance(trace, Unsupported):
             from hypothesis import reject
 
@@ -101,7 +110,7 @@ def hunt(
                 raise invariant.violation(message, scenario, trace)
 
     batch = 0
-    while outcome.examples < budget.examples and not outcome.findings:
+    while outcome.examples < budget.examples and not outcome.findings and not outcome.broken:
         if time.monotonic() - started > budget.seconds:
             break
         # A derandomized search repeats itself batch after batch: it runs as one batch.
@@ -141,6 +150,8 @@ def hunt(
         if budget.derandomize:
             break
     outcome.elapsed_s = round(time.monotonic() - started, 3)
+    if outcome.broken is not None:
+        raise outcome.broken
     return outcome
 
 

@@ -254,24 +254,28 @@ def _step_side_effects(
             carried.pop(turn_key, None)
         before = Counter(unclaimed)
         for one in run.passes:
-            for result in one.results:
+            for result, sent in zip(one.results, _well_formed(one.batch), strict=False):
                 name = str(result.tool)
                 if result.disposition in ("reused", "refused") and name not in writes:
                     return f"read-only {name} was {result.disposition} in run {run.id}"
-                if result.arguments is None or name not in writes:
+                if name not in writes:
                     continue
-                sig = name + "\x00" + json.dumps(result.arguments, sort_keys=True, default=str)
+                # The reconciled arguments, else the call as sent: the hunt's tools accept
+                # any arguments and its values carry no character references, so the two
+                # agree wherever both are reported.
+                arguments = result.arguments if result.arguments is not None else sent.get("args")
+                sig = name + "\x00" + json.dumps(arguments, sort_keys=True, default=str)
                 if result.disposition == "executed":
                     if strict and unclaimed[sig] > 0:
                         return (
-                            f"{name} {result.arguments!r} completed earlier in turn "
+                            f"{name} {arguments!r} completed earlier in turn "
                             f"{run.turn} and ran again in resumed run {run.id}"
                         )
                     done[sig] += 1
                 elif result.disposition == "reused":
                     if unclaimed[sig] <= 0:
                         return (
-                            f"{name} {result.arguments!r} was answered from the journal in "
+                            f"{name} {arguments!r} was answered from the journal in "
                             f"run {run.id} with no unclaimed completion to answer it"
                         )
                     unclaimed[sig] -= 1
@@ -281,6 +285,18 @@ def _step_side_effects(
             unclaimed.clear()
             unclaimed.update(before)
     return unreadable
+
+
+def _well_formed(batch: tuple[object, ...]) -> list[Mapping[str, object]]:
+    """The calls of a batch that reach the guard, in order (the results line up with them:
+    a malformed call is dropped before the guard and gets none)."""
+    out: list[Mapping[str, object]] = []
+    for call in batch:
+        name = call.get("name") if isinstance(call, Mapping) else None
+        if isinstance(name, str | int | float) and not isinstance(name, bool) and str(name).strip():
+            assert isinstance(call, Mapping)
+            out.append(call)
+    return out
 
 
 def _invariant(name: str, clauses: tuple[str, ...], judge: Verdict, **extra: object) -> Invariant:

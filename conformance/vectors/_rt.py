@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from adapters.scenario import Answer, Approve, Bounds, EmitLateArtifact, Return, StartTurn, Tool
 from adapters.trace import PassRecord, Trace
 from conformance.checks import CheckContext
-from conformance.checks._common import mapping, one_turn, port
+from conformance.checks._common import mapping, one_turn, port, reconciled_arguments
 from conformance.checks.rt_tool_6 import blob
 from conformance.scenarios import artifact, ask, call, calls, say, tool
 from conformance.traces import all_passes, assistant_rows, delivered, results, strings, turn
@@ -68,6 +68,17 @@ def _lifted(ctx: CheckContext, run: VectorRun) -> None:
     )
 
 
+def _values(value: object) -> list[str]:
+    """The string values (not the keys) inside a JSON value."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _values(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in _values(item)]
+    return []
+
+
 def _list(value: object) -> list[object]:
     return value if isinstance(value, list) else []
 
@@ -97,12 +108,19 @@ def _surfaced(ctx: CheckContext, run: VectorRun) -> None:
     given = [
         text for r in trace.runs() for i in r.model_inputs for text in strings(list(i.messages))
     ]
-    for text in strings(produced.get("artifacts")):
-        if text not in ("type", "payload") and text not in strings(produced.get("data")):
-            ctx.expect(
-                not any(text in g for g in given),
-                f"the artifact's {text!r} reached the prose fed to the model",
-            )
+    # The payloads' values are what must not leak (a key or a type word such as "link"
+    # may well appear in a prompt for reasons of its own).
+    payload_values = [
+        text
+        for entry in _list(produced.get("artifacts"))
+        for text in _values(mapping(entry).get("payload"))
+        if text not in strings(produced.get("data"))
+    ]
+    for text in payload_values:
+        ctx.expect(
+            not any(text in g for g in given),
+            f"the artifact's {text!r} reached the prose fed to the model",
+        )
     for text in strings(produced.get("data")):
         if text != "result":
             ctx.expect(any(text in g for g in given), f"the data {text!r} never reached the model")
@@ -121,11 +139,20 @@ def _reported(ctx: CheckContext, run: VectorRun) -> None:
     rows = assistant_rows(turn(trace, "t1"))
     ctx.expect(bool(rows), "the turn has no assistant message")
     expected = mapping(run.value("reported"))
-    shown = {key: rows[-1].get(key) for key in expected}
-    ctx.expect(
-        shown == dict(expected),
-        f"the assistant message shows {shown!r}, the example says {dict(expected)!r}",
-    )
+    for key, want in expected.items():
+        shown = rows[-1].get(key)
+        if key == "metadata":
+            # The example's empty metadata stands for "nothing of the artifacts in it": a
+            # message may carry metadata of its own.
+            leaked = [t for t in _values(produced.get("payload")) if t in strings(shown)]
+            ctx.expect(
+                isinstance(shown, dict) and not leaked,
+                f"the message's metadata is {shown!r}; it must not carry the artifact",
+            )
+            continue
+        ctx.expect(
+            shown == want, f"the assistant message shows {key}={shown!r}, the example says {want!r}"
+        )
 
 
 def _dropped(ctx: CheckContext, run: VectorRun) -> None:
@@ -230,13 +257,7 @@ def _reconciled(ctx: CheckContext, name: str, schema: object, args: object) -> o
         tools=[tool("example", schema=schema)],
         model=[calls(call("example", args, "c1")), say("done")],
     )
-    found = results(trace, "c1")
-    ctx.expect(bool(found), "the call got no result")
-    if found[0].arguments is not None:
-        return found[0].arguments
-    effects = [e for r in trace.runs() for e in r.side_effects]
-    ctx.expect(len(effects) == 1, "the reconciled arguments were neither reported nor received")
-    return mapping(effects[0]).get("input")
+    return reconciled_arguments(ctx, trace, "c1", "example")
 
 
 def _decoded(ctx: CheckContext, run: VectorRun) -> None:
@@ -359,7 +380,7 @@ RT_BINDINGS = (
     Binding(
         "RT-TOOL-10",
         ("resent", "idle"),
-        ("RT-TOOL-10#c1",),
+        ("RT-TOOL-10#c2",),
         lambda ctx, run: _work(ctx, run, "resent", "idle", "executed_any"),
     ),
     Binding(

@@ -26,7 +26,7 @@ def test_runs_selected_rule_with_clause_ids_in_test_ids(pytester: pytest.Pyteste
         "-p",
         "no:cacheprovider",
     )
-    result.assert_outcomes(passed=6)
+    result.assert_outcomes(passed=7)
     result.stdout.fnmatch_lines(
         [
             "*test_rttool?RT-TOOL-7#c4/failed-write-back-puts-back? PASSED*",
@@ -84,7 +84,7 @@ def test_parallel_with_xdist(pytester: pytest.Pytester) -> None:
         "-p",
         "no:cacheprovider",
     )
-    result.assert_outcomes(passed=7)
+    result.assert_outcomes(passed=8)
 
 
 def test_allure_labels(pytester: pytest.Pytester) -> None:

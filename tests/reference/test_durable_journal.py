@@ -275,17 +275,18 @@ def test_an_abandoned_start_never_pairs_with_a_later_call(make_rig: MakeRig) -> 
     events = rig.runtime.ledger(turn)
     assert [(e.event, e.input) for e in events] == [
         ("tool_start", {"to": "ana"}),
-        ("clear", None),
         ("tool_start", {"to": "bo"}),
         ("tool_done", None),
     ]
+    assert events[0].run != events[2].run == events[1].run
     journal = rig.runtime.classify(events)
-    # Without the clear, FIFO pairing would call ana's email (never sent) completed.
+    # Pure first-in-first-out pairing would call ana's email (never sent) completed:
+    # a done pairs with an open start of its own run.
     assert [e.input for e in journal.completed] == [{"to": "bo"}]
-    assert journal.interrupted == ()
+    assert [e.input for e in journal.interrupted] == [{"to": "ana"}]
 
 
-def test_a_run_after_a_pause_settles_abandoned_starts_too(make_rig: MakeRig) -> None:
+def test_a_run_after_a_pause_pairs_within_its_own_run(make_rig: MakeRig) -> None:
     rig = _rig(make_rig)
     rig.model.push(calls(call("send_email", {"to": "ana"}, "c1")))
     rig.seams.arm("after_tool_body", "time_limit", "send_email")
