@@ -28,6 +28,13 @@ def load_harness(target: str) -> Harness:
         raise SpecError("in-process spec must be python:MODULE:ATTR", spec=f"python:{target}")
     try:
         module = importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        if err.name and (module_name == err.name or module_name.startswith(f"{err.name}.")):
+            # The module named in the spec is not there: the spec is wrong.
+            raise SpecError("no such harness module", module=module_name) from err
+        raise Unreachable(
+            "cannot import harness module", module=module_name, reason=str(err)
+        ) from err
     except ImportError as err:
         raise Unreachable(
             "cannot import harness module", module=module_name, reason=str(err)
@@ -44,6 +51,8 @@ def load_harness(target: str) -> Harness:
     if callable(found):
         try:
             made = found(**kwargs)
+        except SpecError:  # the factory refused its arguments: a wrong spec, not a fault
+            raise
         except Exception as err:  # the harness's own failure: the implementation's fault
             raise Unreachable(
                 "harness factory failed",

@@ -11,10 +11,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from adapters.errors import SuiteError
 from conformance.checks import CheckContext, all_checks, validate_bindings
 from conformance.rules import Corpus
 
-__all__ = ["Case", "CaseKind", "Selection", "collect_cases", "rules_of"]
+__all__ = ["Case", "CaseKind", "Selection", "check_selection", "collect_cases", "rules_of"]
 
 CaseKind = Literal["check", "vector", "hunt"]
 
@@ -78,3 +79,37 @@ def collect_cases(
     cases = [Case(c.id, c.name, "check", c.clauses, c.summary, c.function) for c in checks]
     cases += list(extra)
     return [case for case in cases if selection.admits(case, corpus)]
+
+
+def check_selection(
+    corpus: Corpus,
+    only: Iterable[str],
+    levels: Iterable[str],
+    *,
+    only_flag: str = "--only",
+    level_flag: str = "--level",
+) -> None:
+    """Refuse a selection that names nothing: an ``only`` that is neither a rule nor a
+    clause of the corpus, or a level no rule has.  ``*_flag`` name the options as the
+    user typed them, so the message points at the right one.
+
+    Raises :class:`adapters.errors.SuiteError`.
+    """
+    known = {rule.id for rule in corpus.rules} | {clause.id for clause in corpus.clauses}
+    for wanted in only:
+        if wanted in known:
+            continue
+        close = sorted(k for k in known if k.lower() == wanted.strip().lower())
+        hint = f"; did you mean {close[0]}?" if close else ""
+        raise SuiteError(
+            f"{only_flag} names no rule or clause of the corpus{hint}",
+            value=wanted,
+            example="RT-TOOL-7 or RT-TOOL-7#c4",
+        )
+    present = sorted({rule.level for rule in corpus.rules})
+    for level in levels:
+        if level not in present:
+            raise SuiteError(
+                f"{level_flag} {level} selects nothing: no rule of the corpus is at that level",
+                levels_in_corpus=",".join(present),
+            )

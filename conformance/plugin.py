@@ -19,6 +19,8 @@ __all__ = ["pytest_addoption", "pytest_configure"]
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     """The ``--rttool-*`` options."""
+    from conformance._arguments import positive_float, positive_int
+
     group = parser.getgroup("rttool", "rttool conformance suite")
     group.addoption(
         "--rttool-impl",
@@ -57,23 +59,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--rttool-timeout",
         metavar="SECONDS",
-        type=float,
+        type=positive_float,
         default=30.0,
         help="per-request timeout for the implementation (default 30)",
     )
     group.addoption(
         "--rttool-examples",
         metavar="N",
-        type=int,
+        type=positive_int,
         default=None,
-        help="examples per invariant for the property-based hunt",
+        help="examples the property-based hunt tries (one search shared by every invariant)",
     )
     group.addoption(
         "--rttool-hunt-seconds",
         metavar="S",
-        type=float,
+        type=positive_float,
         default=None,
-        help="time budget per invariant for the property-based hunt",
+        help="time budget of the property-based hunt (one search shared by every invariant)",
     )
     group.addoption(
         "--rttool-seed",

@@ -41,17 +41,21 @@ __all__ = [
     "selected_cases",
     "suite_cases",
     "uncovered_clauses",
+    "unproven_cases",
 ]
 
 #: The command that prints the catalogue (run with the current interpreter).
 CATALOGUE_COMMAND = ("-m", "reference_impl.mutants", "--list", "--format", "json")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _CLAUSE = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*#c[1-9][0-9]*$")
+
+
 def _caught(outcome: CaseOutcome) -> bool:
     """A case caught the mutant when it failed, or errored through the implementation's
     fault; an error of the suite's own would be a bug, not a catch."""
     return outcome.outcome == "failed" or (
-        outcome.outcome == "error" and outcome.fault == "implementation")
+        outcome.outcome == "error" and outcome.fault == "implementation"
+    )
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,8 @@ class MutantResult:
     duration_s: float
     error: str | None = None
     hunt: HuntVerdict | None = None
+    #: the ids of the cases that caught it (``HUNT/<invariant>`` for the hunt's findings)
+    caught_by_cases: tuple[str, ...] = ()
 
     @property
     def clean(self) -> bool:
@@ -123,6 +129,7 @@ class MutantResult:
             "caught": self.caught,
             "caught_by": list(self.caught_by),
             "missed": list(self.missed),
+            "caught_by_cases": list(self.caught_by_cases),
         }
         if self.error is not None:
             out["error"] = self.error
@@ -212,6 +219,13 @@ def selected_cases(cases: Sequence[Case], mutant: MutantInfo, *, full: bool) -> 
     return [case for case in cases if rules & set(case.rules)]
 
 
+def unproven_cases(cases: Iterable[Case], results: Iterable[MutantResult]) -> tuple[str, ...]:
+    """The ids of ``cases`` that no mutant made fail: a check never seen failing could
+    pass against a broken runtime, so the self-test counts it as a finding."""
+    caught = {case_id for result in results for case_id in result.caught_by_cases}
+    return tuple(case.id for case in cases if case.id not in caught)
+
+
 def uncovered_clauses(corpus: Corpus, catalogue: Iterable[MutantInfo]) -> tuple[str, ...]:
     """The corpus's clauses that no mutant claims to break, in corpus order."""
     broken = {clause for mutant in catalogue for clause in mutant.breaks}
@@ -275,6 +289,7 @@ def run_mutant(
         missed,
         len(cases),
         round(time.perf_counter() - started, 3),
+        caught_by_cases=tuple(case.id for case in failing),
     )
 
 
@@ -344,4 +359,5 @@ def run_hunt_mutant(
         len(cases),
         round(time.perf_counter() - started, 3),
         hunt=verdict,
+        caught_by_cases=(*alone.caught_by_cases, *(f"HUNT/{name}" for name in outcome.findings)),
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from adapters._codec import to_json
 from adapters.trace import PassRecord, RunRecord, ToolResultRecord, Trace, TurnWire
 
 __all__ = [
@@ -16,7 +17,9 @@ __all__ = [
     "assistant_rows",
     "contains",
     "delivered",
+    "locate",
     "model_text",
+    "pointers",
     "results",
     "rows_with_artifacts",
     "side_effects",
@@ -117,3 +120,66 @@ def delivered(wire: TurnWire | None) -> list[object]:
         assert isinstance(carried, list)
         out.extend(carried)
     return out
+
+
+def _escape(token: str) -> str:
+    """One reference token of a JSON pointer (RFC 6901)."""
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def _is_entry(value: object) -> bool:
+    """Whether ``value`` has the shape of an artifact entry (a map with `type` and `payload`)."""
+    return isinstance(value, Mapping) and "type" in value and "payload" in value
+
+
+def _matches(value: object, needle: object) -> bool:
+    """Whether ``value`` is what a non-string ``needle`` looks for: a map holding every
+    item of a map needle, else an equal value of the same type."""
+    if isinstance(needle, Mapping) and isinstance(value, Mapping):
+        return all(key in value and value[key] == item for key, item in needle.items())
+    return type(value) is type(needle) and value == needle
+
+
+def pointers(value: object, needle: object, base: str = "") -> list[str]:
+    """JSON pointers (under ``base``) to where ``needle`` appears in the JSON ``value``.
+
+    A string needle is found in any string or key that contains it; any other needle where
+    a value matches it (a map needle: a map holding all of its items, since a delivered
+    entry gains a `tool_call_id`).  A match inside an artifact entry (a map with `type`
+    and `payload`) is reported at the smallest entry that holds it
+    (``/messages/1/metadata/toolArtifacts/0``), so that the pointer names the misplaced
+    entry rather than a field deep in its payload.  Each pointer is given once, in
+    document order.
+    """
+    found: dict[str, None] = {}
+
+    def walk(node: object, path: str, entry: str | None) -> None:
+        here = path if _is_entry(node) else entry
+        if not isinstance(needle, str):
+            if _matches(node, needle):
+                found[path if here is None else here] = None
+                return
+        elif isinstance(node, str):
+            if needle in node:
+                found[path if here is None else here] = None
+            return
+        if isinstance(node, Mapping):
+            for key, item in node.items():
+                child = f"{path}/{_escape(str(key))}"
+                if isinstance(needle, str) and needle in str(key):
+                    found[child if here is None else here] = None
+                walk(item, child, here)
+        elif isinstance(node, list | tuple):
+            for index, item in enumerate(node):
+                walk(item, f"{path}/{index}", here)
+
+    walk(value, base, None)
+    return list(found)
+
+
+def locate(wire: TurnWire | None, needle: object) -> list[str]:
+    """Where ``needle`` (an artifact entry, a payload, or a string such as a canary) really
+    is in the turn's wire form, as JSON pointers into the turn read
+    (``/messages/1/metadata/toolArtifacts/0``, ``/toolArtifacts/0``).  Used to say where
+    an artifact went when it is not where a clause wants it."""
+    return [] if wire is None else pointers(to_json(wire), needle)

@@ -304,8 +304,7 @@ class RunExecutor:
         message if it completed, else by the interrupted placeholder."""
         entries = records.thread_entries(conn, state.conversation_id)
         # Ids are per turn: another turn's answer to the same id answers nothing here.
-        answered = {(turn, e.get("tool_call_id")) for turn, e in entries
-                    if e.get("role") == "tool"}
+        answered = {(turn, e.get("tool_call_id")) for turn, e in entries if e.get("role") == "tool"}
         messages: list[dict[str, object]] = [{"role": "system", "content": SYSTEM_PROMPT}]
         for turn_id, entry in entries:
             messages.append({k: v for k, v in entry.items() if k != "kind"})

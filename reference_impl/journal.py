@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 
-__all__ = ["Entry", "Journal", "LedgerEvent", "Snapshot", "classify", "signature"]
+__all__ = ["Entry", "Journal", "LedgerEvent", "Snapshot", "classify", "closed_starts", "signature"]
 
 
 def signature(tool: str, args: object) -> str:
@@ -28,7 +28,8 @@ def signature(tool: str, args: object) -> str:
 
 @dataclass(frozen=True)
 class LedgerEvent:
-    """One event of the run-event ledger."""
+    """One event of the run-event ledger: a ``tool_start`` carries its call's input, a
+    ``tool_done`` its call's input and result, a ``clear`` neither."""
 
     event: str
     tool: str | None = None
@@ -108,6 +109,26 @@ def classify(events: Iterable[LedgerEvent]) -> Journal:
     left = sorted(position for queue in open_starts.values() for position in queue)
     interrupted = tuple(Entry(ledger[p].tool or "", ledger[p].input, None, p) for p in left)
     return Journal(tuple(completed), interrupted)
+
+
+def closed_starts(ledger: Sequence[LedgerEvent]) -> dict[int, int]:
+    """Which ``tool_start`` each ``tool_done`` closes, as ``{done position: start
+    position}``, paired exactly as :func:`classify` pairs them (a done that closes nothing
+    is left out).  Storage uses it to give a ``tool_done`` recorded without its input the
+    input of its start."""
+    open_starts: dict[str, deque[int]] = {}
+    closed: dict[int, int] = {}
+    for position, event in enumerate(ledger):
+        kind, tool = event.event, event.tool
+        if kind == "tool_start" and tool is not None:
+            open_starts.setdefault(tool, deque()).append(position)
+        elif kind == "tool_done" and tool is not None:
+            queue = open_starts.get(tool)
+            if queue:
+                closed[position] = _pair(queue, ledger, event.run)
+        elif kind == "clear":
+            open_starts.clear()
+    return closed
 
 
 def _pair(queue: deque[int], ledger: Sequence[LedgerEvent], run: str | None) -> int:

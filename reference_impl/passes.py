@@ -336,7 +336,7 @@ class ToolNode:
             success=outcome.error is None, output=outcome.output, error=outcome.error
         )
         disposition, result, message = self.finish(
-            ctx, call, "executed", result, ledger_tool=tool.name
+            ctx, call, "executed", result, ledger_tool=tool.name, ledger_input=args
         )
         self.collect(ctx, call, tool, result)
         return disposition, result, message
@@ -351,8 +351,8 @@ class ToolNode:
         tool_input: object = None,
         result: object = None,
     ) -> None:
-        """Append a call's ``tool_start`` (with its input) or ``tool_done`` (with its
-        result) to the turn's ledger (DR-1 ¶1)."""
+        """Append a call's ``tool_start`` (with its input) or ``tool_done`` (with its input
+        and result) to the turn's ledger (DR-1 ¶1)."""
         records.append_ledger(conn, ctx.turn_id, ctx.run_id, event, tool, tool_input, result)
 
     def prose_for(self, result: Mapping[str, object]) -> str:
@@ -375,15 +375,20 @@ class ToolNode:
         *,
         message: str | None = None,
         ledger_tool: str | None = None,
+        ledger_input: object = None,
     ) -> tuple[str, dict[str, object], str]:
-        """Record the call once it has returned (with its ``tool_done`` event when it ran)."""
+        """Record the call once it has returned (with its ``tool_done`` event when it ran:
+        ``ledger_tool`` and ``ledger_input`` are the name and input its ``tool_start``
+        recorded)."""
         text = self.prose_for(result) if message is None else message
         # What is recorded is the result without its artifacts: those are delivered (or
         # held) once, by the run that collected them, never again from a record.
         stored = {key: result.get(key) for key in ("success", "data", "error")}
         with ctx.store.transaction() as conn:
             if ledger_tool is not None:
-                self.record_event(conn, ctx, "tool_done", ledger_tool, result=stored)
+                self.record_event(
+                    conn, ctx, "tool_done", ledger_tool, tool_input=ledger_input, result=stored
+                )
             if call.id is not None:
                 records.record_call(conn, ctx.turn_id, call.id, call.name, text, stored)
         return disposition, result, text

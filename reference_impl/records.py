@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from reference_impl.journal import LedgerEvent
+from reference_impl.journal import LedgerEvent, closed_starts
 from reference_impl.store import dumps, new_id, now
 
 __all__ = [
@@ -411,7 +411,8 @@ def append_ledger(
     tool_input: object = None,
     result: object = None,
 ) -> None:
-    """Append one run-event to the turn's ledger."""
+    """Append one run-event to the turn's ledger: a ``tool_start`` with its call's input, a
+    ``tool_done`` with its call's input and result (DR-1 ¶1)."""
     conn.execute(
         "INSERT INTO ledger (turn_id, run_id, event, tool, input, result, created_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -420,7 +421,7 @@ def append_ledger(
             run_id,
             event,
             tool,
-            None if event != "tool_start" else dumps(tool_input),
+            dumps(tool_input) if event in ("tool_start", "tool_done") else None,
             None if event != "tool_done" else dumps(result),
             now(),
         ),
@@ -432,8 +433,8 @@ def ledger_events(conn: sqlite3.Connection, turn_id: str) -> list[LedgerEvent]:
     rows = conn.execute(
         "SELECT seq, run_id, event, tool, input, result FROM ledger WHERE turn_id = ? ORDER BY seq",
         (turn_id,),
-    )
-    return [
+    ).fetchall()
+    events = [
         LedgerEvent(
             row["event"],
             row["tool"],
@@ -444,3 +445,16 @@ def ledger_events(conn: sqlite3.Connection, turn_id: str) -> list[LedgerEvent]:
         )
         for row in rows
     ]
+    # Every tool_done is now stored with its input (JSON text, "null" for a null input);
+    # one whose input column is SQL NULL was recorded before tool_done carried it, and
+    # gets the input of the start it closes, which the ledger has always held.  The
+    # schema is unchanged (the column existed), so no migration rewrites old rows.
+    legacy = [
+        i for i, row in enumerate(rows) if row["event"] == "tool_done" and row["input"] is None
+    ]
+    if legacy:
+        closed = closed_starts(events)
+        for position in legacy:
+            if position in closed:
+                events[position] = replace(events[position], input=events[closed[position]].input)
+    return events

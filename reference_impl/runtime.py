@@ -78,8 +78,12 @@ class Runtime:
         workflow = self._workflow(conversation_id)
         turns = records.list_turns(self.store.read(), conversation_id)
         if turns and turns[-1].status == "running":
-            raise Refusal("turn_running", "the conversation's last turn is still running",
-                          status=409, turn=turns[-1].id)
+            raise Refusal(
+                "turn_running",
+                "the conversation's last turn is still running",
+                status=409,
+                turn=turns[-1].id,
+            )
         previous = turns[-1] if turns and turns[-1].status in UNFINISHED else None
         prior = self._journal_or_none(previous.id) if previous is not None else None
         with self.store.transaction() as conn:

@@ -20,10 +20,12 @@ from conformance.report import (
     SuiteInfo,
 )
 
-__all__ = ["build_report", "redacted"]
+__all__ = ["build_report", "redacted", "rule_result", "selected_clause"]
 
 _USERINFO = re.compile(r"(?<=://)[^/@\s]+@")
-_SECRET_FLAG = re.compile(r"(?i)(--?[a-z0-9_-]*(?:key|token|secret|password|passwd)[a-z0-9_-]*[= ])\S+")
+_SECRET_FLAG = re.compile(
+    r"(?i)(--?[a-z0-9_-]*(?:key|token|secret|password|passwd)[a-z0-9_-]*[= ])\S+"
+)
 
 
 def redacted(spec: str) -> str:
@@ -32,46 +34,61 @@ def redacted(spec: str) -> str:
     return _SECRET_FLAG.sub(r"\1***", _USERINFO.sub("***@", spec))
 
 
-def build_report(
-    state: SuiteState, handshake: Handshake, *, duration_s: float, levels: tuple[str, ...]
-) -> StandingReport:
-    """The standing of every rule with at least one selected case."""
-    by_clause: dict[str, list[tuple[str, CaseOutcome, str]]] = {}
+def selected_clause(state: SuiteState, clause_id: str, rule_id: str) -> bool:
+    """Whether the run asked for ``clause_id``: every clause without ``--only``, else the
+    clauses named and every clause of the rules named.  A case bound to several clauses
+    (a hunt invariant) reports only on those asked for, so ``--only RT-TOOL-7`` never
+    brings RT-TOOL-4 into the report."""
+    only = state.options.only
+    return not only or clause_id in only or rule_id in only
+
+
+def rule_result(state: SuiteState, rule_id: str) -> RuleResult | None:
+    """The standing of one rule from the outcomes so far (``None`` when the run did not
+    select it, by ``--only`` or by ``--level``)."""
+    rule = state.corpus.get(rule_id)
+    if rule is None or (state.options.levels and rule.level not in state.options.levels):
+        return None
+    wanted = [clause.id for clause in rule.clauses if selected_clause(state, clause.id, rule.id)]
+    if not wanted:
+        return None
+    # Every clause is listed (one left out of a partial run stays untested), but only the
+    # clauses asked for collect outcomes.
+    by_clause: dict[str, list[CheckResult]] = {clause_id: [] for clause_id in wanted}
     for case in state.cases:
         outcome = state.outcomes.get(case.id)
         if outcome is None:
             continue
-        for clause in case.clauses:
-            by_clause.setdefault(clause, []).append((case.name, outcome, case.kind))
-    selected_rules = {rule for case in state.cases for rule in case.rules}
-    rules = []
-    for rule in state.corpus.rules:
-        if rule.id not in selected_rules:
-            continue
-        clauses = tuple(
+        for clause_id in case.clauses:
+            if clause_id in by_clause:
+                by_clause[clause_id].append(_check(case.name, outcome, case.kind))
+    return RuleResult(
+        id=rule.id,
+        title=rule.title,
+        family=rule.family,
+        level=rule.level,  # type: ignore[arg-type]
+        profiles=tuple(rule.profiles),
+        source=str(rule.source or ""),
+        clauses=tuple(
             ClauseResult(
                 id=clause.id,
                 rule=rule.id,
                 number=clause.number,
                 text=clause.text,
-                checks=tuple(
-                    _check(name, outcome, kind)
-                    for name, outcome, kind in by_clause.get(clause.id, [])
-                ),
+                checks=tuple(by_clause.get(clause.id, ())),
             )
             for clause in rule.clauses
-        )
-        rules.append(
-            RuleResult(
-                id=rule.id,
-                title=rule.title,
-                family=rule.family,
-                level=rule.level,  # type: ignore[arg-type]
-                profiles=tuple(rule.profiles),
-                source=str(rule.source or ""),
-                clauses=clauses,
-            )
-        )
+        ),
+    )
+
+
+def build_report(
+    state: SuiteState, handshake: Handshake, *, duration_s: float, levels: tuple[str, ...]
+) -> StandingReport:
+    """The standing of every selected rule that has at least one selected case."""
+    with_cases = {rule for case in state.cases for rule in case.rules}
+    found = (rule_result(state, rule.id) for rule in state.corpus.rules if rule.id in with_cases)
+    rules = [result for result in found if result is not None]
     options = state.options
     hunted = [o.hunt for o in state.outcomes.values() if o.hunt]
     hunt = None

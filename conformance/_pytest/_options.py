@@ -22,6 +22,12 @@ def resolve_spec(impl: str, mutant: str | None) -> str:
         return REFERENCE_SPEC if mutant is None else f"{REFERENCE_SPEC}?mutant={mutant}"
     if mutant is not None:
         raise SpecError("--mutant applies only to the reference runtime", impl=impl)
+    if not impl.startswith(("python:", "http://", "https://", "stdio:")):
+        raise SpecError(
+            "unknown implementation spec; use reference, python:MODULE:ATTR, "
+            "http://HOST:PORT or stdio:COMMAND",
+            spec=impl,
+        )
     return impl
 
 

@@ -26,19 +26,27 @@ _SEVERITY = {"core": "critical", "extended": "normal", "optional": "minor"}
 
 def activate(config: pytest.Config) -> None:
     """Load the corpus and the cases, and join the suite's test module to the session."""
+    from conformance.cases import check_selection
     from conformance.rules import load_corpus
     from conformance.vectors import vector_cases
 
     options = RunOptions.from_config(config)
     try:
         corpus = load_corpus()
+        check_selection(
+            corpus,
+            options.only,
+            options.levels,
+            only_flag="--rttool-only",
+            level_flag="--rttool-level",
+        )
         selection = Selection(only=options.only, levels=options.levels)
         extra = vector_cases(corpus) + _hunt_cases(options)
         cases = collect_cases(corpus, selection, extra)
     except RttoolError as err:
         raise pytest.UsageError(f"rttool: {err}") from err
-    if options.only and not cases:
-        raise pytest.UsageError(f"rttool: --rttool-only {' '.join(options.only)} selects nothing")
+    if not cases:
+        raise pytest.UsageError("rttool: the selection leaves no case to run")
     state = SuiteState(options, corpus, cases)
     config.stash[STATE] = state
     config.pluginmanager.register(SuitePlugin(state), "rttool-suite")
@@ -87,11 +95,22 @@ class SuitePlugin:
     """Hooks of an active suite (one instance per pytest process)."""
 
     def __init__(self, state: SuiteState) -> None:
+        from conformance._pytest._build import selected_clause
+
         self.state = state
         self._pending: dict[str, int] = {}
         for case in state.cases:
             for rule in case.rules:
-                self._pending[rule] = self._pending.get(rule, 0) + 1
+                if any(
+                    selected_clause(state, clause, rule)
+                    for clause in case.clauses
+                    if clause.startswith(f"{rule}#")
+                ):
+                    self._pending[rule] = self._pending.get(rule, 0) + 1
+        # Lines come out in corpus order: a rule's line waits for the rules before it.
+        self._order = [rule.id for rule in state.corpus.rules if rule.id in self._pending]
+        self._printed = 0
+        self.report: Any = None
 
     def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
         """Parametrize the suite's test with every selected case."""
@@ -126,13 +145,20 @@ class SuitePlugin:
                 self._finished(outcome)
 
     def _finished(self, outcome: CaseOutcome) -> None:
+        from conformance._pytest._build import rule_result
+        from conformance.report import rule_line
+
         case = self.state.by_id.get(outcome.id)
         if case is None:
             return
         for rule in case.rules:
-            self._pending[rule] -= 1
-            if self._pending[rule] == 0:
-                self._say(_rule_line(self.state, rule))
+            if rule in self._pending:
+                self._pending[rule] -= 1
+        while self._printed < len(self._order) and not self._pending[self._order[self._printed]]:
+            result = rule_result(self.state, self._order[self._printed])
+            self._printed += 1
+            if result is not None:
+                self._say(f"rttool: {rule_line(result)}")
 
     def _say(self, line: str) -> None:
         if self.state.options.quiet:
@@ -164,32 +190,18 @@ class SuitePlugin:
             duration_s=time.time() - self.state.started,
             levels=self.state.options.gate or handshake.levels,
         )
+        self.report = report
         if self.state.options.report_dir is not None:
             write_reports(report, self.state.options.report_dir)
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        """Under plain pytest, the standing table (``rttool run`` prints its own)."""
+        from conformance.report import terminal_table
+
+        if self.report is not None and not self.state.options.quiet:
+            terminalreporter.section("rttool standing")
+            terminalreporter.write_line(terminal_table(self.report))
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         """Close the connection to the implementation."""
         self.state.close()
-
-
-def _rule_line(state: SuiteState, rule_id: str) -> str:
-    outcomes = [
-        state.outcomes[c.id] for c in state.cases if rule_id in c.rules and c.id in state.outcomes
-    ]
-    counts = {
-        kind: sum(1 for o in outcomes if o.outcome == kind)
-        for kind in ("passed", "failed", "error", "skipped")
-    }
-    verdict = (
-        "does-not-conform"
-        if counts["failed"]
-        else "error"
-        if counts["error"]
-        else "conforms"
-        if counts["passed"]
-        else "untested"
-    )
-    return (
-        f"rttool: {rule_id:<11} {verdict:<17} {counts['passed']} passed, "
-        f"{counts['failed']} failed, {counts['error']} errors, {counts['skipped']} skipped"
-    )

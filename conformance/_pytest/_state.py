@@ -10,7 +10,7 @@ from pathlib import Path
 
 from adapters import Driver, connect
 from adapters._codec import to_json
-from adapters.errors import ImplementationError
+from adapters.errors import ImplementationError, TimedOut
 from adapters.handshake import Handshake
 from conformance import __version__
 from conformance._pytest._options import RunOptions
@@ -56,6 +56,11 @@ class SuiteState:
         self.outcomes: dict[str, CaseOutcome] = {}
         self.started = time.time()
         self._driver: Driver | None = None
+        self._timeouts = 0  # timeouts in a row, across cases
+
+    #: after this many timeouts in a row the implementation is taken to hang, and the
+    #: cases left are reported as errors at once instead of costing a timeout each
+    HANG_AFTER = 3
 
     @property
     def driver(self) -> Driver:
@@ -90,6 +95,15 @@ class SuiteState:
         """Run ``case`` and say how it ended; never raises for the implementation's faults."""
         started = time.perf_counter()
         context: CheckContext | None = None
+        if self._timeouts >= self.HANG_AFTER:
+            return CaseOutcome(
+                case.id,
+                "error",
+                f"not run: the implementation did not answer in time "
+                f"{self._timeouts} times in a row (timeout={self.options.timeout}s)",
+                fault="implementation",
+            )
+        timeouts, self._timeouts = self._timeouts, 0  # counts only timeouts in a row
         try:
             handshake = self.handshake()
             reason = self.applicable(case, handshake)
@@ -104,6 +118,9 @@ class SuiteState:
             outcome = CaseOutcome(case.id, "skipped", f"untested: {untested}", "untested")
         except NotApplicable as absent:
             outcome = CaseOutcome(case.id, "skipped", f"not-applicable: {absent}", "not-applicable")
+        except TimedOut as err:
+            self._timeouts = timeouts + 1
+            outcome = CaseOutcome(case.id, "error", _line(str(err)), fault="implementation")
         except ImplementationError as err:
             outcome = CaseOutcome(case.id, "error", _line(str(err)), fault="implementation")
         except Exception as err:  # a fault of the suite itself: report it, run on

@@ -35,6 +35,29 @@ def done(tool: str, result: object) -> dict[str, object]:
     return {"event": "tool_done", "tool": tool, "result": result}
 
 
+def _expect_done_of(ctx: CheckContext, done_event: dict[str, object], start_event: object) -> None:
+    """``done_event`` carries its call's tool name, the input ``start_event`` recorded for
+    the call, and a result; each failure says which of the three is missing or wrong."""
+    started = mapping(start_event)
+    tool, wanted = started.get("tool"), started.get("input")
+    ctx.expect("tool" in done_event, f"tool_done of {tool} carries no tool name")
+    ctx.expect(
+        done_event.get("tool") == tool,
+        f"tool_done carries tool name {done_event.get('tool')!r}, not its tool_start's {tool!r}",
+    )
+    got = done_event.get("input")
+    # A null input is no input, unless the call's input was null.
+    ctx.expect(
+        "input" in done_event and (got is not None or wanted is None),
+        f"tool_done of {tool} carries no input",
+    )
+    ctx.expect(
+        got == wanted,
+        f"tool_done of {tool} carries input {got!r}, not its tool_start's input {wanted!r}",
+    )
+    ctx.expect(done_event.get("result") not in (None, ""), f"tool_done of {tool} carries no result")
+
+
 @check("DR-1#c1")
 def check_start_before_and_done_after(ctx: CheckContext) -> None:
     """`tool_start` is recorded before the tool runs (a cut before the body leaves it, with
@@ -46,23 +69,21 @@ def check_start_before_and_done_after(ctx: CheckContext) -> None:
         model=[calls(send(ANA, "c1")), calls(send(BO, "c2")), say("done")],
         steps=[Interrupt("before_tool_body", "time_limit", "send_email", 2), StartTurn("t1")],
     )
-    events = _ledger(ctx, trace)
-    kinds = [(e.get("event"), e.get("tool")) for e in events if e.get("event") != "clear"]
+    events = [e for e in _ledger(ctx, trace) if e.get("event") != "clear"]
+    kinds = [e.get("event") for e in events]
     ctx.expect(
-        kinds
-        == [
-            ("tool_start", "send_email"),
-            ("tool_done", "send_email"),
-            ("tool_start", "send_email"),
-        ],
+        kinds == ["tool_start", "tool_done", "tool_start"],
         f"the ledger holds {kinds}; expected start, done, then the start of the call "
         "cut before its body ran",
     )
-    ctx.expect(
-        events[0].get("input") == ANA, f"tool_start carries input {events[0].get('input')!r}"
-    )
-    ctx.expect(events[1].get("result") not in (None, ""), "tool_done carries no result")
-    ctx.expect(events[2].get("input") == BO, "the second start does not carry its input")
+    first, finished, second = events
+    for begun, args in ((first, ANA), (second, BO)):
+        ctx.expect(
+            begun.get("tool") == "send_email" and begun.get("input") == args,
+            f"a tool_start carries tool {begun.get('tool')!r} and input "
+            f"{begun.get('input')!r}; expected send_email with {args!r}",
+        )
+    _expect_done_of(ctx, finished, first)
     ctx.expect(
         len(side_effects(trace, "send_email")) == 1, "the call cut before its body still ran"
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adapters.scenario import Approve, Decline, StartTurn
 from conformance.checks import CheckContext, check
-from conformance.checks._common import mapping, one_result, one_turn
+from conformance.checks._common import mapping, one_result, one_turn, show, whereabouts
 from conformance.scenarios import artifact, call, calls, canary, failure, link, output, say, tool
 from conformance.traces import contains, delivered, model_text, turn
 
@@ -29,12 +29,12 @@ def check_reserved_key_is_accepted(ctx: CheckContext) -> None:
     result = mapping(one_result(ctx, trace, "c1").result)
     ctx.expect(
         result.get("success") is True,
-        f"a call whose output carries `artifacts` did not succeed: {result!r}",
+        f"a call whose output carries `artifacts` did not succeed: {show(result)}",
     )
     ctx.expect(
         result.get("artifacts")
         == [link("https://example.com/a"), artifact("citation", {"ref": "b"})],
-        f"the reserved key's entries were not attached as given: {result.get('artifacts')!r}",
+        f"the reserved key's entries were not attached as given: {show(result.get('artifacts'))}",
     )
 
 
@@ -55,11 +55,12 @@ def check_channel_survives_unexposed_port(ctx: CheckContext) -> None:
             f"with the tool's port {'exposed' if exposed else 'not exposed'}, the "
             "artifact was not attached to the tool result",
         )
-        ctx.expect(
-            contains(delivered(turn(trace, "t1")), mark),
-            f"with the tool's port {'exposed' if exposed else 'not exposed'}, the "
-            "artifact was not delivered",
-        )
+        wire = turn(trace, "t1")
+        if not contains(delivered(wire), mark):
+            ctx.fail(
+                f"with the tool's port {'exposed' if exposed else 'not exposed'}, the artifact "
+                f"was not delivered in any message's toolArtifacts; it {whereabouts(wire, mark)}"
+            )
 
 
 @check("RT-TOOL-2#c3")
@@ -89,7 +90,7 @@ def check_malformed_entries_dropped_alone(ctx: CheckContext) -> None:
     ctx.expect(result.get("success") is True, "malformed entries failed the call")
     ctx.expect(
         result.get("artifacts") == good,
-        f"attached {result.get('artifacts')!r}, expected only the well-formed {good!r}",
+        f"attached {show(result.get('artifacts'))}, expected only the well-formed {show(good)}",
     )
 
 
@@ -111,7 +112,7 @@ def check_reserved_key_removed_from_data(ctx: CheckContext) -> None:
         data = mapping(one_result(ctx, trace, call_id).result).get("data")
         ctx.expect(
             data == {"note": "kept"},
-            f"call {call_id}: data is {data!r}; the reserved key must be removed",
+            f"call {call_id}: data is {show(data)}; the reserved key must be removed",
         )
     ctx.expect(
         not any(mark in text for text in model_text(trace)),
@@ -131,7 +132,7 @@ def check_failed_call_carries_none(ctx: CheckContext) -> None:
     )
     result = mapping(one_result(ctx, trace, "c1").result)
     ctx.expect(result.get("success") is False, "the failing tool's call did not fail")
-    ctx.expect("artifacts" not in result, f"a failed call carries artifacts: {result!r}")
+    ctx.expect("artifacts" not in result, f"a failed call carries artifacts: {show(result)}")
     ctx.expect(
         not contains(delivered(turn(trace, "t1")), mark), "a failed call's artifact was delivered"
     )
@@ -158,7 +159,7 @@ def check_declined_call_carries_none(ctx: CheckContext) -> None:
             )
             continue
         ctx.expect(result.get("success") is False, "a declined call did not fail")
-        ctx.expect("artifacts" not in result, f"a declined call carries artifacts: {result!r}")
+        ctx.expect("artifacts" not in result, f"a declined call carries artifacts: {show(result)}")
         ctx.expect(
             not contains(delivered(turn(trace, "t1")), mark),
             "a declined call's artifact was delivered",

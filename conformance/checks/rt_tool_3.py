@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from adapters.trace import TurnWire
 from conformance.checks import CheckContext, check
-from conformance.checks._common import mapping, one_turn, port
+from conformance.checks._common import mapping, misplaced, one_turn, port, show, whereabouts
 from conformance.scenarios import artifact, call, calls, canary, output, say, tool
 from conformance.traces import all_passes, delivered, model_text, turn
+
+#: The URL of clause 4's artifact, looked for on the wire when it is not delivered.
+URL = "https://e.x/1"
 
 
 @check("RT-TOOL-3#c1")
@@ -34,9 +38,17 @@ def check_port_entries_built_key_by_key(ctx: CheckContext) -> None:
     passes = all_passes(trace)
     ctx.expect(bool(passes), "no tool pass was reported")
     surfaced = port(passes[0][1], "tool_artifacts")
-    ctx.expect(surfaced == expected, f"tool_artifacts carried {surfaced!r}, expected {expected!r}")
-    on_wire = delivered(turn(trace, "t1"))
-    ctx.expect(on_wire == expected, f"the message carried {on_wire!r}, expected {expected!r}")
+    ctx.expect(
+        surfaced == expected,
+        f"tool_artifacts carried {show(surfaced)}, expected {show(expected)}",
+    )
+    wire = turn(trace, "t1")
+    on_wire = delivered(wire)
+    if on_wire != expected:
+        ctx.fail(
+            f"the messages' toolArtifacts carried {show(on_wire)}, expected {show(expected)}"
+            f"{misplaced(wire, expected)}"
+        )
 
 
 @check("RT-TOOL-3#c2")
@@ -57,7 +69,7 @@ def check_port_not_exposed_by_default(ctx: CheckContext) -> None:
     )
     ctx.expect(
         exposed.get("tool_artifacts") is False,
-        f"tool_artifacts is exposed by default ({exposed.get('tool_artifacts')!r})",
+        f"tool_artifacts is exposed by default ({show(exposed.get('tool_artifacts'))})",
     )
 
 
@@ -88,7 +100,7 @@ def check_prose_built_from_data_alone(ctx: CheckContext) -> None:
     leaked = [text for text in texts if mark in text]
     ctx.expect(
         not leaked,
-        f"the artifact leaked into the model's input: {leaked[0][:120]!r}" if leaked else "",
+        f"the artifact leaked into the model's input: {show(leaked[0], 120)}" if leaked else "",
     )
     for _, one in all_passes(trace):
         for message in one.tool_messages:
@@ -99,23 +111,26 @@ def check_prose_built_from_data_alone(ctx: CheckContext) -> None:
 def check_delivery_does_not_depend_on_exposure(ctx: CheckContext) -> None:
     """A run's artifacts are delivered whether or not the author exposed the port."""
     seen: dict[str, list[object]] = {}
+    wires: dict[str, TurnWire | None] = {}
     choices = [None, True] if ctx.handshake.capabilities.port_exposure else [None]
     for choice in choices:
         name = "default" if choice is None else "exposed"
         trace = one_turn(
             ctx,
             f"rt3-c4-{name}",
-            tools=[tool("make", output({"ok": True}, artifact("link", {"url": "https://e.x/1"})))],
+            tools=[tool("make", output({"ok": True}, artifact("link", {"url": URL})))],
             model=[calls(call("make", {}, "c1")), say("done")],
             expose=None if choice is None else {"tool_artifacts": choice},
         )
-        seen[name] = delivered(turn(trace, "t1"))
-    ctx.expect(
-        bool(seen["default"]),
-        "with tool_artifacts not exposed (the default), nothing was delivered",
-    )
-    if "exposed" in seen:
-        ctx.expect(
-            seen["exposed"] == seen["default"],
-            f"delivery changed with exposure: {seen['default']!r} vs {seen['exposed']!r}",
+        wires[name] = turn(trace, "t1")
+        seen[name] = delivered(wires[name])
+    if not seen["default"]:
+        ctx.fail(
+            "with tool_artifacts not exposed (the default), nothing was delivered in any "
+            f"message's toolArtifacts; the artifact {whereabouts(wires['default'], URL)}"
+        )
+    if "exposed" in seen and seen["exposed"] != seen["default"]:
+        ctx.fail(
+            f"delivery changed with exposure: {show(seen['default'])} vs {show(seen['exposed'])}"
+            f"{misplaced(wires['exposed'], seen['default'])}"
         )

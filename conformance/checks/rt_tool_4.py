@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from adapters.scenario import Restart, StartTurn
 from conformance.checks import CheckContext, check
-from conformance.checks._common import one_turn
+from conformance.checks._common import listing, one_turn, show, whereabouts
 from conformance.scenarios import call, calls, canary, link, output, say, tool
-from conformance.traces import assistant_rows, contains, delivered, rows_with_artifacts, turn
+from conformance.traces import (
+    assistant_rows,
+    contains,
+    delivered,
+    pointers,
+    rows_with_artifacts,
+    turn,
+)
 
 
 @check("RT-TOOL-4#c1")
@@ -23,10 +30,11 @@ def check_persisted_on_last_assistant_message(ctx: CheckContext) -> None:
     rows = assistant_rows(wire)
     ctx.expect(len(rows) >= 2, f"expected two assistant messages, the wire shows {len(rows)}")
     carrying = [row for row in rows if contains(row.get("toolArtifacts"), mark)]
-    ctx.expect(
-        len(carrying) == 1,
-        f"the artifact is carried by {len(carrying)} assistant messages, expected 1",
-    )
+    if len(carrying) != 1:
+        ctx.fail(
+            f"the artifact is carried by the toolArtifacts of {len(carrying)} assistant "
+            f"messages, expected 1; it {whereabouts(wire, mark)}"
+        )
     ctx.expect(carrying[0] is rows[-1], "the artifact is not on the run's last assistant message")
     ctx.expect(
         sum(1 for entry in delivered(wire) if contains(entry, mark)) == 1,
@@ -52,14 +60,16 @@ def check_turn_result_aggregates_and_survives_reload(ctx: CheckContext) -> None:
         ctx.expect(wire is not None, f"the turn is missing from the wire {when}")
         assert wire is not None
         on_messages = delivered(wire)
-        ctx.expect(
-            all(any(contains(e, m) for e in on_messages) for m in marks),
-            f"{when}, the messages do not carry both artifacts: {on_messages!r}",
-        )
+        missing = [m for m in marks if not any(contains(e, m) for e in on_messages)]
+        if missing:
+            ctx.fail(
+                f"{when}, the messages' toolArtifacts do not carry both artifacts: "
+                f"{show(on_messages)}; the first missing one {whereabouts(wire, missing[0])}"
+            )
         ctx.expect(
             wire.toolArtifacts == on_messages,
-            f"{when}, the turn result reports {wire.toolArtifacts!r} but its messages "
-            f"carry {on_messages!r}",
+            f"{when}, the turn result reports {show(wire.toolArtifacts)} but its messages "
+            f"carry {show(on_messages)}",
         )
 
 
@@ -74,15 +84,21 @@ def check_top_level_field_not_metadata(ctx: CheckContext) -> None:
         model=[calls(call("make", {}, "c1")), say("done")],
     )
     wire = turn(trace, "t1")
-    ctx.expect(bool(rows_with_artifacts(wire)), "no message carries a top-level toolArtifacts")
-    for row in wire.messages if wire is not None else ():
-        ctx.expect(isinstance(row, dict), "a message row is not a JSON object")
+    if not rows_with_artifacts(wire):
+        ctx.fail(
+            "no message carries a top-level toolArtifacts list; in the turn's wire form "
+            f"the artifact {whereabouts(wire, mark)}"
+        )
+    for index, row in enumerate(wire.messages if wire is not None else ()):
+        ctx.expect(isinstance(row, dict), f"message {index} is not a JSON object")
         assert isinstance(row, dict)
+        leaked = pointers(row.get("metadata"), mark, f"/messages/{index}/metadata")
         ctx.expect(
-            not contains(row.get("metadata"), mark), "a message's metadata carries the artifact"
+            not leaked,
+            f"message {index}'s metadata carries the artifact, at {listing(leaked)}",
         )
         carried = row.get("toolArtifacts")
         ctx.expect(
             carried is None or isinstance(carried, list),
-            f"toolArtifacts is not a list: {carried!r}",
+            f"message {index}'s toolArtifacts is not a list: {show(carried)}",
         )

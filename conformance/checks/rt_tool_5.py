@@ -9,10 +9,14 @@ from __future__ import annotations
 from typing import Literal
 
 from adapters.scenario import Answer, EmitLateArtifact, Interrupt, Reply, StartTurn, Step
+from adapters.trace import TurnWire
 from conformance.checks import CheckContext, NotApplicable, Untested, check
-from conformance.checks._common import one_turn, port
+from conformance.checks._common import misplaced, one_turn, port, show, whereabouts
 from conformance.scenarios import ask, call, calls, canary, link, output, say, tool
 from conformance.traces import all_passes, contains, delivered, turn
+
+#: The URLs of the control artifacts, looked for on the wire when they are not delivered.
+OWN, REPORT = "https://e.x/own", "https://e.x/report"
 
 
 def _collects(ctx: CheckContext) -> None:
@@ -31,13 +35,19 @@ def check_collection_stance_is_truthful(ctx: CheckContext) -> None:
         model=[calls(call("make", {}, "c1")), say("done")],
     )
     surfaced = any(contains(port(one, "tool_artifacts"), mark) for _, one in all_passes(trace))
-    on_wire = contains(delivered(turn(trace, "t1")), mark)
+    wire = turn(trace, "t1")
+    on_wire = contains(delivered(wire), mark)
     if ctx.handshake.collects_artifacts:
         ctx.expect(
-            surfaced and on_wire,
-            "the handshake says artifacts are collected, but the "
-            "artifact was not surfaced and delivered",
+            surfaced,
+            "the handshake says artifacts are collected, but the artifact was not surfaced "
+            "on tool_artifacts",
         )
+        if not on_wire:
+            ctx.fail(
+                "the handshake says artifacts are collected, but the artifact was not "
+                f"delivered in any message's toolArtifacts; it {whereabouts(wire, mark)}"
+            )
     else:
         ctx.expect(
             not on_wire, "the handshake says nothing is collected, yet an artifact was delivered"
@@ -53,7 +63,7 @@ def check_unopened_run_drops_arrivals(ctx: CheckContext) -> None:
     trace = one_turn(
         ctx,
         "rt5-c2-unopened",
-        tools=[tool("make", output({"ok": True}, link("https://e.x/own")))],
+        tools=[tool("make", output({"ok": True}, link(OWN)))],
         model=[calls(call("make", {}, "c1")), ask("Continue?"), say("done")],
         steps=[
             StartTurn("t1"),
@@ -66,10 +76,11 @@ def check_unopened_run_drops_arrivals(ctx: CheckContext) -> None:
         final is not None and final.status == "completed",
         "the turn did not complete after the answer",
     )
-    ctx.expect(
-        contains(delivered(final), "https://e.x/own"),
-        "the turn's own artifact was not delivered (the check's control case)",
-    )
+    if not contains(delivered(final), OWN):
+        ctx.fail(
+            "the turn's own artifact was not delivered in any message's toolArtifacts (the "
+            f"check's control case); it {whereabouts(final, OWN)}"
+        )
     for step in trace.steps:
         for wire in step.wire.get("main", {}).values():
             ctx.expect(
@@ -95,12 +106,14 @@ def check_drain_does_not_end_collection(ctx: CheckContext) -> None:
         ],
         model=[calls(call("make", {}, "c1")), calls(call("make", {}, "c2")), say("done")],
     )
-    on_wire = delivered(turn(trace, "t1"))
+    wire = turn(trace, "t1")
+    on_wire = delivered(wire)
     for mark, which in zip(marks, ("first", "second"), strict=True):
-        ctx.expect(
-            contains(on_wire, mark),
-            f"the {which} pass's artifact was not delivered; only releasing collection may end it",
-        )
+        if not contains(on_wire, mark):
+            ctx.fail(
+                f"the {which} pass's artifact was not delivered in any message's toolArtifacts "
+                f"(only releasing collection may end collection); it {whereabouts(wire, mark)}"
+            )
 
 
 @check("RT-TOOL-5#c4", name="late-arrival-after-release-dropped")
@@ -150,6 +163,7 @@ def check_collection_independent_of_entry_point(ctx: CheckContext) -> None:
     """The same run collects the same artifacts whichever entry point launched it."""
     _collects(ctx)
     seen: dict[str, list[object]] = {}
+    wires: dict[str, TurnWire | None] = {}
     entry_point: Literal["chat", "api", "trigger"]
     for entry_point in ("chat", "api", "trigger"):
         if entry_point not in ctx.handshake.capabilities.entry_points:
@@ -157,17 +171,23 @@ def check_collection_independent_of_entry_point(ctx: CheckContext) -> None:
         trace = one_turn(
             ctx,
             f"rt5-c5-{entry_point}",
-            tools=[tool("make", output({"ok": True}, link("https://e.x/report")))],
+            tools=[tool("make", output({"ok": True}, link(REPORT)))],
             model=[calls(call("make", {}, "c1")), say("done")],
             steps=[StartTurn("t1", entry_point=entry_point)],
         )
-        seen[entry_point] = delivered(turn(trace, "t1"))
+        wires[entry_point] = turn(trace, "t1")
+        seen[entry_point] = delivered(wires[entry_point])
     if len(seen) < 2:
         raise Untested(f"needs two entry points; the handshake offers {len(seen)}")
-    reference = next(iter(seen.values()))
-    ctx.expect(bool(reference), "no artifact was collected at all")
-    for launched, artifacts in seen.items():
-        ctx.expect(
-            artifacts == reference,
-            f"launched from {launched!r}, the run collected {artifacts!r}; expected {reference!r}",
+    first, reference = next(iter(seen.items()))
+    if not reference:
+        ctx.fail(
+            f"launched from {show(first)}, no artifact was delivered in any message's "
+            f"toolArtifacts; it {whereabouts(wires[first], REPORT)}"
         )
+    for launched, artifacts in seen.items():
+        if artifacts != reference:
+            ctx.fail(
+                f"launched from {show(launched)}, the run delivered {show(artifacts)}; "
+                f"expected {show(reference)}{misplaced(wires[launched], reference)}"
+            )

@@ -9,10 +9,19 @@ from __future__ import annotations
 
 from adapters.scenario import UNENCODABLE, Answer, Bounds, StartTurn
 from conformance.checks import CheckContext, Untested, check
-from conformance.checks._common import one_turn, port
+from conformance.checks._common import (
+    first_missing,
+    misplaced,
+    one_turn,
+    port,
+    show,
+    whereabouts,
+)
 from conformance.scenarios import artifact, ask, call, calls, canary, output, say, tool
-from conformance.traces import all_passes, contains, delivered, turn
+from conformance.traces import all_passes, contains, delivered, locate, turn
 
+#: The URL of clause 5's well-formed artifact, looked for on the wire when not delivered.
+NEIGHBOUR = "https://e.x"
 PAYLOAD_FLOOR = 512_000
 RUN_ARTIFACT_FLOOR = 50
 RUN_BYTES_FLOOR = 2_000_000
@@ -67,12 +76,18 @@ def check_nothing_downstream_rechecks(ctx: CheckContext) -> None:
             ],
             steps=[StartTurn("t1"), Answer("t1")],
         )
-        on_wire = delivered(turn(trace, "t1"))
-        ctx.expect(
-            len(on_wire) == 2 * per_run,
-            f"{2 * per_run} artifacts were collected within each run's bound of {per_run}, "
-            f"but {len(on_wire)} were delivered: something downstream re-checked them",
-        )
+        wire = turn(trace, "t1")
+        on_wire = delivered(wire)
+        if len(on_wire) != 2 * per_run:
+            said = (
+                f"{2 * per_run} artifacts were collected within each run's bound of {per_run}, "
+                f"but the messages' toolArtifacts delivered {len(on_wire)}"
+            )
+            missing = first_missing(wire, [*first, *second])
+            # An entry that is elsewhere on the wire was misplaced, not re-checked.
+            if missing is not None and locate(wire, missing):
+                ctx.fail(f"{said}{misplaced(wire, [missing])}")
+            ctx.fail(f"{said}: something downstream re-checked them")
 
 
 @check("RT-TOOL-6#c2")
@@ -91,12 +106,14 @@ def check_floors_accepted(ctx: CheckContext) -> None:
             tools=[tool("make", output({"ok": True}, *entries))],
             model=[calls(call("make", {}, "c1")), say("done")],
         )
-        on_wire = delivered(turn(trace, "t1"))
-        ctx.expect(
-            len(on_wire) == len(entries),
-            f"floor '{name}': {len(entries)} artifacts within the floors were produced, "
-            f"{len(on_wire)} delivered",
-        )
+        wire = turn(trace, "t1")
+        on_wire = delivered(wire)
+        if len(on_wire) != len(entries):
+            ctx.fail(
+                f"floor {show(name)}: {len(entries)} artifacts within the floors were produced, "
+                f"{len(on_wire)} delivered in the messages' toolArtifacts"
+                f"{misplaced(wire, entries)}"
+            )
 
 
 @check("RT-TOOL-6#c3")
@@ -124,22 +141,23 @@ def check_drop_warns_and_leaves_no_placeholder(ctx: CheckContext) -> None:
     final = turn(trace, "t1")
     ctx.expect(
         final is not None and final.status == "completed",
-        f"the run did not complete after a drop (status {final and final.status!r})",
+        f"the run did not complete after a drop (status {show(final and final.status)})",
     )
     expected = [{**entry, "tool_call_id": "c1"} for entry in kept]
-    ctx.expect(
-        delivered(final) == expected,
-        f"delivered {delivered(final)!r}, expected exactly {expected!r}",
-    )
+    if delivered(final) != expected:
+        ctx.fail(
+            f"the messages' toolArtifacts delivered {show(delivered(final))}, expected exactly "
+            f"{show(expected)}{misplaced(final, expected)}"
+        )
     run_ids = {run.id for run in trace.runs()}
     for entry in bad:
         kind = entry["type"]
         matching = [w for w in trace.warnings() if w.type == kind]
-        ctx.expect(bool(matching), f"the '{kind}' artifact was dropped without a warning")
+        ctx.expect(bool(matching), f"the {show(kind)} artifact was dropped without a warning")
         warning = matching[0]
         ctx.expect(
             warning.tool == "make" and warning.tool_call_id == "c1" and warning.run in run_ids,
-            f"the warning for '{kind}' does not name tool, run and call: {warning!r}",
+            f"the warning for {show(kind)} does not name tool, run and call: {show(warning)}",
         )
 
 
@@ -172,19 +190,22 @@ def check_drop_is_per_artifact(ctx: CheckContext) -> None:
         tools=[tool("make", output({"ok": True}, *fill, crossing, last))],
         model=[calls(call("make", {}, "call_last")), say("done")],
     )
-    on_wire = delivered(turn(trace, "t1"))
-    ctx.expect(
-        {**last, "tool_call_id": "call_last"} in on_wire,
-        "a small artifact after a dropped one was not kept, though it fit the budget",
-    )
+    wire = turn(trace, "t1")
+    on_wire = delivered(wire)
+    if {**last, "tool_call_id": "call_last"} not in on_wire:
+        ctx.fail(
+            "a small artifact after a dropped one was not delivered in any message's "
+            f"toolArtifacts, though it fit the budget; it {whereabouts(wire, last)}"
+        )
     ctx.expect(
         not any(isinstance(e, dict) and e.get("type") == "crossing" for e in on_wire),
         "the artifact that crossed the aggregate budget was kept",
     )
-    ctx.expect(
-        len(on_wire) == len(fill) + 1,
-        f"expected {len(fill) + 1} artifacts (the fill and the small one), got {len(on_wire)}",
-    )
+    if len(on_wire) != len(fill) + 1:
+        ctx.fail(
+            f"expected {len(fill) + 1} artifacts (the fill and the small one), the messages' "
+            f"toolArtifacts delivered {len(on_wire)}{misplaced(wire, [*fill, last])}"
+        )
 
 
 @check("RT-TOOL-6#c5")
@@ -200,19 +221,24 @@ def check_empty_type_refused(ctx: CheckContext) -> None:
                 output(
                     {"ok": True},
                     artifact("", {"note": mark}),
-                    artifact("link", {"url": "https://e.x"}),
+                    artifact("link", {"url": NEIGHBOUR}),
                 ),
             )
         ],
         model=[calls(call("make", {}, "c1")), say("done")],
     )
-    on_wire = delivered(turn(trace, "t1"))
+    wire = turn(trace, "t1")
+    on_wire = delivered(wire)
     ctx.expect(not contains(on_wire, mark), "an artifact with an empty type was delivered")
     ctx.expect(
         not any(contains(port(one, "tool_artifacts"), mark) for _, one in all_passes(trace)),
         "an artifact with an empty type was surfaced on tool_artifacts",
     )
-    ctx.expect(contains(on_wire, "https://e.x"), "the well-formed neighbour was not delivered")
+    if not contains(on_wire, NEIGHBOUR):
+        ctx.fail(
+            "the well-formed neighbour was not delivered in any message's toolArtifacts; it "
+            f"{whereabouts(wire, NEIGHBOUR)}"
+        )
 
 
 HOSTILE = [
@@ -241,8 +267,9 @@ def check_payload_is_plain_text(ctx: CheckContext) -> None:
         model=[calls(call("make", {}, "c1")), say("done")],
     )
     expected = [{"type": "note", "payload": payload, "tool_call_id": "c1"}]
-    ctx.expect(
-        delivered(turn(trace, "t1")) == expected,
-        "a payload did not come back as the exact text the tool produced: "
-        f"{delivered(turn(trace, 't1'))!r}",
-    )
+    wire = turn(trace, "t1")
+    if delivered(wire) != expected:
+        ctx.fail(
+            "a payload did not come back in the messages' toolArtifacts as the exact text the "
+            f"tool produced: {show(delivered(wire))}{misplaced(wire, expected)}"
+        )

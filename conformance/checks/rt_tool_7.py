@@ -5,7 +5,7 @@ from __future__ import annotations
 from adapters.scenario import Answer, Bounds, FailWriteBack, Reply, Restart, StartTurn, Step
 from adapters.trace import Trace
 from conformance.checks import CheckContext, Untested, check
-from conformance.checks._common import one_turn
+from conformance.checks._common import misplaced, one_turn, show, whereabouts
 from conformance.scenarios import ask, call, calls, canary, link, output, say, tool
 from conformance.traces import assistant_rows, contains, delivered, strings, turn
 
@@ -13,6 +13,18 @@ from conformance.traces import assistant_rows, contains, delivered, strings, tur
 def _count(trace: Trace, mark: str) -> int:
     """How many delivered entries of the final turn carry ``mark``."""
     return sum(1 for entry in delivered(turn(trace, "t1")) if contains(entry, mark))
+
+
+def _delivered_once(ctx: CheckContext, trace: Trace, mark: str, what: str) -> None:
+    """Fail unless the final turn delivers ``mark`` exactly once; when it does not deliver
+    it at all, say where on the wire it went."""
+    count = _count(trace, mark)
+    if count == 1:
+        return
+    said = f"{what} was delivered {count} times in the messages' toolArtifacts, expected once"
+    if count == 0:
+        said += f"; it {whereabouts(turn(trace, 't1'), mark)}"
+    ctx.fail(said)
 
 
 def _never_on_wire_while_paused(ctx: CheckContext, trace: Trace, marks: list[str]) -> None:
@@ -51,10 +63,7 @@ def check_held_durably_off_the_wire(ctx: CheckContext) -> None:
             contains(trace.steps[1].held.get("t1"), mark),
             "after the restart nothing is held against the paused turn",
         )
-    ctx.expect(
-        _count(trace, mark) == 1,
-        f"after the answer the held artifact was delivered {_count(trace, mark)} times",
-    )
+    _delivered_once(ctx, trace, mark, "after the answer, the held artifact")
 
 
 @check("RT-TOOL-7#c2")
@@ -69,17 +78,21 @@ def check_held_prepended_on_resumed_message(ctx: CheckContext) -> None:
         model=[calls(call("make", {}, "c1")), ask(), calls(call("make", {}, "c2")), say("done")],
         steps=[StartTurn("t1"), Answer("t1")],
     )
-    rows = assistant_rows(turn(trace, "t1"))
+    wire = turn(trace, "t1")
+    rows = assistant_rows(wire)
     ctx.expect(bool(rows), "the resumed turn has no assistant message")
     carried = rows[-1].get("toolArtifacts") if rows else None
-    ctx.expect(
+    if not (
         isinstance(carried, list)
         and len(carried) == 2
         and contains(carried[0], held)
-        and contains(carried[1], own),
-        f"the resumed turn's assistant message carries {carried!r}; expected the held "
-        "artifact followed by the resumed run's own",
-    )
+        and contains(carried[1], own)
+    ):
+        ctx.fail(
+            f"the resumed turn's last assistant message carries toolArtifacts {show(carried)}; "
+            "expected the held artifact followed by the resumed run's own"
+            f"{misplaced(wire, [held, own])}"
+        )
 
 
 @check("RT-TOOL-7#c3")
@@ -101,11 +114,8 @@ def check_pausing_again_holds_everything(ctx: CheckContext) -> None:
         steps=[StartTurn("t1"), Answer("t1"), Answer("t1"), Answer("t1")],
     )
     _never_on_wire_while_paused(ctx, trace, [first, second])
-    for mark in (first, second):
-        ctx.expect(
-            _count(trace, mark) == 1,
-            f"an artifact was delivered {_count(trace, mark)} times, expected once",
-        )
+    for mark, which in ((first, "first"), (second, "second")):
+        _delivered_once(ctx, trace, mark, f"after the last answer, the {which} held artifact")
     ctx.expect(trace.steps[3].outcome == "refused", "answering a completed turn was not refused")
 
 
@@ -129,11 +139,11 @@ def check_taking_is_destructive(ctx: CheckContext) -> None:
         held is not None and contains(held.get("t1"), mark),
         "nothing is held against the paused turn",
     )
-    ctx.expect(_count(trace, mark) == 1, "the held artifact was not delivered exactly once")
+    _delivered_once(ctx, trace, mark, "after the answer, the held artifact")
     after = trace.steps[-1].held
     ctx.expect(
         after is not None and not after.get("t1"),
-        f"after delivery the artifact is still held: {after!r}",
+        f"after delivery the artifact is still held: {show(after)}",
     )
 
 
@@ -170,10 +180,7 @@ def check_failed_write_back_puts_back(ctx: CheckContext) -> None:
                 "the failed step cannot be retried and held artifacts are not observable"
             )
         return
-    ctx.expect(
-        _count(trace, mark) == 1,
-        f"after the retry the artifact was delivered {_count(trace, mark)} times",
-    )
+    _delivered_once(ctx, trace, mark, "after the retry, the held artifact")
 
 
 @check("RT-TOOL-7#c5")
@@ -198,18 +205,19 @@ def check_held_list_bounded_newest_dropped(ctx: CheckContext) -> None:
         steps.append(Answer("t1"))
     model.append(say("done"))
     trace = one_turn(ctx, "rt7-c5-bounded", tools=tools, model=model, steps=steps, bounds=bounds)
-    on_wire = [e.get("payload") for e in delivered(turn(trace, "t1")) if isinstance(e, dict)]
+    wire = turn(trace, "t1")
+    on_wire = [e.get("payload") for e in delivered(wire) if isinstance(e, dict)]
     kept = [entry["payload"] for entry in entries[:bound]]
-    ctx.expect(
-        on_wire == kept,
-        f"with a held bound of {bound}, delivered {len(on_wire)} artifacts; expected the "
-        f"oldest {bound}",
-    )
+    if on_wire != kept:
+        ctx.fail(
+            f"with a held bound of {bound}, the messages' toolArtifacts delivered "
+            f"{len(on_wire)} artifacts; expected the oldest {bound}{misplaced(wire, kept)}"
+        )
     newest = entries[-1]["payload"]
     ctx.expect(
         any(
             w.tool_call_id == f"c{len(chunks) - 1}" or contains(w.message, "held")
             for w in trace.warnings()
         ),
-        f"the newest artifact ({newest}) was dropped without a warning",
+        f"the newest artifact ({show(newest)}) was dropped without a warning",
     )

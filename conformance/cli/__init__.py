@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -78,6 +79,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("rttool: interrupted\n")
         return 130
+    except BrokenPipeError:
+        # The reader went away (``rttool selftest --list | head``): stop quietly, and keep
+        # the interpreter from complaining while it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     return code
 
 

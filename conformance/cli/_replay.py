@@ -2,7 +2,8 @@
 
 FILE is a ``counterexample.json`` written by the hunt (it names its invariant) or a bare
 scenario JSON (then every invariant is judged).  Exit 1 when an invariant still fails, 0
-when none does, 2 for a bad file, 3 when the implementation cannot be driven.
+when none does, 2 for a bad file, 3 when the implementation cannot be driven, 4 when it
+cannot run the scenario (it lacks a capability the scenario needs): nothing was shown.
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ import json
 import sys
 from pathlib import Path
 
-__all__ = ["configure"]
+__all__ = ["EXIT_UNTESTED", "configure"]
+
+#: the scenario needs a capability the implementation lacks: neither a pass nor a failure
+EXIT_UNTESTED = 4
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -91,8 +95,11 @@ def replay(args: argparse.Namespace) -> int:
         sys.stderr.write(f"rttool: the implementation could not be driven: {err}\n")
         return 3
     if isinstance(trace, Unsupported):
-        print(f"untested: the implementation lacks capability {printable(trace.capability)}")
-        return 0
+        sys.stderr.write(
+            "rttool: not replayed: the implementation lacks capability "
+            f"{printable(trace.capability)}, which the scenario needs\n"
+        )
+        return EXIT_UNTESTED
     print(f"replayed {len(scenario.steps)} steps: {printable(steps_summary(scenario))}")
     failing = 0
     for invariant in chosen:

@@ -19,6 +19,8 @@ __all__ = ["configure"]
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``rttool run``."""
+    from conformance._arguments import positive_float, positive_int
+
     parser.add_argument(
         "--impl",
         default="reference",
@@ -61,30 +63,30 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-n",
         "--workers",
-        type=int,
+        type=positive_int,
         default=1,
         metavar="N",
         help="run in N parallel processes (pytest-xdist)",
     )
     parser.add_argument(
         "--examples",
-        type=int,
+        type=positive_int,
         default=None,
         metavar="N",
-        help="examples per invariant for the hunt",
+        help="examples the hunt tries (one search shared by every invariant; default 150)",
     )
     parser.add_argument(
         "--hunt-seconds",
-        type=float,
+        type=positive_float,
         default=None,
         metavar="S",
-        help="time budget per invariant for the hunt",
+        help="time budget of the hunt (one search shared by every invariant; default 20)",
     )
     parser.add_argument("--seed", type=int, default=None, metavar="N", help="hunt seed")
     parser.add_argument("--no-hunt", action="store_true", help="skip the property-based hunt")
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=positive_float,
         default=30.0,
         metavar="S",
         help="per-request timeout for the implementation (default 30)",
@@ -110,8 +112,10 @@ def run(args: argparse.Namespace) -> int:
     import pytest
 
     from adapters.errors import ImplementationError, RttoolError
+    from conformance._pytest._build import redacted
     from conformance._pytest._options import resolve_spec
     from conformance._pytest._plugin import UNDRIVABLE
+    from conformance.cases import check_selection
     from conformance.cli import EXIT_UNDRIVABLE, EXIT_USAGE
     from conformance.report import (
         append_step_summary,
@@ -119,34 +123,46 @@ def run(args: argparse.Namespace) -> int:
         github_step_summary,
         load_expectations,
         load_standing,
+        terminal_table,
     )
     from conformance.report._escape import printable
+    from conformance.rules import load_corpus
 
     try:
         spec = resolve_spec(args.impl, args.mutant)
         expectations = load_expectations(args.expectations) if args.expectations else None
+        check_selection(load_corpus(), args.only, args.level)
     except RttoolError as err:
         sys.stderr.write(f"rttool: error: {err}\n")
         return EXIT_USAGE
     try:
         name, claimed = _implementation_name(spec, args.timeout)
     except ImplementationError as err:
-        sys.stderr.write(f"rttool: the implementation could not be driven: {err}\n")
+        message = f"the implementation could not be driven: {err}"
+        sys.stderr.write(f"rttool: {printable(message)}\n")
+        if args.report_dir is not None:
+            _write_undrivable(args.report_dir, redacted(spec), message)
         return EXIT_UNDRIVABLE
     report_dir = (args.report_dir or Path("reports") / _safe(name)).resolve()
     try:
         report_dir.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        sys.stderr.write(f"rttool: error: cannot use the report directory: "
-                         f"dir={report_dir} reason={err.strerror or err}\n")
+        sys.stderr.write(
+            f"rttool: error: cannot use the report directory: "
+            f"dir={report_dir} reason={err.strerror or err}\n"
+        )
         return EXIT_USAGE
     standing = report_dir / "standing.json"
     undrivable = report_dir / UNDRIVABLE
     standing.unlink(missing_ok=True)
     undrivable.unlink(missing_ok=True)
+    # The hunt's example database and hypothesis's own caches live with the reports,
+    # never in the working tree.
+    os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(report_dir / ".hypothesis"))
     levels = tuple(args.level) or claimed
     code = pytest.main(_pytest_args(args, report_dir, levels))
     if undrivable.is_file():
+        _write_undrivable(report_dir, redacted(spec), undrivable.read_text().strip())
         return EXIT_UNDRIVABLE
     if code in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR):
         return EXIT_USAGE
@@ -157,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_UNDRIVABLE
     report = load_standing(standing)
     result = gate(report, levels, expectations)  # type: ignore[arg-type]
-    print(_summary_table(report))
+    print(terminal_table(report))
     for reason in result.reasons():
         print(f"rttool: {printable(reason)}")
     append_step_summary(github_step_summary(report, result))
@@ -207,22 +223,18 @@ def _pytest_args(args: argparse.Namespace, report_dir: Path, levels: tuple[str, 
     return out
 
 
+def _write_undrivable(report_dir: Path, spec: str, message: str) -> None:
+    """Leave a ``junit.xml`` with the error, so that a CI dashboard shows why."""
+    from conformance.report import undrivable_junit
+
+    try:
+        report_dir.mkdir(parents=True, exist_ok=True)
+        (report_dir / "junit.xml").write_bytes(undrivable_junit(spec, message))
+    except OSError as err:
+        sys.stderr.write(f"rttool: cannot write junit.xml: dir={report_dir} reason={err}\n")
+
+
 def _safe(name: str) -> str:
     """A folder name from an implementation's name: never empty, never ``.`` or ``..``."""
     cleaned = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")
     return cleaned or "implementation"
-
-
-def _summary_table(report: object) -> str:
-    from conformance.report import StandingReport
-
-    assert isinstance(report, StandingReport)
-    rows = [("Rule", "Level", "Standing", "Clauses")]
-    for rule in report.rules:
-        conforming = sum(1 for clause in rule.clauses if clause.standing == "conforms")
-        rows.append((rule.id, rule.level, rule.standing, f"{conforming}/{len(rule.clauses)}"))
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
-    lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)) for row in rows]
-    lines.insert(1, "  ".join("-" * width for width in widths))
-    tallies = ", ".join(f"{t.family} {t.conforming}/{t.applicable}" for t in report.tallies())
-    return "\n".join([*lines, f"conforming: {tallies}"])

@@ -24,6 +24,8 @@ __all__ = ["configure"]
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``rttool selftest``."""
+    from conformance._arguments import positive_float
+
     parser.add_argument(
         "--format",
         choices=("text", "json"),
@@ -45,8 +47,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="run only these mutants",
     )
     parser.add_argument(
+        "--list", action="store_true", help="list the mutants and the clauses they break, and stop"
+    )
+    parser.add_argument(
         "--timeout",
-        type=float,
+        type=positive_float,
         default=30.0,
         metavar="S",
         help="per-request timeout for the harness (default 30)",
@@ -66,10 +71,16 @@ def selftest(args: argparse.Namespace) -> int:
     unknown = [name for name in args.only if name not in known]
     if unknown:
         sys.stderr.write(
-            f"rttool: error: no such mutant: {printable(', '.join(unknown))}; "
-            f"known: {', '.join(sorted(known))}\n"
+            f"rttool: error: no such mutant: {printable(', '.join(unknown))} "
+            "(rttool selftest --list shows them)\n"
         )
         return EXIT_USAGE
+    if args.list:
+        width = max(len(m.name) for m in catalogue)
+        for mutant in catalogue:
+            kind = "  (hunt only)" if mutant.hunt else ""
+            print(f"{mutant.name:<{width}}  breaks {', '.join(mutant.breaks)}{kind}")
+        return EXIT_OK
     chosen = [m for m in catalogue if not args.only or m.name in args.only]
     corpus = load_corpus()
     cases = engine.suite_cases(corpus)
@@ -95,8 +106,17 @@ def selftest(args: argparse.Namespace) -> int:
         if text:
             print(_line(result, width), flush=True)
     killed = sum(1 for r in results if r.caught)
+    # Whether every case was seen failing is only known when every mutant ran.
+    unproven = () if args.only else engine.unproven_cases(cases, results)
     if text:
         _summary(results, killed, uncovered, time.perf_counter() - started)
+        if unproven:
+            print(
+                f"rttool: {_count(len(unproven), 'case')} failed against no mutant: "
+                f"{', '.join(unproven)}"
+            )
+        elif not args.only:
+            print("rttool: every check and example vector failed against at least one mutant")
     else:
         print(
             json.dumps(
@@ -105,11 +125,12 @@ def selftest(args: argparse.Namespace) -> int:
                     "killed": killed,
                     "total": len(results),
                     "uncovered": list(uncovered),
+                    "unproven": list(unproven),
                 },
                 indent=2,
             )
         )
-    clean = not uncovered and all(r.clean for r in results)
+    clean = not uncovered and not unproven and all(r.clean for r in results)
     return EXIT_OK if clean else EXIT_FINDING
 
 

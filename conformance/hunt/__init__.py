@@ -19,6 +19,7 @@ from conformance.cases import Case
 from conformance.checks import CheckContext, NotApplicable, Untested
 from conformance.hunt._search import Budget, Finding, HuntOutcome, hunt
 from conformance.hunt.invariants import INVARIANTS, Invariant
+from conformance.report._values import HUNT_PREFIX
 
 __all__ = ["INVARIANTS", "Budget", "Finding", "HuntOutcome", "hunt", "hunt_cases", "steps_summary"]
 
@@ -91,6 +92,8 @@ def _case(invariant: Invariant, shared: _SharedSearch) -> Case:
             raise Untested(outcome.error)
         found = outcome.findings.get(invariant.name)
         if found is None:
+            if outcome.examples == 0:  # a search that tried nothing proves nothing
+                raise Untested("the hunt generated no example within its budget")
             return
         ctx.evidence.runs.append((found.scenario, found.trace))
         ctx.evidence.counterexample = {
@@ -108,7 +111,7 @@ def _case(invariant: Invariant, shared: _SharedSearch) -> Case:
 
     return Case(
         id=f"HUNT/{invariant.name}",
-        name=f"hunt-{invariant.name}",
+        name=f"{HUNT_PREFIX}{invariant.name}",
         kind="hunt",
         clauses=invariant.clauses,
         summary=invariant.judge.__doc__ or invariant.name,
@@ -119,8 +122,8 @@ def _case(invariant: Invariant, shared: _SharedSearch) -> Case:
 def hunt_cases(options: HuntOptions) -> list[Case]:
     """One case per invariant, sharing one search with the options' budget."""
     budget = Budget(
-        examples=options.examples or Budget.examples,
-        seconds=options.hunt_seconds or Budget.seconds,
+        examples=Budget.examples if options.examples is None else options.examples,
+        seconds=Budget.seconds if options.hunt_seconds is None else options.hunt_seconds,
         seed=options.seed,
         derandomize=options.ci,
         database=(options.report_dir / ".hypothesis") if options.report_dir else None,

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from adapters.handshake import Handshake
 from adapters.scenario import FailLedgerRead, Scenario
 from adapters.trace import RunRecord, Trace
+from conformance.checks._common import listing, show, whereabouts
 from conformance.hunt._produced import canaries_in, canary_of, produced, wires
-from conformance.traces import delivered
+from conformance.traces import delivered, locate, pointers
 
 __all__ = ["INVARIANTS", "Invariant", "Violation"]
 
@@ -50,6 +51,11 @@ def _mapping(value: object) -> Mapping[str, object]:
     return value if isinstance(value, Mapping) else {}
 
 
+def _canary(canary: str | None) -> str:
+    """A canary as a message names it: ``canary "cn-1-0-0."`` (the dot is part of it)."""
+    return f"canary {show(canary)}"
+
+
 def no_loss(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
     """Every artifact a completed call produced is delivered once its turn completes,
     unless a bound dropped it with a warning naming its call."""
@@ -65,9 +71,10 @@ def no_loss(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | Non
             continue
         if canary not in [canary_of(e) for e in delivered(wire)]:
             return (
-                f"{canary} ({made.type} from {made.tool} call {made.tool_call_id}) was "
-                f"produced in turn {made.turn}, which completed without delivering it "
-                "and without a warning"
+                f"{_canary(canary)} ({made.type} from {made.tool} call {made.tool_call_id}) "
+                f"was produced in turn {made.turn}, which completed without delivering it in "
+                f"any message's toolArtifacts and without a warning; it "
+                f"{whereabouts(wire, canary)}"
             )
     return None
 
@@ -79,13 +86,16 @@ def no_double_delivery(scenario: Scenario, trace: Trace, handshake: Handshake) -
         del seen[None]
         twice = [c for c, n in seen.items() if n > 1]
         if twice:
-            return f"after step {index}, turn {turn} carries {twice[0]} {seen[twice[0]]} times"
+            return (
+                f"after step {index}, turn {turn} carries {_canary(twice[0])} "
+                f"{seen[twice[0]]} times"
+            )
     if trace.steps:
         everywhere = Counter(canary_of(e) for _, _, _, w in wires(trace, -1) for e in delivered(w))
         del everywhere[None]
         twice = [c for c, n in everywhere.items() if n > 1]
         if twice:
-            return f"{twice[0]} is delivered on {everywhere[twice[0]]} messages"
+            return f"{_canary(twice[0])} is delivered on {everywhere[twice[0]]} messages"
     return None
 
 
@@ -96,18 +106,24 @@ def held_off_wire(scenario: Scenario, trace: Trace, handshake: Handshake) -> str
             continue
         shown = canaries_in([wire.messages, wire.toolArtifacts])
         if shown:
-            return f"after step {index}, turn {turn} is {wire.status} but its wire shows {shown[0]}"
+            return (
+                f"after step {index}, turn {turn} is {wire.status} but its wire shows "
+                f"{_canary(shown[0])} at {listing(locate(wire, shown[0]))}"
+            )
     return None
 
 
 def no_metadata_leak(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
     """No canary anywhere under any message's metadata."""
     for index, _conversation, turn, wire in wires(trace):
-        for row in wire.messages:
-            leaked = canaries_in(_mapping(row).get("metadata"))
+        for number, row in enumerate(wire.messages):
+            metadata = _mapping(row).get("metadata")
+            leaked = canaries_in(metadata)
             if leaked:
+                at = pointers(metadata, leaked[0], f"/messages/{number}/metadata")
                 return (
-                    f"after step {index}, a message of turn {turn} has {leaked[0]} in its metadata"
+                    f"after step {index}, message {number} of turn {turn} has "
+                    f"{_canary(leaked[0])} in its metadata, at {listing(at)}"
                 )
     return None
 
@@ -118,7 +134,9 @@ def no_prose_leak(scenario: Scenario, trace: Trace, handshake: Handshake) -> str
         for given in run.model_inputs:
             leaked = canaries_in(list(given.messages))
             if leaked:
-                return f"{leaked[0]} reached the model's input in run {run.id} of {run.turn}"
+                return (
+                    f"{_canary(leaked[0])} reached the model's input in run {run.id} of {run.turn}"
+                )
     return None
 
 
@@ -130,12 +148,13 @@ def shape_and_pairing(scenario: Scenario, trace: Trace, handshake: Handshake) ->
         for entry in delivered(wire):
             keys = sorted(_mapping(entry))
             if keys != ["payload", "tool_call_id", "type"]:
-                return f"after step {index}, turn {turn} carries an entry with keys {keys}"
+                return f"after step {index}, turn {turn} carries an entry with keys {show(keys)}"
             canary = canary_of(entry)
             if canary in made and _mapping(entry).get("tool_call_id") != made[canary].tool_call_id:
                 return (
-                    f"{canary} is paired with call {_mapping(entry).get('tool_call_id')!r}"
-                    f", but call {made[canary].tool_call_id!r} produced it"
+                    f"{_canary(canary)} is paired with call "
+                    f"{show(_mapping(entry).get('tool_call_id'))}, but call "
+                    f"{show(made[canary].tool_call_id)} produced it"
                 )
     return None
 
@@ -185,8 +204,9 @@ def isolation(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | N
             source = made.get(canary)
             if source is not None and (source.conversation, source.turn) != (conversation, turn):
                 return (
-                    f"after step {index}, {canary} from turn {source.turn} "
-                    f"({source.conversation}) appears in turn {turn} ({conversation})"
+                    f"after step {index}, {_canary(canary)} from turn {source.turn} "
+                    f"({source.conversation}) appears in turn {turn} ({conversation}), at "
+                    f"{listing(locate(wire, canary))}"
                 )
     return None
 
@@ -268,14 +288,14 @@ def _step_side_effects(
                 if result.disposition == "executed":
                     if strict and unclaimed[sig] > 0:
                         return (
-                            f"{name} {arguments!r} completed earlier in turn "
+                            f"{name} {show(arguments)} completed earlier in turn "
                             f"{run.turn} and ran again in resumed run {run.id}"
                         )
                     done[sig] += 1
                 elif result.disposition == "reused":
                     if unclaimed[sig] <= 0:
                         return (
-                            f"{name} {arguments!r} was answered from the journal in "
+                            f"{name} {show(arguments)} was answered from the journal in "
                             f"run {run.id} with no unclaimed completion to answer it"
                         )
                     unclaimed[sig] -= 1
@@ -308,11 +328,15 @@ def _invariant(name: str, clauses: tuple[str, ...], judge: Verdict, **extra: obj
     return Invariant(name, clauses, judge, violation=violation, **extra)  # type: ignore[arg-type]
 
 
+#: The search holds each example to these in order and reports the first that fails, so
+#: an invariant that names a cause comes before those that only see its effect: artifacts
+#: moved under `metadata` are also "lost" from the messages' toolArtifacts, and the turn
+#: result no longer aggregates them, but the finding belongs to no-metadata-leak.
 INVARIANTS: tuple[Invariant, ...] = (
+    _invariant("no-metadata-leak", ("RT-TOOL-4#c3",), no_metadata_leak),
     _invariant("no-loss", ("RT-TOOL-4#c1", "RT-TOOL-7#c1", "RT-TOOL-7#c4"), no_loss),
     _invariant("no-double-delivery", ("RT-TOOL-7#c3",), no_double_delivery),
     _invariant("held-off-wire", ("RT-TOOL-7#c1",), held_off_wire),
-    _invariant("no-metadata-leak", ("RT-TOOL-4#c3",), no_metadata_leak),
     _invariant("no-prose-leak", ("RT-TOOL-3#c3", "RT-TOOL-2#c4"), no_prose_leak),
     _invariant("shape-and-pairing", ("RT-TOOL-3#c1",), shape_and_pairing),
     _invariant("held-first", ("RT-TOOL-7#c2",), held_first),

@@ -26,6 +26,7 @@ from conformance.report._expectations import (
     parse_expectations,
 )
 from conformance.report._gate import GateFinding, GateResult, gate, resolve_expectations
+from conformance.report._junit import undrivable_junit
 from conformance.report._model import (
     CheckCounts,
     CheckResult,
@@ -47,6 +48,7 @@ from conformance.report._run import (
 )
 from conformance.report._standing import FamilyTally, StandingReport
 from conformance.report._summary import append_step_summary, github_step_summary
+from conformance.report._terminal import rule_line, terminal_table
 from conformance.report._update import ExpectationsUpdate, update_expectations
 from conformance.report._values import (
     CHECK_KINDS,
@@ -116,9 +118,12 @@ __all__ = [
     "publish",
     "render",
     "resolve_expectations",
+    "rule_line",
     "rule_standing",
     "standing_schema",
+    "terminal_table",
     "to_json",
+    "undrivable_junit",
     "update_expectations",
     "write_reports",
 ]

@@ -10,11 +10,13 @@ fails or errors            expected: passes       unexpected: gate fails
 =========================  =====================  ==========================
 
 and per expectation entry whose target is at a gated level: no failing check under the
-target but at least one passing one makes the entry **stale** and fails the gate (a fix
-is never hidden); no check under it that passed or failed leaves it *unexercised* (a
-note, not a failure).  An entry naming something the report lacks is an error, unless
-the run was limited with ``--only`` and the entry lies outside that selection.
-Untested and not-applicable clauses never fail the gate.
+target but at least one passing hand-written check or vector makes the entry **stale**
+and fails the gate (a fix is never hidden); otherwise it is *unexercised* (a note, not a
+failure).  A passing hunt check never makes an entry stale: a search that found nothing
+within its budget is no proof of a fix.  An entry naming something the report lacks is
+an error, unless the run was limited with ``--only`` and the entry lies outside that
+selection, or it names a hunt check (``...::hunt-<invariant>``) of a run without the
+hunt.  Untested and not-applicable clauses never fail the gate.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from conformance.report._errors import ExpectationsError, Problem
 from conformance.report._expectations import Expectation, Expectations
 from conformance.report._model import CheckResult, RuleResult
 from conformance.report._standing import StandingReport
-from conformance.report._values import LEVELS, Level
+from conformance.report._values import HUNT_PREFIX, LEVELS, Level
 
 __all__ = [
     "FindingKind",
@@ -36,6 +38,7 @@ __all__ = [
     "GateResult",
     "gate",
     "missing_target",
+    "proves_fixed",
     "resolve_expectations",
     "selected_by_run",
 ]
@@ -100,6 +103,17 @@ class GateResult:
         return tuple(lines)
 
 
+def proves_fixed(check: CheckResult) -> bool:
+    """Whether ``check`` passing shows that an expected failure is gone: a hand-written
+    check or a vector that passed; never the hunt, which may just not have found it."""
+    return check.outcome == "passed" and check.kind != "hunt"
+
+
+def _hunt_check_of_unhunted_run(report: StandingReport, entry: Expectation) -> bool:
+    name = entry.target.partition("::")[2]
+    return entry.scope == "check" and report.hunt is None and name.startswith(HUNT_PREFIX)
+
+
 def selected_by_run(report: StandingReport, entry: Expectation) -> bool:
     """Whether ``entry`` lies inside the run's ``--only`` selection (everything if none)."""
     if not report.run.only:
@@ -125,7 +139,11 @@ def missing_target(report: StandingReport, entry: Expectation) -> str | None:
     if clause is None:
         numbers = ", ".join(str(item.number) for item in rule.clauses) or "none"
         return f"clause {entry.target} is not in the report ({rule.id} has clauses {numbers})"
-    if entry.scope == "check" and report.check(entry.target) is None:
+    if (
+        entry.scope == "check"
+        and report.check(entry.target) is None
+        and not _hunt_check_of_unhunted_run(report, entry)
+    ):
         names = ", ".join(check.name for check in clause.checks[:8]) or "none"
         return f"check {entry.target} is not in the report ({clause.id} has checks {names})"
     return None
@@ -192,7 +210,7 @@ def _failures(
 
 
 def _entry_finding(
-    rule: RuleResult, entry: Expectation, source: Expectations
+    report: StandingReport, rule: RuleResult, entry: Expectation, source: Expectations
 ) -> GateFinding | None:
     """A stale or unexercised finding for ``entry``, or ``None`` while its target fails."""
     covered = [
@@ -202,12 +220,20 @@ def _entry_finding(
     ]
     if any(check.outcome in ("failed", "error") for check in covered):
         return None
-    stale = any(check.outcome == "passed" for check in covered)
+    stale = any(proves_fixed(check) for check in covered)
+    if stale:
+        detail = entry.reason
+    elif any(check.outcome == "passed" for check in covered):
+        detail = "the hunt did not find it this run, which proves no fix"
+    elif not covered and _hunt_check_of_unhunted_run(report, entry):
+        detail = "the hunt did not run"
+    else:
+        detail = "no check under it passed or failed"
     return GateFinding(
         kind="stale" if stale else "unexercised",
         target=f"{entry.scope} {entry.target}",
         level=rule.level,
-        detail=entry.reason if stale else "no check under it passed or failed",
+        detail=detail,
         where=source.where(entry),
     )
 
@@ -229,7 +255,7 @@ def gate(
     unexpected, expected = _failures(gated, entries, source)
     gated_by_id = {rule.id: rule for rule in gated}
     notes = [
-        _entry_finding(gated_by_id[entry.rule], entry, source)
+        _entry_finding(report, gated_by_id[entry.rule], entry, source)
         for entry in entries
         if entry.rule in gated_by_id
     ]

@@ -14,7 +14,7 @@ from conformance.report._model import CheckResult, ClauseResult, RuleResult
 from conformance.report._output import OutputFile, Rendered, RenderOptions
 from conformance.report._standing import StandingReport
 
-__all__ = ["junit_xml", "render_junit"]
+__all__ = ["junit_xml", "render_junit", "undrivable_junit"]
 
 
 def _seconds(value: float) -> str:
@@ -133,3 +133,16 @@ def render_junit(report: StandingReport, options: RenderOptions) -> Rendered:
     """``junit.xml``."""
     del options  # JUnit carries evidence paths as text; nothing to resolve.
     return Rendered(files=(OutputFile(path="junit.xml", content=junit_xml(report)),))
+
+
+def undrivable_junit(spec: str, message: str) -> bytes:
+    """A JUnit document with one errored testcase, for a run whose implementation could
+    not be driven at all: a CI dashboard then shows the error instead of nothing."""
+    root = ET.Element("testsuites", {"name": "rttool", "tests": "1", "errors": "1"})
+    suite = _element(root, "testsuite", name="rttool", tests="1", errors="1", failures="0")
+    case = _element(suite, "testcase", classname="rttool", name="handshake")
+    error = _element(case, "error", message=message, type="undrivable")
+    error.text = xml_text(f"implementation {spec}: {message}")
+    ET.indent(root)
+    body: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return body + b"\n"

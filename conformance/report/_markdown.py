@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import re
+from datetime import UTC, datetime
+
 from conformance.report._escape import evidence_href, http_url, markdown
-from conformance.report._labels import check_symbol, counts_phrase, hunt_sentence, standing_label
+from conformance.report._labels import (
+    STANDING_SYMBOLS,
+    check_symbol,
+    counts_phrase,
+    hunt_sentence,
+    standing_label,
+)
 from conformance.report._model import ClauseResult, RuleResult
 from conformance.report._output import OutputFile, Rendered, RenderOptions
 from conformance.report._standing import StandingReport
 
 __all__ = ["render_markdown", "standing_markdown"]
+
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
 
 _ATTRIBUTION = (
     "Clause text is quoted from the rules as published; the FlowDrop Workflow "
@@ -21,13 +32,34 @@ def _link(label: str, url: str | None, fallback: str) -> str:
     return f"[{label}](<{url}>)" if url else fallback
 
 
+def _when(stamp: str) -> str:
+    """``2026-11-30 21:06:42 UTC`` from an ISO timestamp (as written when unparsable)."""
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%d %H:%M:%S") + (" UTC" if moment.tzinfo else "")
+
+
+def _text(text: str) -> str:
+    """Rule text as inert Markdown that still shows its `code spans` as code."""
+    parts = _CODE_SPAN.split(text)
+    return "".join(
+        # Inline HTML content is still Markdown: escape it the same way inside the tags.
+        f"<code>{markdown(part)}</code>" if index % 2 else markdown(part)
+        for index, part in enumerate(parts)
+    )
+
+
 def _header(report: StandingReport) -> list[str]:
     impl, run = report.implementation, report.run
     name = f"{markdown(impl.name)} {markdown(impl.version)}".strip()
     lines = [f"# RT-TOOL standing: {name}", ""]
     facts = [
         f"Checked by {markdown(report.suite.name)} {markdown(report.suite.version)}",
-        f"on {markdown(run.started_at)}",
+        f"on {markdown(_when(run.started_at))}",
     ]
     if run.spec:
         facts.append(f"against {markdown(run.spec)}")
@@ -55,7 +87,9 @@ def _header(report: StandingReport) -> list[str]:
 
 def _families(report: StandingReport) -> list[str]:
     lines = [
-        "| Family | Conforming | Applicable | ✅ | ❌ | ❔ | ➖ | ⚠️ |",
+        "| Family | Conforming | Applicable | "
+        + " | ".join(standing_label(standing) for standing in STANDING_SYMBOLS)
+        + " |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for tally in report.tallies():
@@ -81,7 +115,7 @@ def _rule_table(report: StandingReport) -> list[str]:
 def _clause(clause: ClauseResult, options: RenderOptions) -> list[str]:
     lines = [
         f"- **{markdown(clause.citation)}** {standing_label(clause.standing)} "
-        f"({counts_phrase(clause.counts)}): {markdown(clause.text)}"
+        f"({counts_phrase(clause.counts)}): {_text(clause.text)}"
     ]
     for check in clause.checks:
         if check.outcome == "passed":
@@ -127,6 +161,14 @@ def standing_markdown(report: StandingReport, options: RenderOptions | None = No
         lines += _rule(rule, options)
     if report.hunt is not None:
         lines += ["## Hunt", "", hunt_sentence(report.hunt), ""]
+    else:
+        lines += [
+            "## Hunt",
+            "",
+            "The property-based hunt did not run: a clause that only the hunt covers is "
+            "untested here, and a standing may change when the hunt runs.",
+            "",
+        ]
     if report.warnings:
         lines += ["## Warnings", ""]
         lines += [f"- {markdown(warning)}" for warning in report.warnings]

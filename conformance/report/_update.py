@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import yaml
 
 from conformance.report._expectations import Expectation, Expectations
-from conformance.report._gate import missing_target, selected_by_run
+from conformance.report._gate import missing_target, proves_fixed, selected_by_run
 from conformance.report._standing import StandingReport
 from conformance.report._values import FAILING, LEVELS, Level, one_line
 
@@ -46,9 +46,10 @@ def _failing_checks(report: StandingReport, entry: Expectation) -> list[str]:
 
 
 def _passing(report: StandingReport, entry: Expectation) -> bool:
+    """Whether a check under ``entry`` passed in a way that shows a fix (not the hunt)."""
     rule = report.rule(entry.rule)
     return rule is not None and any(
-        check.outcome == "passed" and entry.covers(rule.id, clause.id, clause.check_id(check))
+        proves_fixed(check) and entry.covers(rule.id, clause.id, clause.check_id(check))
         for clause, check in rule.checks()
     )
 
@@ -78,7 +79,9 @@ def _render(report: StandingReport, entries: list[Expectation], new: set[str]) -
         "# Written by `rttool expectations update` from the run of "
         f"{json.dumps(report.run.started_at)}.",
         "# Every entry needs a reason. An entry whose target passes again is stale and fails",
-        "# the gate: delete it when the fix lands. Entries marked 'new' carry the failure",
+        "# the gate: delete it when the fix lands. The hunt's findings are listed check by",
+        "# check (::hunt-...); a run that does not find them again only notes it, since a",
+        "# search that finds nothing proves no fix. Entries marked 'new' carry the failure",
         "# message as their reason; replace it with why the failure is expected.",
     ]
     if not entries:
@@ -130,7 +133,9 @@ def update_expectations(
             if not failing:
                 continue
             by_check = any(entry.clause == clause.id and entry.scope == "check" for entry in kept)
-            if by_check:
+            # A clause only the hunt fails is listed check by check: a run without the
+            # hunt, or with a smaller budget, then leaves the entry unexercised, not stale.
+            if by_check or all(check.kind == "hunt" for check in failing):
                 added += [
                     Expectation(
                         scope="check",

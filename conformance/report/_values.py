@@ -16,6 +16,7 @@ __all__ = [
     "CHECK_KINDS",
     "FAILING",
     "FAULTS",
+    "HUNT_PREFIX",
     "LEVELS",
     "OUTCOMES",
     "SKIP_KINDS",
@@ -52,6 +53,9 @@ FAILING: frozenset[Standing] = frozenset({"does-not-conform", "error"})
 OUTCOMES: tuple[Outcome, ...] = ("passed", "failed", "skipped", "error")
 LEVELS: tuple[Level, ...] = ("core", "extended", "optional")
 CHECK_KINDS: tuple[CheckKind, ...] = ("check", "vector", "hunt")
+#: every hunt check is named ``hunt-<invariant>`` (an expectations file can name one
+#: even in a run where the hunt did not run)
+HUNT_PREFIX = "hunt-"
 SKIP_KINDS: tuple[SkipKind, ...] = ("untested", "not-applicable")
 FAULTS: tuple[Fault, ...] = ("implementation", "suite")
 

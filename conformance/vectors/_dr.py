@@ -86,6 +86,15 @@ def _noted(ctx: CheckContext, run: VectorRun) -> None:
                     f"the note's short result {mine.get('result')!r} does not show "
                     f"{theirs['result']!r}",
                 )
+    # The note is what the model reads: the prompt text itself must name every entry.
+    prompt = resume_message(resumed[0], nudge(ctx)) or ""
+    for kind in ("completed", "interrupted"):
+        for entry in (mapping(e) for e in _list(expected.get(kind))):
+            shown = [str(entry.get("tool")), *([str(entry["result"])] if "result" in entry else [])]
+            ctx.expect(
+                all(part in prompt for part in shown),
+                f"the resume prompt does not name the {kind} call {' / '.join(shown)}",
+            )
 
 
 def _ran(ctx: CheckContext, run: VectorRun) -> None:

@@ -230,7 +230,7 @@ class ScenarioSession:
                 item: dict[str, object] = {"turn": label, "event": event.event}
                 if event.tool is not None:
                     item["tool"] = event.tool
-                if event.event == "tool_start":
+                if event.event in ("tool_start", "tool_done"):
                     item["input"] = event.input
                 if event.event == "tool_done":
                     item["result"] = event.result

@@ -15,7 +15,7 @@ The clause ids are plain strings: this package never imports the suite.
 
 from __future__ import annotations
 
-from adapters.errors import RttoolError
+from adapters.errors import SpecError
 from reference_impl.behaviour import Components
 from reference_impl.mutants import (
     _calls,
@@ -45,7 +45,7 @@ _CATALOGUE: tuple[Mutant, ...] = (
 )
 
 
-class UnknownMutant(RttoolError, LookupError):
+class UnknownMutant(SpecError, LookupError):
     """A mutant name the catalogue does not have."""
 
 
@@ -59,8 +59,11 @@ def find(name: str) -> Mutant:
     for mutant in _CATALOGUE:
         if mutant.name == name:
             return mutant
-    known = ", ".join(sorted(m.name for m in _CATALOGUE))
-    raise UnknownMutant("no such mutant", name=name, known=known)
+    close = sorted(m.name for m in _CATALOGUE if name and (name in m.name or m.name in name))
+    details: dict[str, object] = {"name": name, "listed_by": "rttool selftest --list"}
+    if close:
+        details["close"] = ",".join(close[:5])
+    raise UnknownMutant("no such mutant", **details)
 
 
 def components_for(name: str) -> Components:

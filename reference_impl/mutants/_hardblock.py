@@ -62,11 +62,18 @@ class _ReusedResultWithoutNote(ToolNode):
         *,
         message: str | None = None,
         ledger_tool: str | None = None,
+        ledger_input: object = None,
     ) -> Outcome:
         if disposition == "reused":
             message = None  # the bare result, as if the call had just run
         return super().finish(
-            ctx, call, disposition, result, message=message, ledger_tool=ledger_tool
+            ctx,
+            call,
+            disposition,
+            result,
+            message=message,
+            ledger_tool=ledger_tool,
+            ledger_input=ledger_input,
         )
 
 

@@ -53,6 +53,21 @@ class _ToolDoneMissingResult(ToolNode):
         super().record_event(conn, ctx, event, tool, tool_input=tool_input, result=kept)
 
 
+class _ToolDoneMissingInput(ToolNode):
+    def record_event(
+        self,
+        conn: sqlite3.Connection,
+        ctx: PassContext,
+        event: str,
+        tool: str,
+        *,
+        tool_input: object = None,
+        result: object = None,
+    ) -> None:
+        kept = None if event == "tool_done" else tool_input
+        super().record_event(conn, ctx, event, tool, tool_input=kept, result=result)
+
+
 class _ReusedAnswerRecordedInLedger(ToolNode):
     def finish(
         self,
@@ -63,13 +78,20 @@ class _ReusedAnswerRecordedInLedger(ToolNode):
         *,
         message: str | None = None,
         ledger_tool: str | None = None,
+        ledger_input: object = None,
     ) -> tuple[str, dict[str, object], str]:
         if disposition == "reused":  # the journal's answer is booked as a call that ran
             with ctx.store.transaction() as conn:
                 self.record_event(conn, ctx, "tool_start", call.name, tool_input=call.args)
-            ledger_tool = call.name
+            ledger_tool, ledger_input = call.name, call.args
         return super().finish(
-            ctx, call, disposition, result, message=message, ledger_tool=ledger_tool
+            ctx,
+            call,
+            disposition,
+            result,
+            message=message,
+            ledger_tool=ledger_tool,
+            ledger_input=ledger_input,
         )
 
 
@@ -130,6 +152,12 @@ MUTANTS = (
         ("DR-1#c1",),
         "`tool_done` is recorded without the call's result",
         with_node(_ToolDoneMissingResult),
+    ),
+    Mutant(
+        "tool-done-missing-input",
+        ("DR-1#c1",),
+        "`tool_done` is recorded without the call's input",
+        with_node(_ToolDoneMissingInput),
     ),
     Mutant(
         "reused-answer-recorded-in-ledger",

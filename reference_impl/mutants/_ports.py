@@ -98,6 +98,14 @@ class _UnwiredCallNotCountedAsWork(ToolNode):
         )
 
 
+class _RepeatsCountedAsWork(ToolNode):
+    """``executed_any`` from "the pass emitted results": the loop the rule warns of."""
+
+    def run_pass(self, ctx: PassContext, batch: list[object]) -> PassResult:
+        result = super().run_pass(ctx, batch)
+        return _with_ports(result, executed_any=bool(_entries(result)))
+
+
 class _EmptyBatchReportsWork(ToolNode):
     def run_pass(self, ctx: PassContext, batch: list[object]) -> PassResult:
         result = super().run_pass(ctx, batch)
@@ -155,6 +163,12 @@ MUTANTS = (
         ("RT-TOOL-10#c2",),
         "a call naming a tool that is not wired leaves `executed_any` false",
         with_node(_UnwiredCallNotCountedAsWork),
+    ),
+    Mutant(
+        "repeats-counted-as-work",
+        ("RT-TOOL-10#c2",),
+        "a pass of nothing but repeats reports `executed_any` true because it re-emitted results",
+        with_node(_RepeatsCountedAsWork),
     ),
     Mutant(
         "empty-batch-reports-work",

@@ -67,7 +67,7 @@ def _ledger(runtime: Runtime, conversation_id: str, turn_id: str) -> dict[str, o
         item: dict[str, object] = {"event": event.event}
         if event.tool is not None:
             item["tool"] = event.tool
-        if event.event == "tool_start":
+        if event.event in ("tool_start", "tool_done"):
             item["input"] = event.input
         if event.event == "tool_done":
             item["result"] = event.result

@@ -113,7 +113,17 @@ def component_schemas() -> dict[str, object]:
             "result": {},
         },
         ["event"],
+        "One run-event of the turn's ledger (DR-1). A tool_start carries the tool's name and "
+        "the input it runs with; a tool_done carries the name, the same input as its "
+        "tool_start and the result; a clear carries neither.",
     )
+    ledger_event["allOf"] = [
+        {"if": {"properties": {"event": {"const": kind}}}, "then": {"required": needed}}
+        for kind, needed in (
+            ("tool_start", ["tool", "input"]),
+            ("tool_done", ["tool", "input", "result"]),
+        )
+    ]
     tool = obj(
         {
             "name": {"type": "string", "minLength": 1},

@@ -123,4 +123,35 @@ def test_unknown_selection_is_a_usage_error(pytester: pytest.Pytester) -> None:
         "--rttool-impl", "reference", "--rttool-only", "NOPE-1", "-p", "no:cacheprovider"
     )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*selects nothing*"])
+    result.stderr.fnmatch_lines(["*--rttool-only names no rule or clause*value=NOPE-1*"])
+
+
+def test_a_level_no_rule_has_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest(
+        "--rttool-impl", "reference", "--rttool-level", "core", "-p", "no:cacheprovider"
+    )
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--rttool-level core selects nothing*"])
+
+
+def test_live_lines_agree_with_the_standing_and_stay_in_the_selection(
+    pytester: pytest.Pytester,
+) -> None:
+    # RT-TOOL-7's hunt invariants also bear on RT-TOOL-4: the partial run must not
+    # report on RT-TOOL-4, and each rule's live line must say what the table says.
+    result = pytester.runpytest(
+        "--rttool-impl",
+        "reference",
+        "--rttool-only",
+        "RT-TOOL-7",
+        "--rttool-examples",
+        "3",
+        "-p",
+        "no:cacheprovider",
+    )
+    assert result.ret == 0
+    text = result.stdout.str()
+    assert "RT-TOOL-4" not in text
+    result.stdout.fnmatch_lines(
+        ["*rttool: RT-TOOL-7*conforms*5/5 clauses conform*", "RT-TOOL-7*extended*conforms*5/5"]
+    )

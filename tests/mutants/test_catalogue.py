@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from adapters.errors import SpecError
 from conformance.rules import load_corpus
 from reference_impl.behaviour import Components
 from reference_impl.harness import create
@@ -65,12 +66,14 @@ def test_each_mutant_builds_fresh_components() -> None:
         assert any(replaced), mutant.name
 
 
-def test_an_unknown_name_fails_cleanly_naming_the_known_ones() -> None:
+def test_an_unknown_name_fails_cleanly_pointing_at_the_list() -> None:
     with pytest.raises(UnknownMutant) as caught:
-        components_for("no-such-mutant")
+        components_for("held-bound-keeps")
     message = str(caught.value)
-    assert "name=no-such-mutant" in message
-    assert "held-bound-keeps-newest" in message
+    assert "name=held-bound-keeps" in message
+    assert "rttool selftest --list" in message
+    assert "held-bound-keeps-newest" in message  # a close name is suggested
+    assert isinstance(caught.value, SpecError)
     assert isinstance(caught.value, LookupError)
     with pytest.raises(UnknownMutant):
         create(mutant="no-such-mutant")

@@ -92,9 +92,11 @@ def test_a_mutant_nothing_catches_survives_and_fails_the_selftest(
             "caught": False,
             "caught_by": [],
             "missed": ["RT-TOOL-1#c1"],
+            "caught_by_cases": [],
         }
     ]
     assert (report["killed"], report["total"], report["uncovered"]) == (0, 1, [])
+    assert report["unproven"] == []  # only known when every mutant ran
 
 
 def test_text_output_names_the_survivor(
@@ -155,7 +157,32 @@ def test_an_uncovered_clause_fails_the_selftest(
 def test_an_unknown_mutant_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selftest", "--only", "no-such-mutant"]) == 2
     err = capsys.readouterr().err
-    assert "no such mutant: no-such-mutant" in err and "held-bound-keeps-newest" in err
+    assert "no such mutant: no-such-mutant" in err and "rttool selftest --list" in err
+
+
+def test_list_names_every_mutant_without_running_one(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selftest", "--list"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("held-bound-keeps-newest ") for line in out)
+    assert any(line.endswith("(hunt only)") for line in out)
+    assert "caught" not in "".join(out)
+
+
+def test_a_case_no_mutant_made_fail_is_unproven() -> None:
+    from conformance.selftest import MutantResult, unproven_cases
+
+    cases = [_case("RT-TOOL-1#c1", _passes), _case("RT-TOOL-1#c2", _passes)]
+    caught = MutantResult(
+        "m",
+        ("RT-TOOL-1#c1",),
+        True,
+        ("RT-TOOL-1#c1",),
+        (),
+        2,
+        0.1,
+        caught_by_cases=(cases[0].id,),
+    )
+    assert unproven_cases(cases, [caught]) == (cases[1].id,)
 
 
 def test_a_bad_format_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference_impl.journal import Journal, LedgerEvent, classify
+from reference_impl.journal import Journal, LedgerEvent, classify, closed_starts
 from reference_impl.seams import ProcessKilled
 from reference_impl.workflow import ModelReply, ToolOutcome, ToolSpec
 from tests.reference._support import Rig, call, calls, examples, hypothesis_settings, say
@@ -56,11 +56,13 @@ def test_start_is_recorded_before_the_body_and_done_after_it(make_rig: MakeRig) 
     turn = rig.start()
     assert seen == [["tool_start"]]
     start, finish = rig.runtime.ledger(turn)
-    # The input recorded is what the tool received (normalized); the result, as returned.
+    # The input recorded is what the tool received (normalized), on the start and again on
+    # the done; the result, as returned.
     assert (start.event, start.tool, start.input) == ("tool_start", "send_email", {"to": "ana&co"})
-    assert (finish.event, finish.tool, finish.result) == (
+    assert (finish.event, finish.tool, finish.input, finish.result) == (
         "tool_done",
         "send_email",
+        {"to": "ana&co"},
         {"success": True, "data": "sent", "error": None},
     )
 
@@ -81,6 +83,32 @@ def test_a_recoverable_failure_returned_and_is_recorded_done(make_rig: MakeRig) 
         ],
         "interrupted": [],
     }
+
+
+def test_every_done_carries_the_input_of_the_start_it_closes(make_rig: MakeRig) -> None:
+    rig = _rig(make_rig)
+    rig.world.behaviours["send_email"] = lambda args: (
+        ToolOutcome(error="mailbox full") if args == {"to": "ana"} else ToolOutcome(output="sent")
+    )
+    rig.model.push(
+        calls(
+            call("send_email", {"to": "ana"}, "c1"),
+            call("lookup", {"id": 7}, "c2"),
+            call("send_email", {"to": "bo&amp;co"}, "c3"),
+        ),
+        say("Done."),
+    )
+    events = rig.runtime.ledger(rig.start())
+    assert [(e.event, e.tool, e.input) for e in events] == [
+        ("tool_start", "send_email", {"to": "ana"}),
+        ("tool_done", "send_email", {"to": "ana"}),
+        ("tool_start", "lookup", {"id": 7}),
+        ("tool_done", "lookup", {"id": 7}),
+        ("tool_start", "send_email", {"to": "bo&co"}),
+        ("tool_done", "send_email", {"to": "bo&co"}),
+    ]
+    assert events[1].result == {"success": False, "data": None, "error": "mailbox full"}
+    assert closed_starts(events) == {1: 0, 3: 2, 5: 4}
 
 
 def test_calls_that_never_ran_leave_no_ledger_events(make_rig: MakeRig) -> None:
@@ -261,6 +289,17 @@ def test_journal_agrees_with_the_model_at_any_cut_point(
     assert all(e.result is None for e in journal.interrupted)
 
 
+@hypothesis_settings(300)
+@given(st.lists(_event, max_size=30))
+def test_closed_starts_pairs_as_the_journal_does(events: list[LedgerEvent]) -> None:
+    closed = closed_starts(events)
+    assert sorted(closed.values()) == [e.seq for e in classify(events).completed]
+    for done, start in closed.items():
+        assert start < done
+        assert (events[start].event, events[done].event) == ("tool_start", "tool_done")
+        assert events[start].tool == events[done].tool
+
+
 # -- what the runtime records keeps the pairing exact -----------------------------------
 
 
@@ -276,7 +315,7 @@ def test_an_abandoned_start_never_pairs_with_a_later_call(make_rig: MakeRig) -> 
     assert [(e.event, e.input) for e in events] == [
         ("tool_start", {"to": "ana"}),
         ("tool_start", {"to": "bo"}),
-        ("tool_done", None),
+        ("tool_done", {"to": "bo"}),
     ]
     assert events[0].run != events[2].run == events[1].run
     journal = rig.runtime.classify(events)

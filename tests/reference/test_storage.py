@@ -136,6 +136,29 @@ def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
         _open(path)
 
 
+def test_a_done_stored_without_its_input_reads_back_with_its_starts(make_rig: MakeRig) -> None:
+    # Before tool_done carried its input, the column was left NULL on done rows; the
+    # schema is unchanged, so such rows are read back with the input of their start.
+    rig = _emitting(make_rig)
+    rig.model.push(calls(call("emit", {"n": 1}, "c1"), call("emit", {"n": 2}, "c2")), say("Done."))
+    turn = rig.start()
+    recorded = rig.runtime.ledger(turn)
+    with rig.runtime.store.transaction() as conn:
+        conn.execute("UPDATE ledger SET input = NULL WHERE event = 'tool_done'")
+    rig.restart()
+    assert rig.runtime.ledger(turn) == recorded
+    assert [(e.event, e.input) for e in recorded] == [
+        ("tool_start", {"n": 1}),
+        ("tool_done", {"n": 1}),
+        ("tool_start", {"n": 2}),
+        ("tool_done", {"n": 2}),
+    ]
+    # A done recorded with a null input (JSON null, not a missing value) is left as it is.
+    with rig.runtime.store.transaction() as conn:
+        conn.execute("UPDATE ledger SET input = 'null' WHERE event = 'tool_done'")
+    assert [e.input for e in rig.runtime.ledger(turn) if e.event == "tool_done"] == [None, None]
+
+
 # -- isolation --------------------------------------------------------------------------
 
 

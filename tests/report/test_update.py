@@ -22,9 +22,14 @@ def _targets(text: str) -> list[tuple[str, str]]:
     return [(entry.scope, entry.target) for entry in parse_expectations(text).entries]
 
 
-def test_from_nothing_lists_every_failing_clause() -> None:
+def test_from_nothing_lists_every_failing_clause_and_hunt_findings_by_check() -> None:
     result = update_expectations(sample_report())
-    assert _targets(result.text) == [("clause", "RT-TOOL-7#c4"), ("clause", "RT-TOOL-9#c2")]
+    # RT-TOOL-7 ¶4 fails only in the hunt: listed by check, so that a run without the
+    # hunt leaves the entry unexercised instead of stale.
+    assert _targets(result.text) == [
+        ("check", "RT-TOOL-7#c4::held-artifacts-survive-failed-write-back"),
+        ("clause", "RT-TOOL-9#c2"),
+    ]
     assert result.text.startswith('# Known failures of "toy-runtime" "2.3.0"')
     assert result.text.count("  # new\n") == 2
     reasons = [entry.reason for entry in parse_expectations(result.text).entries]

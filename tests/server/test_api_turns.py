@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import anyio
 import httpx
+import jsonschema
 import pytest
 
 from reference_impl.runtime import Runtime
@@ -150,10 +151,16 @@ async def test_the_ledger_route_lists_tool_events(client: httpx.AsyncClient) -> 
             {
                 "event": "tool_done",
                 "tool": "create_note",
+                "input": {"text": "hi"},
                 "result": {"success": True, "data": {"result": "Created note 1."}, "error": None},
             },
         ],
     }
+    # The document holds a tool_done to its name, input and result (DR-1 ¶1).
+    done = body["events"][1]
+    for key in ("tool", "input", "result"):
+        with pytest.raises(jsonschema.ValidationError, match=repr(key)):
+            conforms({k: v for k, v in done.items() if k != key}, "LedgerEvent")
 
 
 async def test_a_posted_workflow_is_used(client: httpx.AsyncClient) -> None:

@@ -61,9 +61,12 @@ async def test_a_session_is_read_on_the_real_wire_until_finish(
     # The server's own runtime never saw the session's conversation.
     assert runtime.store.read().execute("SELECT COUNT(*) FROM turns").fetchone()[0] == 0
     ledger = await client.get(api["turn"].format(conversation=conversation, turn=turn) + "/ledger")
-    assert [e["event"] for e in ledger.json()["events"]] == ["tool_start", "tool_done"]
+    events = ledger.json()["events"]
+    assert [e["event"] for e in events] == ["tool_start", "tool_done"]
+    assert events[1]["input"] == events[0]["input"]  # a done carries its call's input
     finished = await _harness(client, {"cmd": "finish", "session": session})
     assert [e["event"] for e in finished["ledger"]] == ["tool_start", "tool_done"]
+    assert [{k: v for k, v in e.items() if k != "turn"} for e in finished["ledger"]] == events
     gone = await client.get(api["turn"].format(conversation=conversation, turn=turn))
     error_of(gone, 404, "unknown_session")
 

@@ -1,0 +1,34 @@
+"""Argument types shared by the command line and the pytest plugin (kept import-light).
+
+Each raises :class:`argparse.ArgumentTypeError`, which argparse (and so pytest's option
+parser) turns into a usage error naming the option.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+__all__ = ["positive_float", "positive_int"]
+
+
+def positive_int(text: str) -> int:
+    """A whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """A finite number greater than 0 (seconds)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text}")
+    return value

@@ -1,0 +1,41 @@
+"""The standing as plain terminal text: a line per rule and a summary table.
+
+Both are pure functions of the result model, so the live line printed when a rule's
+last case finishes and the table printed at the end can never disagree.
+"""
+
+from __future__ import annotations
+
+from conformance.report._escape import printable
+from conformance.report._model import RuleResult
+from conformance.report._standing import StandingReport
+
+__all__ = ["rule_line", "terminal_table"]
+
+
+def _conforming(rule: RuleResult) -> str:
+    conforming = sum(1 for clause in rule.clauses if clause.standing == "conforms")
+    return f"{conforming}/{len(rule.clauses)}"
+
+
+def rule_line(rule: RuleResult) -> str:
+    """``RT-TOOL-6   untested   3/6 clauses conform``."""
+    return printable(f"{rule.id:<11} {rule.standing:<17} {_conforming(rule)} clauses conform")
+
+
+def terminal_table(report: StandingReport) -> str:
+    """A table of rules (id, level, standing, conforming clauses) and the family tallies."""
+    rows = [("Rule", "Level", "Standing", "Clauses")]
+    rows += [(rule.id, rule.level, rule.standing, _conforming(rule)) for rule in report.rules]
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    lines = [
+        "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in rows
+    ]
+    lines.insert(1, "  ".join("-" * width for width in widths))
+    tallies = ", ".join(f"{t.family} {t.message}" for t in report.tallies())
+    lines.append(f"conforming: {tallies or 'no rule selected'}")
+    if report.hunt is None:
+        lines.append("hunt: did not run (clauses only the hunt covers stay untested)")
+    if report.run.only:
+        lines.append(f"partial run: only {', '.join(report.run.only)}")
+    return "\n".join(printable(line) for line in lines)

@@ -1,0 +1,222 @@
+"""Failure messages say where misplaced artifacts really went.
+
+The fake implementation here is the reference runtime behind a trace transformer that
+moves every message's ``toolArtifacts`` under its ``metadata`` and keeps the turn's
+aggregated ``toolArtifacts``, as a harness with that bug would.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+import pytest
+
+from adapters.driver import Unsupported
+from adapters.handshake import Handshake
+from adapters.scenario import Scenario, StartTurn
+from adapters.trace import Trace, TurnWire
+from conformance.checks import CheckContext, CheckFailed, ScenarioRunner, all_checks
+from conformance.checks._common import misplaced, show, whereabouts
+from conformance.hunt import INVARIANTS, Budget, hunt
+from conformance.traces import locate, pointers
+from tests.conformance._support import mutant_driver, reference_driver
+
+METADATA_POINTER = "/metadata/toolArtifacts/0"
+
+
+def _moved(wire: TurnWire) -> TurnWire:
+    rows = []
+    for row in wire.messages:
+        moved = copy.deepcopy(row)
+        if isinstance(moved, dict) and "toolArtifacts" in moved:
+            carried = moved.pop("toolArtifacts")
+            moved["metadata"] = {**(moved.get("metadata") or {}), "toolArtifacts": carried}
+        rows.append(moved)
+    return dataclasses.replace(wire, messages=tuple(rows))
+
+
+class ArtifactsMovedUnderMetadata:
+    """A scenario runner whose wire carries each message's artifacts in its metadata."""
+
+    def handshake(self) -> Handshake:
+        return reference_driver().handshake()
+
+    def run(self, scenario: Scenario) -> Trace | Unsupported:
+        trace = reference_driver().run(scenario)
+        if isinstance(trace, Unsupported):
+            return trace
+        steps = tuple(
+            dataclasses.replace(
+                step,
+                wire={
+                    conversation: {label: _moved(wire) for label, wire in turns.items()}
+                    for conversation, turns in step.wire.items()
+                },
+            )
+            for step in trace.steps
+        )
+        return dataclasses.replace(trace, steps=steps)
+
+
+CHECKS = {one.id: one for one in all_checks()}
+
+
+def _failure(check_id: str, runner: ScenarioRunner | None = None) -> str:
+    ctx = CheckContext(runner or ArtifactsMovedUnderMetadata())
+    with pytest.raises(CheckFailed) as failed:
+        CHECKS[check_id].function(ctx)
+    message = str(failed.value)
+    assert "\n" not in message
+    return message
+
+
+@pytest.mark.parametrize(
+    "check_id",
+    [
+        "RT-TOOL-2#c2/channel-survives-unexposed-port",
+        "RT-TOOL-3#c4/delivery-does-not-depend-on-exposure",
+        "RT-TOOL-5#c3/drain-does-not-end-collection",
+        "RT-TOOL-7#c1/held-durably-off-the-wire",
+    ],
+)
+def test_a_missing_delivery_names_where_the_artifact_went(check_id: str) -> None:
+    message = _failure(check_id)
+    assert "delivered in any message's toolArtifacts" in message or "0 times" in message
+    assert METADATA_POINTER in message
+    assert "/messages/" in message
+
+
+def test_rt_tool_2_c2_reads_as_the_real_fault() -> None:
+    message = _failure("RT-TOOL-2#c2/channel-survives-unexposed-port")
+    assert message == (
+        "with the tool's port not exposed, the artifact was not delivered in any message's "
+        "toolArtifacts; it was found at /messages/1/metadata/toolArtifacts/0, /toolArtifacts/0"
+    )
+
+
+def test_rt_tool_3_c1_shows_json_and_the_misplaced_entry() -> None:
+    message = _failure("RT-TOOL-3#c1/port-entries-built-key-by-key")
+    assert "the messages' toolArtifacts carried []" in message
+    assert '"tool_call_id": "c1"' in message and "'type'" not in message
+    assert message.endswith("was found at /messages/1/metadata/toolArtifacts/0, /toolArtifacts/0")
+
+
+def test_rt_tool_4_c3_says_where_the_artifacts_are() -> None:
+    message = _failure("RT-TOOL-4#c3/top-level-field-not-metadata")
+    assert message.startswith("no message carries a top-level toolArtifacts list")
+    assert "/messages/1/metadata/toolArtifacts/0" in message
+
+
+def test_rt_tool_4_c3_points_into_the_metadata_of_the_mutant() -> None:
+    driver = mutant_driver("artifacts-under-metadata")
+    try:
+        message = _failure("RT-TOOL-4#c3/top-level-field-not-metadata", driver)
+    finally:
+        driver.close()
+    assert message == (
+        "message 1's metadata carries the artifact, at /messages/1/metadata/tool_artifacts/0"
+    )
+
+
+def test_rt_tool_6_c1_blames_the_placement_not_a_recheck() -> None:
+    message = _failure("RT-TOOL-6#c1/nothing-downstream-rechecks")
+    assert "re-checked" not in message
+    assert '{"payload": {"ref": "first-0"}, "type": "citation"}' in message
+    assert METADATA_POINTER in message
+
+
+def _moved_trace() -> tuple[Scenario, Trace]:
+    from conformance.hunt.strategies import CANARY_PREFIX
+    from conformance.scenarios import call, calls, output, say, scenario, tool
+
+    made = scenario(
+        "moved",
+        tools=[
+            tool(
+                "alpha",
+                output({"n": 0}, {"type": "link", "payload": {"canary": f"{CANARY_PREFIX}0-0-0."}}),
+            )
+        ],
+        model=[calls(call("alpha", {}, "c1")), say("done")],
+        steps=[StartTurn("t1")],
+    )
+    trace = ArtifactsMovedUnderMetadata().run(made)
+    assert isinstance(trace, Trace)
+    return made, trace
+
+
+def test_the_metadata_leak_is_the_first_invariant_to_report() -> None:
+    made, trace = _moved_trace()
+    handshake = reference_driver().handshake()
+    verdicts = [(i.name, i.judge(made, trace, handshake)) for i in INVARIANTS]
+    failing = [(name, message) for name, message in verdicts if message is not None]
+    assert [name for name, _ in failing][:1] == ["no-metadata-leak"]
+    assert failing[0][1] == (
+        'after step 0, message 1 of turn t1 has canary "cn-0-0-0." in its metadata, '
+        "at /messages/1/metadata/toolArtifacts/0"
+    )
+    # no-loss still fails, and says where the canary went.
+    no_loss = dict(failing)["no-loss"]
+    assert no_loss is not None
+    assert no_loss.startswith('canary "cn-0-0-0." (link from alpha call c1)')
+    assert no_loss.endswith(
+        "it was found at /messages/1/metadata/toolArtifacts/0, /toolArtifacts/0"
+    )
+
+
+@pytest.mark.slow
+def test_the_hunt_reports_the_metadata_leak() -> None:
+    runner = ArtifactsMovedUnderMetadata()
+    outcome = hunt(
+        runner,
+        runner.handshake(),
+        INVARIANTS,
+        Budget(examples=100, seed=0, shrink_seconds=1.0),
+    )
+    assert set(outcome.findings) == {"no-metadata-leak"}
+    assert "/metadata/toolArtifacts/" in outcome.findings["no-metadata-leak"].message
+
+
+def test_pointers_escape_keys_and_name_the_smallest_entry() -> None:
+    value = {
+        "a/b": [{"type": "x", "payload": {"deep": ["pre-needle-post"]}}],
+        "m~n": {"needle-key": 1},
+        "plain": "needle",
+    }
+    assert pointers(value, "needle") == ["/a~1b/0", "/m~0n/needle-key", "/plain"]
+    assert pointers(value, {"deep": ["pre-needle-post"]}) == ["/a~1b/0"]
+    assert pointers(value, {"type": "x"}, "/base") == ["/base/a~1b/0"]
+    assert pointers(value, 1) == ["/m~0n/needle-key"]
+    assert pointers(value, True) == []  # a boolean is not the number 1
+    assert pointers(value, "absent") == []
+
+
+def test_locate_and_whereabouts_read_the_turn_wire() -> None:
+    wire = TurnWire(
+        status="completed",
+        continueOffered=False,
+        messages=({"role": "assistant", "metadata": {"kept": [{"type": "t", "payload": {}}]}},),
+        toolArtifacts=[],
+    )
+    assert locate(wire, {"type": "t"}) == ["/messages/0/metadata/kept/0"]
+    assert locate(None, "x") == []
+    assert whereabouts(wire, {"type": "t"}) == "was found at /messages/0/metadata/kept/0"
+    assert whereabouts(wire, "nowhere") == "appears nowhere in the turn's wire form"
+    assert misplaced(wire, [{"type": "t"}]) == (
+        '; the first missing one, {"type": "t"}, was found at /messages/0/metadata/kept/0'
+    )
+    carrying = dataclasses.replace(
+        wire, messages=({"toolArtifacts": [{"type": "t", "payload": {}, "tool_call_id": "c"}]},)
+    )
+    assert misplaced(carrying, [{"type": "t"}]) == ""
+
+
+def test_show_renders_json_on_one_line() -> None:
+    assert show({"b": None, "a": True, "t": "été"}) == '{"a": true, "b": null, "t": "été"}'
+    assert show("line\nbreak\u2028\u202eevil") == '"line\\nbreak\\u2028\\u202eevil"'
+    long = show({"x": "y" * 500}, 40)
+    assert len(long) == 40 and long.endswith("…")
+    assert show(TurnWire("paused", False, (), None)) == (
+        '{"continueOffered": false, "messages": [], "status": "paused", "toolArtifacts": null}'
+    )
