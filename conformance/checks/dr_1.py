@@ -5,7 +5,7 @@ from __future__ import annotations
 from adapters.scenario import ClassifyLedger, Interrupt, StartTurn, Wait
 from adapters.trace import Trace
 from conformance.checks import CheckContext, check
-from conformance.checks._common import mapping, one_turn
+from conformance.checks._common import mapping, one_turn, show
 from conformance.checks._durable import ANA, BO, send, tools
 from conformance.scenarios import call, calls, say, scenario
 from conformance.traces import side_effects
@@ -31,7 +31,9 @@ def start(tool: str, args: object) -> dict[str, object]:
 
 
 def done(tool: str, result: object) -> dict[str, object]:
-    """A ``tool_done`` ledger event."""
+    """A ``tool_done`` ledger event for the journal probe.  It carries no input on purpose:
+    the probes test pairing by tool name alone, which a done that repeated its start's
+    input would let a journal fake by matching inputs."""
     return {"event": "tool_done", "tool": tool, "result": result}
 
 
@@ -43,7 +45,8 @@ def _expect_done_of(ctx: CheckContext, done_event: dict[str, object], start_even
     ctx.expect("tool" in done_event, f"tool_done of {tool} carries no tool name")
     ctx.expect(
         done_event.get("tool") == tool,
-        f"tool_done carries tool name {done_event.get('tool')!r}, not its tool_start's {tool!r}",
+        f"tool_done carries tool name {show(done_event.get('tool'))}, "
+        f"not its tool_start's {show(tool)}",
     )
     got = done_event.get("input")
     # A null input is no input, unless the call's input was null.
@@ -53,7 +56,7 @@ def _expect_done_of(ctx: CheckContext, done_event: dict[str, object], start_even
     )
     ctx.expect(
         got == wanted,
-        f"tool_done of {tool} carries input {got!r}, not its tool_start's input {wanted!r}",
+        f"tool_done of {tool} carries input {show(got)}, not its tool_start's input {show(wanted)}",
     )
     ctx.expect(done_event.get("result") not in (None, ""), f"tool_done of {tool} carries no result")
 
@@ -80,8 +83,8 @@ def check_start_before_and_done_after(ctx: CheckContext) -> None:
     for begun, args in ((first, ANA), (second, BO)):
         ctx.expect(
             begun.get("tool") == "send_email" and begun.get("input") == args,
-            f"a tool_start carries tool {begun.get('tool')!r} and input "
-            f"{begun.get('input')!r}; expected send_email with {args!r}",
+            f"a tool_start carries tool {show(begun.get('tool'))} and input "
+            f"{show(begun.get('input'))}; expected send_email with {show(args)}",
         )
     _expect_done_of(ctx, finished, first)
     ctx.expect(
@@ -137,11 +140,11 @@ def check_completed_and_interrupted(ctx: CheckContext) -> None:
     )
     ctx.expect(
         got.get("completed") == [{"tool": "send_email", "input": ANA, "result": "sent"}],
-        f"completed is {got.get('completed')!r}",
+        f"completed is {show(got.get('completed'))}",
     )
     ctx.expect(
         got.get("interrupted") == [{"tool": "create_ticket", "input": {"title": "Printer jam"}}],
-        f"interrupted is {got.get('interrupted')!r}",
+        f"interrupted is {show(got.get('interrupted'))}",
     )
 
 
@@ -166,12 +169,12 @@ def check_done_pairs_fifo_per_tool(ctx: CheckContext) -> None:
     }
     ctx.expect(
         completed == {("send_email", str(ANA)), ("create_ticket", str({"t": 1}))},
-        f"completed is {got.get('completed')!r}: the done must pair with the oldest "
+        f"completed is {show(got.get('completed'))}: the done must pair with the oldest "
         "open start of its own tool",
     )
     ctx.expect(
         got.get("interrupted") == [{"tool": "send_email", "input": BO}],
-        f"interrupted is {got.get('interrupted')!r}",
+        f"interrupted is {show(got.get('interrupted'))}",
     )
 
 
@@ -191,12 +194,13 @@ def check_clear_resets_open_calls(ctx: CheckContext) -> None:
     )
     ctx.expect(
         got.get("interrupted") == [],
-        f"interrupted is {got.get('interrupted')!r}: an abandoned partial left a phantom open call",
+        f"interrupted is {show(got.get('interrupted'))}: "
+        "an abandoned partial left a phantom open call",
     )
     ctx.expect(
         got.get("completed")
         == [{"tool": "create_ticket", "input": {"title": "b"}, "result": "T-2"}],
-        f"completed is {got.get('completed')!r}",
+        f"completed is {show(got.get('completed'))}",
     )
     lone = _classify(
         ctx,
@@ -205,5 +209,5 @@ def check_clear_resets_open_calls(ctx: CheckContext) -> None:
     )
     ctx.expect(
         lone.get("completed") == [] and lone.get("interrupted") == [],
-        f"a done after a clear paired with a start from before it: {lone!r}",
+        f"a done after a clear paired with a start from before it: {show(lone)}",
     )

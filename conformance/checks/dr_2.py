@@ -5,7 +5,7 @@ from __future__ import annotations
 from adapters.scenario import RESUMABLE_CAUSES, FailLedgerRead, Interrupt, StartTurn, Step, Wait
 from adapters.trace import RunRecord, Trace
 from conformance.checks import CheckContext, Untested, check
-from conformance.checks._common import mapping, one_turn
+from conformance.checks._common import mapping, one_turn, show
 from conformance.checks._durable import ANA, continuations, nudge, resume_message, send, tools
 from conformance.scenarios import call, calls, say
 from conformance.traces import turn
@@ -57,12 +57,14 @@ def check_note_right_after_nudge(ctx: CheckContext) -> None:
             f"after a {cause} the resumed run reports no journal note",
         )
         prompt = resume_message(run, text)
-        ctx.expect(prompt is not None, f"after a {cause} no prompt begins with the nudge {text!r}")
+        ctx.expect(
+            prompt is not None, f"after a {cause} no prompt begins with the nudge {show(text)}"
+        )
         assert prompt is not None
         rest = prompt[len(text) :]
         ctx.expect(
             rest.strip() != "" and "send_email" in rest,
-            f"after a {cause} the note does not follow the nudge: {prompt[:160]!r}",
+            f"after a {cause} the note does not follow the nudge: {show(prompt[:160])}",
         )
 
 
@@ -76,10 +78,10 @@ def check_note_names_completed_with_results(ctx: CheckContext) -> None:
     assert note is not None
     entries = [mapping(e) for e in note.completed]
     found = [e for e in entries if e.get("tool") == "send_email" and e.get("input") == ANA]
-    ctx.expect(bool(found), f"the completed send_email is not named in the note: {entries!r}")
+    ctx.expect(bool(found), f"the completed send_email is not named in the note: {show(entries)}")
     ctx.expect(
         "sent" in str(found[0].get("result")),
-        f"the completed call's short result is missing: {found[0]!r}",
+        f"the completed call's short result is missing: {show(found[0])}",
     )
     ticket = [e for e in entries if e.get("tool") == "create_ticket"]
     ctx.expect(bool(ticket), "the completed create_ticket is not named in the note")
@@ -101,7 +103,7 @@ def check_note_names_interrupted(ctx: CheckContext) -> None:
     interrupted = [mapping(e) for e in note.interrupted]
     ctx.expect(
         any(e.get("tool") == "create_ticket" and e.get("input") == TICKET for e in interrupted),
-        f"the interrupted create_ticket is not named: {interrupted!r}",
+        f"the interrupted create_ticket is not named: {show(interrupted)}",
     )
     ctx.expect(
         not any(mapping(e).get("tool") == "create_ticket" for e in note.completed),
@@ -127,11 +129,11 @@ def check_empty_journal_appends_nothing(ctx: CheckContext) -> None:
     run = resumed[0]
     ctx.expect(
         run.resume is not None and run.resume.note is None,
-        f"an empty journal still produced a note: {run.resume!r}",
+        f"an empty journal still produced a note: {show(run.resume)}",
     )
     ctx.expect(
         resume_message(run, text) == text,
-        f"the resume prompt is {resume_message(run, text)!r}, expected exactly {text!r}",
+        f"the resume prompt is {show(resume_message(run, text))}, expected exactly {show(text)}",
     )
 
 
@@ -145,6 +147,6 @@ def check_failed_ledger_read_does_not_block(ctx: CheckContext) -> None:
     ctx.expect(
         final is not None and final.status == "completed",
         f"with the ledger read failing, the recovery did not complete the turn "
-        f"(status {final and final.status!r})",
+        f"(status {show(final and final.status)})",
     )
     ctx.expect(run.end == "completed", f"the resumed run ended {run.end}")

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from adapters.scenario import Interrupt, StartTurn, Wait
 from adapters.trace import Trace
 from conformance.checks import CheckContext, check
-from conformance.checks._common import mapping, one_turn
+from conformance.checks._common import mapping, one_turn, show
 from conformance.checks._durable import ANA, BO, CY, send, tools
 from conformance.scenarios import call, calls, say
 from conformance.traces import results, side_effects
@@ -59,7 +59,7 @@ def check_snapshot_taken_once_before_chunk(ctx: CheckContext) -> None:
     )
     ctx.expect(
         _sent_to(trace).count(ANA["to"]) == 2,
-        f"two identical fresh sends in the resumed chunk ran {_sent_to(trace)!r}; a call "
+        f"two identical fresh sends in the resumed chunk ran {show(_sent_to(trace))}; a call "
         "completed in this chunk must not be in its snapshot",
     )
 
@@ -71,14 +71,14 @@ def check_completed_write_not_repeated(ctx: CheckContext) -> None:
     trace = _resumed(ctx, "dr3-c2-blocked", [send(ANA, "c1")], [send(ANA, "r1")])
     ctx.expect(
         _sent_to(trace) == [ANA["to"]],
-        f"the email was sent {len(_sent_to(trace))} times: {_sent_to(trace)!r}",
+        f"the email was sent {len(_sent_to(trace))} times: {show(_sent_to(trace))}",
     )
     found = results(trace, "r1")
     ctx.expect(bool(found), "the re-dispatched call got no result")
     result = mapping(found[0].result)
     ctx.expect(
         result.get("success") is True and "sent" in str(result.get("data")),
-        f"the re-dispatched call did not get the journaled result: {result!r}",
+        f"the re-dispatched call did not get the journaled result: {show(result)}",
     )
 
     def message(call_id: str, cause: str) -> str | None:
@@ -96,7 +96,7 @@ def check_completed_write_not_repeated(ctx: CheckContext) -> None:
     assert first is not None and reused is not None
     ctx.expect(
         reused != first and first in reused,
-        f"the journaled result came back without a note: first {first!r}, again {reused!r}",
+        f"the journaled result came back without a note: first {show(first)}, again {show(reused)}",
     )
 
 
@@ -123,7 +123,7 @@ def check_match_by_content_not_position(ctx: CheckContext) -> None:
     sent = _sent_to(trace)
     ctx.expect(
         sorted(map(str, sent)) == sorted(map(str, [ANA["to"], BO["to"], CY["to"]])),
-        f"emails went to {sent!r}; expected Ana and Bo once each (first attempt) and "
+        f"emails went to {show(sent)}; expected Ana and Bo once each (first attempt) and "
         "Cy once (a fresh call)",
     )
     for call_id, expected in (("r1", "sent"), ("r3", "sent")):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from adapters.scenario import Interrupt, Restart, StartTurn, Step, Stop, Wait
 from adapters.trace import Trace
 from conformance.checks import CheckContext, Untested, check
-from conformance.checks._common import mapping, one_turn
+from conformance.checks._common import mapping, one_turn, show
 from conformance.checks._durable import continuations, tools
 from conformance.scenarios import call, calls, say
 from conformance.traces import turn
@@ -71,7 +71,7 @@ def check_reports_resuming_and_stop_works(ctx: CheckContext) -> None:
     waiting = turn(trace, "t1", step=1)
     ctx.expect(
         waiting is not None and waiting.status == "resuming",
-        f"while waiting to continue the turn reports {waiting and waiting.status!r}",
+        f"while waiting to continue the turn reports {show(waiting and waiting.status)}",
     )
     ctx.expect(trace.steps[2].outcome == "ok", f"Stop was {trace.steps[2].outcome}")
     stopped = turn(trace, "t1")
@@ -158,5 +158,5 @@ def check_other_stops_wait_for_continue(ctx: CheckContext) -> None:
         ctx.expect(_automatic(trace) == 0, f"after a {cause} the turn continued on its own")
         ctx.expect(
             final is not None and final.status == "stopped" and final.continueOffered,
-            f"after a {cause} the turn is {final and final.status!r} without Continue",
+            f"after a {cause} the turn is {show(final and final.status)} without Continue",
         )

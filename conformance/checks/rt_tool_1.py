@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adapters.scenario import Return
 from conformance.checks import CheckContext, check
-from conformance.checks._common import json_keys, mapping, one_result, one_turn
+from conformance.checks._common import json_keys, mapping, one_result, one_turn, show
 from conformance.scenarios import artifact, call, calls, canary, failure, output, say, tool
 from conformance.traces import contains
 
@@ -28,7 +28,7 @@ def check_result_is_success_data_error(ctx: CheckContext) -> None:
         )
         ctx.expect(
             result.get("success") is success,
-            f"call {call_id}: success is {result.get('success')!r}, expected {success}",
+            f"call {call_id}: success is {show(result.get('success'))}, expected {success}",
         )
     ctx.expect(
         mapping(one_result(ctx, trace, "c1").result).get("data") == {"value": 1},
@@ -67,7 +67,7 @@ def check_artifacts_key_only_when_attached(ctx: CheckContext) -> None:
     attached = mapping(one_result(ctx, trace, "c4").result).get("artifacts")
     ctx.expect(
         isinstance(attached, list) and len(attached) == 1,
-        f"call c4 attached one artifact; its result's artifacts are {attached!r}",
+        f"call c4 attached one artifact; its result's artifacts are {show(attached)}",
     )
 
 
@@ -84,7 +84,7 @@ def check_artifacts_never_folded_into_data(ctx: CheckContext) -> None:
     result = mapping(one_result(ctx, trace, "c1").result)
     ctx.expect(
         result.get("data") == {"title": "Report"},
-        f"data is {result.get('data')!r}: attaching an artifact changed it",
+        f"data is {show(result.get('data'))}: attaching an artifact changed it",
     )
     ctx.expect(not contains(result.get("data"), mark), "an artifact was folded into data")
     ctx.expect(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from adapters.scenario import Reply
 from adapters.trace import PassRecord
 from conformance.checks import CheckContext, check
-from conformance.checks._common import mapping, one_turn, port
+from conformance.checks._common import mapping, one_turn, port, show
 from conformance.scenarios import call, calls, output, say, tool
 from conformance.traces import all_passes, results
 
@@ -40,8 +40,8 @@ def check_executed_complements_skipped(ctx: CheckContext) -> None:
     )
     ctx.expect(
         port(passes[1], "executed") == ["call_b"] and port(passes[1], "skipped") == ["call_a"],
-        f"executed {port(passes[1], 'executed')!r} and skipped "
-        f"{port(passes[1], 'skipped')!r} do not partition ['call_a', 'call_b']",
+        f"executed {show(port(passes[1], 'executed'))} and skipped "
+        f"{show(port(passes[1], 'skipped'))} do not partition ['call_a', 'call_b']",
     )
 
 
@@ -62,7 +62,7 @@ def check_unwired_tool_counts_as_work(ctx: CheckContext) -> None:
     )
     ctx.expect(
         port(passes[0], "executed") == ["call_x"],
-        f"executed is {port(passes[0], 'executed')!r}, expected ['call_x']",
+        f"executed is {show(port(passes[0], 'executed'))}, expected ['call_x']",
     )
     found = results(trace, "call_x")
     ctx.expect(
@@ -80,7 +80,8 @@ def check_all_repeat_pass_is_idle(ctx: CheckContext) -> None:
     ctx.expect(port(passes[0], "executed_any") is True, "the first pass reported no work")
     ctx.expect(
         port(passes[1], "executed_any") is False,
-        f"a pass of nothing but repeats reported executed_any {port(passes[1], 'executed_any')!r}",
+        "a pass of nothing but repeats reported executed_any "
+        f"{show(port(passes[1], 'executed_any'))}",
     )
     ctx.expect(bool(passes[1].results), "the repeats' stored results were not re-emitted")
 
@@ -91,7 +92,7 @@ def check_empty_batch_reports_false(ctx: CheckContext) -> None:
     passes = _passes(ctx, "rt10-c3-empty", calls())
     ctx.expect(
         port(passes[0], "executed_any") is False,
-        f"an empty batch reported executed_any {port(passes[0], 'executed_any')!r}",
+        f"an empty batch reported executed_any {show(port(passes[0], 'executed_any'))}",
     )
 
 
@@ -125,7 +126,9 @@ def check_unguarded_and_malformed_calls(ctx: CheckContext) -> None:
         port(passes[1], "executed") == [] and port(passes[1], "skipped") == [],
         "a malformed call appears in executed or skipped",
     )
-    ctx.expect(not passes[1].results, f"malformed calls produced results: {passes[1].results!r}")
+    ctx.expect(
+        not passes[1].results, f"malformed calls produced results: {show(passes[1].results)}"
+    )
 
 
 @check("RT-TOOL-10#c5")
@@ -135,9 +138,9 @@ def check_default_exposure(ctx: CheckContext) -> None:
     exposed = mapping(passes[0].exposed)
     ctx.expect(
         exposed.get("executed_any") is True,
-        f"executed_any is not exposed by default ({exposed.get('executed_any')!r})",
+        f"executed_any is not exposed by default ({show(exposed.get('executed_any'))})",
     )
     ctx.expect(
         exposed.get("executed") is False,
-        f"executed is exposed by default ({exposed.get('executed')!r})",
+        f"executed is exposed by default ({show(exposed.get('executed'))})",
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from conformance.checks import CheckContext, check
-from conformance.checks._common import one_turn, reconciled_arguments
+from conformance.checks._common import one_turn, reconciled_arguments, show
 from conformance.scenarios import call, calls, say, tool
 
 
@@ -46,7 +46,7 @@ def check_reconciled_before_invocation(ctx: CheckContext) -> None:
     )
     ctx.expect(
         got == {"items": [1, 2], "title": "Ember & Oak"},
-        f"the tool received {got!r}: the arguments were not reconciled before it ran",
+        f"the tool received {show(got)}: the arguments were not reconciled before it ran",
     )
 
 
@@ -62,7 +62,7 @@ def check_json_decoded_when_all_three_hold(ctx: CheckContext) -> None:
     )
     ctx.expect(
         got == {"ops": [{"op": "add"}], "meta": {"a": 1}},
-        f"the tool received {got!r}; both strings should have been decoded",
+        f"the tool received {show(got)}; both strings should have been decoded",
     )
 
 
@@ -81,7 +81,7 @@ def check_otherwise_passed_through(ctx: CheckContext) -> None:
     got = _received(ctx, "rt8-c3-passthrough", schema, args)
     ctx.expect(
         got == args,
-        f"the tool received {got!r}; every argument should have passed through unmodified",
+        f"the tool received {show(got)}; every argument should have passed through unmodified",
     )
 
 
@@ -98,7 +98,7 @@ def check_character_references_decoded_until_stable(ctx: CheckContext) -> None:
         "title": "Ember & Oak",
         "nested": {"list": ["<b>", "it's", "café"], "deep": {"q": '"'}},
     }
-    ctx.expect(got == expected, f"the tool received {got!r}, expected {expected!r}")
+    ctx.expect(got == expected, f"the tool received {show(got)}, expected {show(expected)}")
 
 
 @check("RT-TOOL-8#c5")
@@ -110,6 +110,6 @@ def check_keys_and_plain_text_untouched(ctx: CheckContext) -> None:
     keys = list(got) if isinstance(got, Mapping) else got
     ctx.expect(
         isinstance(got, Mapping) and "a&amp;b" in got,
-        f"a key was modified: the tool received keys {keys!r}",
+        f"a key was modified: the tool received keys {show(keys)}",
     )
-    ctx.expect(got == args, f"text without a character reference changed: {got!r}")
+    ctx.expect(got == args, f"text without a character reference changed: {show(got)}")

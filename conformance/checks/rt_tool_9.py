@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from adapters.scenario import Approve, Reply, Return, StartTurn
 from adapters.trace import Trace
 from conformance.checks import CheckContext, check
-from conformance.checks._common import mapping, one_turn, port
+from conformance.checks._common import mapping, one_turn, port, show
 from conformance.scenarios import call, calls, failure, output, say, tool
 from conformance.traces import all_passes, side_effects
 
@@ -39,7 +39,7 @@ def check_repeat_reported_and_re_emitted(ctx: CheckContext) -> None:
     first, second = passes[0], passes[1]
     ctx.expect(
         port(second, "skipped") == ["call_a"],
-        f"the repeat pass's skipped output is {port(second, 'skipped')!r}",
+        f"the repeat pass's skipped output is {show(port(second, 'skipped'))}",
     )
     first_message = [m for m in first.tool_messages if mapping(m).get("tool_call_id") == "call_a"]
     again = [m for m in second.tool_messages if mapping(m).get("tool_call_id") == "call_a"]
@@ -56,7 +56,7 @@ def check_repeat_reported_and_re_emitted(ctx: CheckContext) -> None:
     )
     ctx.expect(
         mapping(second.outcome).get("succeeded") == 1,
-        f"the repeat pass's outcome {second.outcome!r} does not count the stored success",
+        f"the repeat pass's outcome {show(second.outcome)} does not count the stored success",
     )
     failed = _repeat(ctx, "rt9-c2-stored-failure", returns=failure("no such record"))
     failed_passes = [one for _, one in all_passes(failed)]
@@ -64,7 +64,7 @@ def check_repeat_reported_and_re_emitted(ctx: CheckContext) -> None:
     repeat = failed_passes[1]
     ctx.expect(
         mapping(repeat.outcome).get("failed") == 1,
-        f"a stored recoverable failure was not counted as one: {repeat.outcome!r}",
+        f"a stored recoverable failure was not counted as one: {show(repeat.outcome)}",
     )
 
 
@@ -124,11 +124,11 @@ def check_recorded_only_once_returned(ctx: CheckContext) -> None:
     ctx.expect(bool(resumed), "no pass was reported after the approval")
     ctx.expect(
         port(resumed[0], "executed") == ["call_gate"],
-        f"the resumed pass executed {port(resumed[0], 'executed')!r}, expected ['call_gate']",
+        f"the resumed pass executed {show(port(resumed[0], 'executed'))}, expected ['call_gate']",
     )
     ctx.expect(
         port(resumed[0], "skipped") == ["call_a"],
-        f"the resumed pass skipped {port(resumed[0], 'skipped')!r}, expected ['call_a']",
+        f"the resumed pass skipped {show(port(resumed[0], 'skipped'))}, expected ['call_a']",
     )
     ctx.expect(
         len(side_effects(trace, "gated_thing")) == 1, "the approved call did not run exactly once"

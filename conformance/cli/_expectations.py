@@ -83,5 +83,5 @@ def _check(args: argparse.Namespace) -> int:
     except ExpectationsError as error:
         return report_problems(error)
     count = len(expectations.entries) if expectations is not None else 0
-    say(f"{args.file}: {count} entries, all valid")
+    say(f"{args.file}: {count} {'entry' if count == 1 else 'entries'}, all valid")
     return EXIT_OK

@@ -92,7 +92,7 @@ def _render(args: argparse.Namespace) -> int:
     formats = ALL_FORMATS if "all" in chosen else tuple(chosen)
     out: Path = args.out if args.out is not None else args.standing.parent
     written = write_reports(report, out, formats, evidence_root=args.standing.parent)
-    say(f"wrote {len(written)} files to {out}")
+    say(f"wrote {len(written)} {'file' if len(written) == 1 else 'files'} to {out}")
     return EXIT_OK
 
 

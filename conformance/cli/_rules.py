@@ -125,7 +125,10 @@ def _lint(args: argparse.Namespace) -> int:
         return _EXIT_USAGE
     for finding in report.findings:
         _out(str(finding))
-    sys.stderr.write(f"{report.files} files, {report.errors} errors, {report.warnings} warnings\n")
+    sys.stderr.write(
+        f"{_count(report.files, 'file')}, {_count(report.errors, 'error')}, "
+        f"{_count(report.warnings, 'warning')}\n"
+    )
     return _EXIT_FINDING if report.errors else _EXIT_OK
 
 
@@ -293,3 +296,7 @@ def _check_upstream(args: argparse.Namespace) -> int:
     for result in results:
         _out(str(result))
     return _EXIT_OK if all(result.status == "same" for result in results) else _EXIT_FINDING
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

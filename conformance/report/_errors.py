@@ -30,7 +30,9 @@ class Problem:
     text: str
 
     def __str__(self) -> str:
-        return f"{self.source}:{self.line}: {self.text}"
+        # Line 0 means the file as a whole (unreadable, empty): no line to point at.
+        where = f"{self.source}:{self.line}" if self.line > 0 else self.source
+        return f"{where}: {self.text}"
 
 
 class ExpectationsError(RttoolError):

@@ -96,6 +96,7 @@ def _entry(
         )
         return None
     values: dict[str, str] = {}
+    mistyped: set[str] = set()  # reported once, as "must be a string", not again below
     seen: set[object] = set()
     for key_node, value_node in cast("list[tuple[yaml.Node, yaml.Node]]", node.value):
         key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
@@ -115,8 +116,11 @@ def _entry(
         loaded = value.get(key)
         if not isinstance(loaded, str):
             problems.append(Problem(source, _line(value_node), f"{key} must be a string"))
+            mistyped.add(key)
             continue
         values[key] = loaded.strip()
+    if mistyped:
+        return None
     targets = [scope for scope in _SCOPES if scope in values]
     if len(targets) > 1:
         problems.append(

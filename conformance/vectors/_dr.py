@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adapters.scenario import ClassifyLedger, Interrupt, Reply, StartTurn, Step, Tool, Wait
 from conformance.checks import CheckContext
-from conformance.checks._common import mapping, one_turn
+from conformance.checks._common import mapping, one_turn, show
 from conformance.checks._durable import continuations, nudge, resume_message
 from conformance.scenarios import call, calls, output, say, scenario, tool
 from conformance.traces import side_effects, turn
@@ -24,7 +24,7 @@ def _journal(ctx: CheckContext, run: VectorRun) -> None:
     got = trace.steps[0].journal
     ctx.expect(
         got == run.value("journal"),
-        f"the journal is {got!r}, the example says {run.value('journal')!r}",
+        f"the journal is {show(got)}, the example says {show(run.value('journal'))}",
     )
 
 
@@ -65,7 +65,7 @@ def _noted(ctx: CheckContext, run: VectorRun) -> None:
     if run.has("bare"):
         ctx.expect(
             note is None and resume_message(resumed[0], nudge(ctx)) == nudge(ctx),
-            f"the resume prompt carries a note: {note!r}",
+            f"the resume prompt carries a note: {show(note)}",
         )
         return
     expected = mapping(run.value("noted"))
@@ -77,14 +77,14 @@ def _noted(ctx: CheckContext, run: VectorRun) -> None:
         ctx.expect(
             [(e.get("tool"), e.get("input")) for e in have]
             == [(e.get("tool"), e.get("input")) for e in want],
-            f"the note's {kind} calls are {have!r}, the example says {want!r}",
+            f"the note's {kind} calls are {show(have)}, the example says {show(want)}",
         )
         for mine, theirs in zip(have, want, strict=True):
             if "result" in theirs:
                 ctx.expect(
                     str(theirs["result"]) in str(mine.get("result")),
-                    f"the note's short result {mine.get('result')!r} does not show "
-                    f"{theirs['result']!r}",
+                    f"the note's short result {show(mine.get('result'))} does not show "
+                    f"{show(theirs['result'])}",
                 )
     # The note is what the model reads: the prompt text itself must name every entry.
     prompt = resume_message(resumed[0], nudge(ctx)) or ""
@@ -129,7 +129,9 @@ def _ran(ctx: CheckContext, run: VectorRun) -> None:
         {"name": c.get("name"), "args": c.get("args")}
         for c in (mapping(x) for x in _list(run.value("ran")))
     ]
-    ctx.expect(ran == expected, f"the resumed chunk ran {ran!r}, the example says {expected!r}")
+    ctx.expect(
+        ran == expected, f"the resumed chunk ran {show(ran)}, the example says {show(expected)}"
+    )
     ctx.expect(
         len(side_effects(trace)) == len(before) + len(expected),
         "the calls before the cut did not each run exactly once",
@@ -157,7 +159,7 @@ def _capped(ctx: CheckContext, run: VectorRun) -> None:
     }
     ctx.expect(
         got == run.value("capped"),
-        f"the turn shows {got!r}, the example says {run.value('capped')!r}",
+        f"the turn shows {show(got)}, the example says {show(run.value('capped'))}",
     )
 
 

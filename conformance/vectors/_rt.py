@@ -8,7 +8,14 @@ from collections.abc import Mapping
 from adapters.scenario import Answer, Approve, Bounds, EmitLateArtifact, Return, StartTurn, Tool
 from adapters.trace import PassRecord, Trace
 from conformance.checks import CheckContext
-from conformance.checks._common import mapping, one_turn, port, reconciled_arguments
+from conformance.checks._common import (
+    mapping,
+    misplaced,
+    one_turn,
+    port,
+    reconciled_arguments,
+    show,
+)
 from conformance.checks.rt_tool_6 import blob
 from conformance.scenarios import artifact, ask, call, calls, say, tool
 from conformance.traces import all_passes, assistant_rows, delivered, results, strings, turn
@@ -39,7 +46,7 @@ def _result_vector(ctx: CheckContext, run: VectorRun) -> None:
     ctx.expect(bool(found), "no tool result was reported")
     ctx.expect(
         found[0].result == expected,
-        f"the tool result is {found[0].result!r}, the example says {dict(expected)!r}",
+        f"the tool result is {show(found[0].result)}, the example says {show(dict(expected))}",
     )
 
 
@@ -64,7 +71,7 @@ def _lifted(ctx: CheckContext, run: VectorRun) -> None:
     ]
     ctx.expect(
         surfaced == run.value("lifted"),
-        f"what left the call is {surfaced!r}, the example says {run.value('lifted')!r}",
+        f"what left the call is {show(surfaced)}, the example says {show(run.value('lifted'))}",
     )
 
 
@@ -103,7 +110,7 @@ def _surfaced(ctx: CheckContext, run: VectorRun) -> None:
     surfaced = [port(one, "tool_artifacts") for _, one in all_passes(trace)]
     ctx.expect(
         surfaced[:1] == [expected],
-        f"tool_artifacts carried {surfaced[:1]!r}, the example says {expected!r}",
+        f"tool_artifacts carried {show(surfaced[:1])}, the example says {show(expected)}",
     )
     given = [
         text for r in trace.runs() for i in r.model_inputs for text in strings(list(i.messages))
@@ -119,11 +126,13 @@ def _surfaced(ctx: CheckContext, run: VectorRun) -> None:
     for text in payload_values:
         ctx.expect(
             not any(text in g for g in given),
-            f"the artifact's {text!r} reached the prose fed to the model",
+            f"the artifact's {show(text)} reached the prose fed to the model",
         )
     for text in strings(produced.get("data")):
         if text != "result":
-            ctx.expect(any(text in g for g in given), f"the data {text!r} never reached the model")
+            ctx.expect(
+                any(text in g for g in given), f"the data {show(text)} never reached the model"
+            )
 
 
 def _reported(ctx: CheckContext, run: VectorRun) -> None:
@@ -147,11 +156,13 @@ def _reported(ctx: CheckContext, run: VectorRun) -> None:
             leaked = [t for t in _values(produced.get("payload")) if t in strings(shown)]
             ctx.expect(
                 isinstance(shown, dict) and not leaked,
-                f"the message's metadata is {shown!r}; it must not carry the artifact",
+                f"the message's metadata is {show(shown)}; it must not carry the artifact",
             )
             continue
         ctx.expect(
-            shown == want, f"the assistant message shows {key}={shown!r}, the example says {want!r}"
+            shown == want,
+            f"the assistant message shows {key}={show(shown)}, the example says {show(want)}"
+            + (misplaced(turn(trace, "t1"), _list(want)) if key == "toolArtifacts" else ""),
         )
 
 
@@ -179,7 +190,7 @@ def _dropped(ctx: CheckContext, run: VectorRun) -> None:
     ]
     ctx.expect(
         kept == run.value("dropped"),
-        f"the run's collection kept {kept!r}, the example says {run.value('dropped')!r}",
+        f"the run's collection kept {show(kept)}, the example says {show(run.value('dropped'))}",
     )
 
 
@@ -202,7 +213,8 @@ def _kept(ctx: CheckContext, run: VectorRun) -> None:
     on_wire = delivered(turn(trace, "t1"))
     ctx.expect(
         on_wire[-1:] == [dict(value)],
-        f"the retained list ends with {on_wire[-1:]!r}, the example says {dict(value)!r}",
+        f"the retained list ends with {show(on_wire[-1:])}, the example says {show(dict(value))}"
+        + misplaced(turn(trace, "t1"), [dict(value)]),
     )
     ctx.expect(
         len(on_wire) == 2, f"the retained list is {len(on_wire)} long; a drop leaves no placeholder"
@@ -228,13 +240,14 @@ def _held(ctx: CheckContext, run: VectorRun) -> None:
     if paused.held is not None:
         ctx.expect(
             list(_list(paused.held.get("t1"))) == [dict(value)],
-            f"held against the paused turn: {paused.held.get('t1')!r}",
+            f"held against the paused turn: {show(paused.held.get('t1'))}",
         )
     wire = turn(trace, "t1", step=0)
     ctx.expect(wire is not None and not delivered(wire), "the held artifact was on the wire")
     ctx.expect(
         delivered(turn(trace, "t1")) == [dict(value)],
-        f"after the answer the turn carries {delivered(turn(trace, 't1'))!r}",
+        f"after the answer the turn carries {show(delivered(turn(trace, 't1')))}"
+        + misplaced(turn(trace, "t1"), [dict(value)]),
     )
     ctx.expect(trace.steps[2].outcome == "refused", "a second answer was not refused")
 
@@ -267,7 +280,8 @@ def _decoded(ctx: CheckContext, run: VectorRun) -> None:
     schema = _declared({key: _kind(value) for key, value in expected.items()})
     got = _reconciled(ctx, "vector-sent-decoded", schema, dict(sent))
     ctx.expect(
-        got == dict(expected), f"the tool received {got!r}, the example says {dict(expected)!r}"
+        got == dict(expected),
+        f"the tool received {show(got)}, the example says {show(dict(expected))}",
     )
 
 
@@ -291,7 +305,7 @@ def _untouched(ctx: CheckContext, run: VectorRun) -> None:
             got = _reconciled(ctx, f"vector-sent-{kind}", _declared({key: kind}), {key: value})
             ctx.expect(
                 got == {key: value},
-                f"declared {kind}, {key!r} became {got!r}; it "
+                f"declared {kind}, {show(key)} became {show(got)}; it "
                 "fails a decoding condition and must pass through unmodified",
             )
 
@@ -326,7 +340,8 @@ def _recorded(ctx: CheckContext, run: VectorRun) -> None:
     second, trace = _repeat_pass(ctx, batch, batch, "vector-skipped-recorded")
     ctx.expect(
         port(second, "skipped") == run.value("recorded"),
-        f"skipped is {port(second, 'skipped')!r}, the example says {run.value('recorded')!r}",
+        f"skipped is {show(port(second, 'skipped'))}, "
+        f"the example says {show(run.value('recorded'))}",
     )
     ran = sum(len(r.side_effects) for r in trace.runs())
     ctx.expect(ran == len(batch), f"the tool ran {ran} times across both runs")
@@ -347,7 +362,8 @@ def _resumed(ctx: CheckContext, run: VectorRun) -> None:
     ctx.expect(bool(resumed), "no pass after the approval")
     ctx.expect(
         port(resumed[0], "executed") == run.value("mixed"),
-        f"executed is {port(resumed[0], 'executed')!r}, the example says {run.value('mixed')!r}",
+        f"executed is {show(port(resumed[0], 'executed'))}, "
+        f"the example says {show(run.value('mixed'))}",
     )
 
 
@@ -360,7 +376,7 @@ def _work(ctx: CheckContext, run: VectorRun, sent: str, outcome: str, port_name:
     second, _ = _repeat_pass(ctx, earlier, batch, f"vector-{sent}-{outcome}")
     ctx.expect(
         port(second, port_name) == expected,
-        f"{port_name} is {port(second, port_name)!r}, the example says {expected!r}",
+        f"{port_name} is {show(port(second, port_name))}, the example says {show(expected)}",
     )
 
 

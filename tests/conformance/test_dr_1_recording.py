@@ -66,13 +66,13 @@ def test_the_reference_runtime_passes() -> None:
         (_with("input", None), "tool_done of send_email carries no input"),
         (
             _with("input", {"to": "someone@example.com"}),
-            "tool_done of send_email carries input {'to': 'someone@example.com'}, "
-            "not its tool_start's input {'to': 'ana@example.com'}",
+            'tool_done of send_email carries input {"to": "someone@example.com"}, '
+            "not its tool_start's input {\"to\": \"ana@example.com\"}",
         ),
         (_without("tool"), "tool_done of send_email carries no tool name"),
         (
             _with("tool", "send_mail"),
-            "tool_done carries tool name 'send_mail', not its tool_start's 'send_email'",
+            'tool_done carries tool name "send_mail", not its tool_start\'s "send_email"',
         ),
         (_without("result"), "tool_done of send_email carries no result"),
     ],
