@@ -24,7 +24,7 @@ from reference_impl.artifacts import Collector
 from reference_impl.behaviour import Components
 from reference_impl.durable import INTERRUPTED_PLACEHOLDER, NUDGE, short_result
 from reference_impl.journal import Journal, Snapshot, signature
-from reference_impl.passes import PassContext
+from reference_impl.passes import REFUSED_MESSAGE, PassContext
 from reference_impl.seams import RESUMABLE, Interruption, Seams, WriteBackFailed
 from reference_impl.store import Store
 from reference_impl.workflow import Model, Observer, ToolWorld, Workflow
@@ -305,18 +305,31 @@ class RunExecutor:
         entries = records.thread_entries(conn, state.conversation_id)
         # Ids are per turn: another turn's answer to the same id answers nothing here.
         answered = {(turn, e.get("tool_call_id")) for turn, e in entries if e.get("role") == "tool"}
+        # A refused retry answers its call with the refusal, which names the interruption:
+        # the history still shows it, so the guard keeps holding for a later identical
+        # retry under a new id (DR-4 ¶2).
+        refused = {
+            (turn, e.get("tool_call_id"))
+            for turn, e in entries
+            if e.get("role") == "tool" and REFUSED_MESSAGE in str(e.get("content", ""))
+        }
         messages: list[dict[str, object]] = [{"role": "system", "content": SYSTEM_PROMPT}]
         for turn_id, entry in entries:
             messages.append({k: v for k, v in entry.items() if k != "kind"})
             calls = entry.get("tool_calls")
             for call in calls if isinstance(calls, list) else ():
                 call_id = call.get("tool_call_id") if isinstance(call, Mapping) else None
-                if not isinstance(call_id, str) or not call_id or (turn_id, call_id) in answered:
+                if not isinstance(call_id, str) or not call_id:
+                    continue
+                if (turn_id, call_id) in answered:
+                    if (turn_id, call_id) in refused and turn_id == state.turn_id:
+                        self._shown_interrupted(state, call)
                     continue
                 stored = records.executed_call(conn, turn_id, call_id)
                 content = stored[1] if stored else INTERRUPTED_PLACEHOLDER
                 messages.append({"role": "tool", "tool_call_id": call_id, "content": content})
-                if stored is None and turn_id == state.turn_id:
+                refused_record = stored is not None and stored[2].get("error") == REFUSED_MESSAGE
+                if (stored is None or refused_record) and turn_id == state.turn_id:
                     self._shown_interrupted(state, call)
         return messages
 

@@ -4,8 +4,11 @@
 * interrupted: a ``tool_start`` with no matching ``tool_done`` (outcome unknown).
 
 A ``tool_done`` pairs with the oldest still-open ``tool_start`` of the same tool name
-(FIFO per tool); a ``done`` with nothing open is ignored.  A ``clear`` (abandoned
-partial output) resets the tally of open starts; calls already completed stay completed.
+(FIFO per tool), taken from the done's own run when events carry their run: a start
+left open by an earlier, interrupted run stays interrupted rather than being closed by
+a later call of the same tool.  A ``done`` with nothing open is ignored.  A ``clear``
+(abandoned partial output) resets the tally of open starts; calls already completed
+stay completed.
 """
 
 from __future__ import annotations

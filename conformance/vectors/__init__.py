@@ -2,7 +2,7 @@
 
 See :mod:`conformance.vectors._binding` for how verdicts map to stages.  Where an example
 has no outcome block (RT-TOOL-8's third), the rule text decides the outcome
-(docs/vectors.md).
+(docs/running-the-suite.md, "Examples as vectors").
 """
 
 from __future__ import annotations

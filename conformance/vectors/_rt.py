@@ -52,7 +52,8 @@ def _result_vector(ctx: CheckContext, run: VectorRun) -> None:
 
 def _lifted(ctx: CheckContext, run: VectorRun) -> None:
     """RT-TOOL-2: the node output's reserved key -> what leaves the call into collection
-    (the tool result keeps an empty type, RT-TOOL-6 then refuses it; docs/vectors.md)."""
+    (the tool result keeps an empty type, RT-TOOL-6 then refuses it; see "Examples as
+    vectors" in docs/running-the-suite.md)."""
     trace = one_turn(
         ctx,
         "vector-mixed-lifted",

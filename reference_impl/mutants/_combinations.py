@@ -108,15 +108,19 @@ class _HeldSharedByConversation(Behaviour):
 
 
 class _JournalOfLastChunkOnly(Behaviour):
-    """The journal a resumed chunk snapshots covers only the chunk cut off just before
-    it: a write completed two interruptions ago is run again."""
+    """The completed calls a resumed chunk snapshots come only from the chunk cut off
+    just before it: a write completed two interruptions ago is run again.  (Interrupted
+    calls still come from the whole turn, so the interrupted-write guard holds and only
+    the hard-block's memory is short.)"""
 
     def journal(self, events: Sequence[LedgerEvent]) -> Journal:
+        whole = classify(events)
         runs = [event.run for event in events if event.run is not None]
         if not runs:
-            return classify(events)
+            return whole
         last = runs[-1]
-        return classify([event for event in events if event.run in (None, last)])
+        recent = classify([event for event in events if event.run in (None, last)])
+        return Journal(recent.completed, whole.interrupted)
 
 
 MUTANTS: tuple[Mutant, ...] = (

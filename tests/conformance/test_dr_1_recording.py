@@ -67,7 +67,7 @@ def test_the_reference_runtime_passes() -> None:
         (
             _with("input", {"to": "someone@example.com"}),
             'tool_done of send_email carries input {"to": "someone@example.com"}, '
-            "not its tool_start's input {\"to\": \"ana@example.com\"}",
+            'not its tool_start\'s input {"to": "ana@example.com"}',
         ),
         (_without("tool"), "tool_done of send_email carries no tool name"),
         (

@@ -99,3 +99,21 @@ def test_an_interruption_stays_shown_across_a_later_model_call_cut(make_rig: Mak
     ]
     assert [r["disposition"] for r in results([second])] == ["refused"]
     assert rig.world.of("send_email") == [{"to": "ana"}]
+
+
+def test_a_refused_retry_under_the_same_id_keeps_the_interruption_shown(
+    make_rig: MakeRig,
+) -> None:
+    # The model retries under the interrupted call's own id and is refused; the refusal
+    # now answers c1 in the history and still names the interruption, so a later
+    # identical retry under a new id is refused too, and ana gets one email.
+    rig = _rig(make_rig)
+    interrupted_after(rig, calls(call("send_email", {"to": "ana"}, "c1")), point="after_tool_body")
+    rig.model.push(calls(call("send_email", {"to": "ana"}, "c1")))
+    rig.seams.arm("during_model_call", "gateway_timeout", occurrence=2)
+    rig.model.push(calls(call("send_email", {"to": "ana"}, "c9")), say("Will verify."))
+    rig.runtime.settle()
+    runs = resumed_runs(rig)
+    dispositions = [r["disposition"] for r in results(runs)]
+    assert dispositions == ["refused", "refused"]
+    assert rig.world.of("send_email") == [{"to": "ana"}]
