@@ -52,9 +52,12 @@ _CLAUSE = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*#c[1-9][0-9]*$")
 
 def _caught(outcome: CaseOutcome) -> bool:
     """A case caught the mutant when it failed, or errored through the implementation's
-    fault; an error of the suite's own would be a bug, not a catch."""
+    fault; an error of the suite's own would be a bug, not a catch, and a case the
+    timeout breaker did not run caught nothing."""
     return outcome.outcome == "failed" or (
-        outcome.outcome == "error" and outcome.fault == "implementation"
+        outcome.outcome == "error"
+        and outcome.fault == "implementation"
+        and not outcome.message.startswith("not run:")
     )
 
 
@@ -113,7 +116,8 @@ class MutantResult:
     duration_s: float
     error: str | None = None
     hunt: HuntVerdict | None = None
-    #: the ids of the cases that caught it (``HUNT/<invariant>`` for the hunt's findings)
+    #: the ids of the cases that failed against it (``HUNT/<invariant>`` for the hunt's
+    #: findings); errors are left out, since they prove no check can fail
     caught_by_cases: tuple[str, ...] = ()
 
     @property
@@ -254,6 +258,7 @@ def run_mutant(
     )
     state = SuiteState(options, corpus, list(cases))
     failing: list[Case] = []
+    proven: list[Case] = []
     try:
         try:
             state.handshake()
@@ -269,8 +274,11 @@ def run_mutant(
                 error=" ".join(str(err).split())[:300],
             )
         for case in cases:
-            if _caught(state.execute(case)):
+            outcome = state.execute(case)
+            if _caught(outcome):
                 failing.append(case)
+            if outcome.outcome == "failed":  # proof that the case itself can fail
+                proven.append(case)
     finally:
         state.close()
     order = {clause.id: index for index, clause in enumerate(corpus.clauses)}
@@ -289,7 +297,7 @@ def run_mutant(
         missed,
         len(cases),
         round(time.perf_counter() - started, 3),
-        caught_by_cases=tuple(case.id for case in failing),
+        caught_by_cases=tuple(case.id for case in proven),
     )
 
 

@@ -87,6 +87,16 @@ class Runtime:
         previous = turns[-1] if turns and turns[-1].status in UNFINISHED else None
         prior = self._journal_or_none(previous.id) if previous is not None else None
         with self.store.transaction() as conn:
+            # Checked again under the write lock: another client may have started a turn
+            # since the read above (two requests racing must not both start one).
+            latest = records.list_turns(conn, conversation_id)
+            if [(t.id, t.status) for t in latest[-1:]] != [(t.id, t.status) for t in turns[-1:]]:
+                raise Refusal(
+                    "turn_running",
+                    "the conversation changed while the turn was starting",
+                    status=409,
+                    turn=latest[-1].id,
+                )
             if previous is not None:
                 records.set_turn(
                     conn, previous.id, status="stopped", error="superseded", expect=("resuming",)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 
 from adapters.handshake import Handshake
 from conformance import __version__
 from conformance._pytest._state import CaseOutcome, SuiteState
+from conformance._redact import redacted
 from conformance.report import (
     CheckResult,
     ClauseResult,
@@ -21,17 +21,6 @@ from conformance.report import (
 )
 
 __all__ = ["build_report", "redacted", "rule_result", "selected_clause"]
-
-_USERINFO = re.compile(r"(?<=://)[^/@\s]+@")
-_SECRET_FLAG = re.compile(
-    r"(?i)(--?[a-z0-9_-]*(?:key|token|secret|password|passwd)[a-z0-9_-]*[= ])\S+"
-)
-
-
-def redacted(spec: str) -> str:
-    """``spec`` as reports show it: credentials in a URL, and the values of options whose
-    names speak of keys, tokens or passwords, replaced by ``***``."""
-    return _SECRET_FLAG.sub(r"\1***", _USERINFO.sub("***@", spec))
 
 
 def selected_clause(state: SuiteState, clause_id: str, rule_id: str) -> bool:

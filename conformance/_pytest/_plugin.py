@@ -5,14 +5,18 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from adapters.errors import ImplementationError, RttoolError
 from conformance._pytest._options import RunOptions
 from conformance._pytest._state import CaseOutcome, SuiteState
+from conformance._redact import redacted
 from conformance.cases import Case, Selection, collect_cases
+
+if TYPE_CHECKING:
+    from conformance.report import StandingReport
 from conformance.report._escape import printable
 
 __all__ = ["STATE", "UNDRIVABLE", "activate", "report_allure"]
@@ -47,6 +51,8 @@ def activate(config: pytest.Config) -> None:
         raise pytest.UsageError(f"rttool: {err}") from err
     if not cases:
         raise pytest.UsageError("rttool: the selection leaves no case to run")
+    if options.report_dir is not None:  # a marker left by an earlier run says nothing now
+        (options.report_dir / UNDRIVABLE).unlink(missing_ok=True)
     state = SuiteState(options, corpus, cases)
     config.stash[STATE] = state
     config.pluginmanager.register(SuitePlugin(state), "rttool-suite")
@@ -99,18 +105,26 @@ class SuitePlugin:
 
         self.state = state
         self._pending: dict[str, int] = {}
+        # The rules each case counts towards: those with a clause of the case that the
+        # run selected (a hunt case also bound to an unselected rule does not count there).
+        self._counted: dict[str, tuple[str, ...]] = {}
         for case in state.cases:
-            for rule in case.rules:
+            counted = tuple(
+                rule
+                for rule in case.rules
                 if any(
                     selected_clause(state, clause, rule)
                     for clause in case.clauses
                     if clause.startswith(f"{rule}#")
-                ):
-                    self._pending[rule] = self._pending.get(rule, 0) + 1
+                )
+            )
+            self._counted[case.id] = counted
+            for rule in counted:
+                self._pending[rule] = self._pending.get(rule, 0) + 1
         # Lines come out in corpus order: a rule's line waits for the rules before it.
         self._order = [rule.id for rule in state.corpus.rules if rule.id in self._pending]
         self._printed = 0
-        self.report: Any = None
+        self.report: StandingReport | None = None
 
     def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
         """Parametrize the suite's test with every selected case."""
@@ -131,8 +145,10 @@ class SuitePlugin:
             if self.state.options.report_dir is not None:
                 # pytest's own exit code 3 means an internal error: say it in a file too.
                 self.state.options.report_dir.mkdir(parents=True, exist_ok=True)
-                (self.state.options.report_dir / UNDRIVABLE).write_text(message + "\n")
-            pytest.exit(f"rttool: {printable(message)}", returncode=3)
+                (self.state.options.report_dir / UNDRIVABLE).write_text(
+                    redacted(message) + "\n", encoding="utf-8"
+                )
+            pytest.exit(f"rttool: {printable(redacted(message))}", returncode=3)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Collect outcomes (from every worker) and print a line per finished rule."""
@@ -148,12 +164,8 @@ class SuitePlugin:
         from conformance._pytest._build import rule_result
         from conformance.report import rule_line
 
-        case = self.state.by_id.get(outcome.id)
-        if case is None:
-            return
-        for rule in case.rules:
-            if rule in self._pending:
-                self._pending[rule] -= 1
+        for rule in self._counted.get(outcome.id, ()):
+            self._pending[rule] -= 1
         while self._printed < len(self._order) and not self._pending[self._order[self._printed]]:
             result = rule_result(self.state, self._order[self._printed])
             self._printed += 1

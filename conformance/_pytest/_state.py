@@ -14,6 +14,7 @@ from adapters.errors import ImplementationError, TimedOut
 from adapters.handshake import Handshake
 from conformance import __version__
 from conformance._pytest._options import RunOptions
+from conformance._redact import redacted
 from conformance.cases import Case
 from conformance.checks import CheckContext, CheckFailed, NotApplicable, Untested
 from conformance.rules import Corpus
@@ -48,6 +49,10 @@ class CaseOutcome:
 class SuiteState:
     """What one pytest process knows about the run."""
 
+    #: after this many cases in a row timed out the implementation is taken to hang, and
+    #: the cases left are reported as errors at once instead of costing a timeout each
+    HANG_AFTER = 3
+
     def __init__(self, options: RunOptions, corpus: Corpus, cases: list[Case]) -> None:
         self.options = options
         self.corpus = corpus
@@ -56,11 +61,8 @@ class SuiteState:
         self.outcomes: dict[str, CaseOutcome] = {}
         self.started = time.time()
         self._driver: Driver | None = None
-        self._timeouts = 0  # timeouts in a row, across cases
-
-    #: after this many timeouts in a row the implementation is taken to hang, and the
-    #: cases left are reported as errors at once instead of costing a timeout each
-    HANG_AFTER = 3
+        self._timeouts = 0  # cases in a row that timed out (skips neither count nor reset)
+        self._last_timeout: TimedOut | None = None
 
     @property
     def driver(self) -> Driver:
@@ -103,7 +105,7 @@ class SuiteState:
                 f"{self._timeouts} times in a row (timeout={self.options.timeout}s)",
                 fault="implementation",
             )
-        timeouts, self._timeouts = self._timeouts, 0  # counts only timeouts in a row
+        timed_out = False
         try:
             handshake = self.handshake()
             reason = self.applicable(case, handshake)
@@ -119,7 +121,11 @@ class SuiteState:
         except NotApplicable as absent:
             outcome = CaseOutcome(case.id, "skipped", f"not-applicable: {absent}", "not-applicable")
         except TimedOut as err:
-            self._timeouts = timeouts + 1
+            timed_out = True
+            # The hunt's cases share one search and re-raise its one failure: count it once.
+            if err is not self._last_timeout:
+                self._timeouts += 1
+                self._last_timeout = err
             outcome = CaseOutcome(case.id, "error", _line(str(err)), fault="implementation")
         except ImplementationError as err:
             outcome = CaseOutcome(case.id, "error", _line(str(err)), fault="implementation")
@@ -127,6 +133,8 @@ class SuiteState:
             outcome = CaseOutcome(
                 case.id, "error", _line(f"{type(err).__name__}: {err}"), fault="suite"
             )
+        if outcome.outcome != "skipped" and not timed_out:
+            self._timeouts = 0  # it answered
         duration = round(time.perf_counter() - started, 6)
         evidence = {}
         if outcome.outcome in ("failed", "error") and context is not None:
@@ -168,4 +176,5 @@ def _dump(root: Path, relative: Path, value: object) -> str:
 
 
 def _line(text: str) -> str:
-    return " ".join(text.split())[:1000]
+    # An adapter's error repeats the implementation spec, which may carry credentials.
+    return redacted(" ".join(text.split()))[:1000]

@@ -150,12 +150,18 @@ def check_released_on_every_exit(ctx: CheckContext) -> None:
                     not contains(delivered(wire), mark),
                     f"an artifact arriving after the run's {how} was kept",
                 )
-            if step.open_collections is not None:  # reported on every step, or on none
-                ctx.expect(
-                    not step.open_collections,
-                    f"after step {step.index} ({step.op}), collection is still open "
-                    f"for {list(step.open_collections)}",
-                )
+            # The capability promises the observation on every step: a step without it
+            # would let a collection left open go unseen.
+            ctx.expect(
+                step.open_collections is not None,
+                f"after step {step.index} ({step.op}) the harness reports no open_collections, "
+                "although it claims collection_observation",
+            )
+            ctx.expect(
+                not step.open_collections,
+                f"after step {step.index} ({step.op}), collection is still open "
+                f"for {show(list(step.open_collections or ()))}",
+            )
 
 
 @check("RT-TOOL-5#c5")

@@ -67,14 +67,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     from adapters.errors import ImplementationError, RttoolError
+    from conformance._redact import redacted
 
     try:
         code: int = args.handler(args)
     except ImplementationError as err:
-        sys.stderr.write(f"rttool: error: {err}\n")
+        sys.stderr.write(f"rttool: error: {redacted(str(err))}\n")
         return EXIT_UNDRIVABLE
     except RttoolError as err:
-        sys.stderr.write(f"rttool: error: {err}\n")
+        sys.stderr.write(f"rttool: error: {redacted(str(err))}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         sys.stderr.write("rttool: interrupted\n")

@@ -19,6 +19,12 @@ __all__ = ["EXIT_UNTESTED", "configure"]
 EXIT_UNTESTED = 4
 
 
+def _redacted(text: str) -> str:
+    from conformance._redact import redacted
+
+    return redacted(text)
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``rttool replay``."""
     parser.add_argument("file", type=Path, metavar="FILE", help="counterexample or scenario JSON")
@@ -76,7 +82,7 @@ def replay(args: argparse.Namespace) -> int:
         scenario = from_json(Scenario, raw)
         spec = resolve_spec(args.impl, args.mutant)
     except (RttoolError, CodecError) as err:
-        sys.stderr.write(f"rttool: error: {err}\n")
+        sys.stderr.write(f"rttool: error: {_redacted(str(err))}\n")
         return 2
     chosen = [i for i in INVARIANTS if named is None or i.name == named]
     if not chosen:
@@ -92,7 +98,7 @@ def replay(args: argparse.Namespace) -> int:
         finally:
             driver.close()
     except ImplementationError as err:
-        sys.stderr.write(f"rttool: the implementation could not be driven: {err}\n")
+        sys.stderr.write(f"rttool: the implementation could not be driven: {_redacted(str(err))}\n")
         return 3
     if isinstance(trace, Unsupported):
         sys.stderr.write(

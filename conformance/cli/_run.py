@@ -16,6 +16,8 @@ from pathlib import Path
 
 __all__ = ["configure"]
 
+_STORAGE = "HYPOTHESIS_STORAGE_DIRECTORY"
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``rttool run``."""
@@ -112,9 +114,9 @@ def run(args: argparse.Namespace) -> int:
     import pytest
 
     from adapters.errors import ImplementationError, RttoolError
-    from conformance._pytest._build import redacted
     from conformance._pytest._options import resolve_spec
     from conformance._pytest._plugin import UNDRIVABLE
+    from conformance._redact import redacted
     from conformance.cases import check_selection
     from conformance.cli import EXIT_UNDRIVABLE, EXIT_USAGE
     from conformance.report import (
@@ -133,12 +135,12 @@ def run(args: argparse.Namespace) -> int:
         expectations = load_expectations(args.expectations) if args.expectations else None
         check_selection(load_corpus(), args.only, args.level)
     except RttoolError as err:
-        sys.stderr.write(f"rttool: error: {err}\n")
+        sys.stderr.write(f"rttool: error: {redacted(str(err))}\n")
         return EXIT_USAGE
     try:
         name, claimed = _implementation_name(spec, args.timeout)
     except ImplementationError as err:
-        message = f"the implementation could not be driven: {err}"
+        message = redacted(f"the implementation could not be driven: {err}")
         sys.stderr.write(f"rttool: {printable(message)}\n")
         if args.report_dir is not None:
             _write_undrivable(args.report_dir, redacted(spec), message)
@@ -156,13 +158,19 @@ def run(args: argparse.Namespace) -> int:
     undrivable = report_dir / UNDRIVABLE
     standing.unlink(missing_ok=True)
     undrivable.unlink(missing_ok=True)
-    # The hunt's example database and hypothesis's own caches live with the reports,
-    # never in the working tree.
-    os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(report_dir / ".hypothesis"))
     levels = tuple(args.level) or claimed
-    code = pytest.main(_pytest_args(args, report_dir, levels))
+    # The hunt's example database and hypothesis's own caches live with the reports,
+    # never in the working tree (unless the user chose a place), for this run only.
+    saved = os.environ.get(_STORAGE)
+    os.environ.setdefault(_STORAGE, str(report_dir / ".hypothesis"))
+    try:
+        code = pytest.main(_pytest_args(args, report_dir, levels))
+    finally:
+        if saved is None:
+            os.environ.pop(_STORAGE, None)
     if undrivable.is_file():
-        _write_undrivable(report_dir, redacted(spec), undrivable.read_text().strip())
+        text = undrivable.read_text(encoding="utf-8").strip()
+        _write_undrivable(report_dir, redacted(spec), redacted(text))
         return EXIT_UNDRIVABLE
     if code in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR):
         return EXIT_USAGE

@@ -115,7 +115,11 @@ def _hunt_check_of_unhunted_run(report: StandingReport, entry: Expectation) -> b
 
 
 def selected_by_run(report: StandingReport, entry: Expectation) -> bool:
-    """Whether ``entry`` lies inside the run's ``--only`` selection (everything if none)."""
+    """Whether ``entry`` lies inside the run's ``--only`` selection (everything if none).
+
+    A rule entry is inside only when the whole rule ran: with ``--only RT-TOOL-7#c3``
+    the rule's other clauses did not run, so ``rule: RT-TOOL-7`` can be neither
+    confirmed nor called stale, and is left alone."""
     if not report.run.only:
         return True
     for chosen in report.run.only:
@@ -123,7 +127,7 @@ def selected_by_run(report: StandingReport, entry: Expectation) -> bool:
         if not clause:
             if entry.rule == rule:
                 return True
-        elif entry.rule == rule and (entry.scope == "rule" or entry.clause == chosen):
+        elif entry.scope != "rule" and entry.clause == chosen:
             return True
     return False
 
@@ -251,8 +255,17 @@ def gate(
             raise RttoolError("unknown level", level=level, known=",".join(LEVELS))
     source = expectations or Expectations(source="(none)")
     entries = resolve_expectations(report, source)
+    # A rule entry of a rule the run covered only in part still excuses the failures it
+    # covers; it is just never judged stale (see selected_by_run).
+    partial = tuple(
+        entry
+        for entry in source.entries
+        if entry.scope == "rule"
+        and report.rule(entry.rule) is not None
+        and not selected_by_run(report, entry)
+    )
     gated = [rule for rule in report.rules if rule.level in chosen]
-    unexpected, expected = _failures(gated, entries, source)
+    unexpected, expected = _failures(gated, entries + partial, source)
     gated_by_id = {rule.id: rule for rule in gated}
     notes = [
         _entry_finding(report, gated_by_id[entry.rule], entry, source)

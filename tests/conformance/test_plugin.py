@@ -155,3 +155,34 @@ def test_live_lines_agree_with_the_standing_and_stay_in_the_selection(
     result.stdout.fnmatch_lines(
         ["*rttool: RT-TOOL-7*conforms*5/5 clauses conform*", "RT-TOOL-7*extended*conforms*5/5"]
     )
+
+
+def test_mixed_rule_and_clause_selection_prints_every_rule_once(
+    pytester: pytest.Pytester,
+) -> None:
+    # The hunt's no-loss and isolation cases are admitted through RT-TOOL-7 but are also
+    # bound to RT-TOOL-4, which is selected by one clause only: every rule's line must
+    # still come out, once, in corpus order, and agree with the table.
+    result = pytester.runpytest(
+        "--rttool-impl",
+        "reference",
+        "--rttool-only",
+        "RT-TOOL-3#c1",
+        "--rttool-only",
+        "RT-TOOL-4#c3",
+        "--rttool-only",
+        "RT-TOOL-7",
+        "--rttool-examples",
+        "3",
+        "-n",
+        "2",
+        "-p",
+        "no:cacheprovider",
+    )
+    lines = [line for line in result.stdout.lines if "rttool: RT-TOOL-" in line]
+    rules = [line.split("rttool: ")[1].split()[0] for line in lines]
+    assert rules == ["RT-TOOL-3", "RT-TOOL-4", "RT-TOOL-7"]
+    # A rule run in part is untested until all of its clauses run.
+    assert "untested" in lines[0] and "1/4 clauses conform" in lines[0]
+    assert "1/3 clauses conform" in lines[1]
+    result.stdout.fnmatch_lines(["RT-TOOL-4*extended*untested*1/3"])

@@ -225,7 +225,11 @@ def hostile_report() -> StandingReport:
         )
         for index, text in enumerate(HOSTILE)
     )
-    clause = replace(rt7.clauses[2], checks=rt7.clauses[2].checks + hostile_checks)
+    # Clause text is shown with its `code spans` as code: make the spans hostile too.
+    hostile_text = f"`</code>{HOSTILE[0]}` {HOSTILE[4]} `{HOSTILE[1]}` ``{HOSTILE[2]}``"
+    clause = replace(
+        rt7.clauses[2], text=hostile_text, checks=rt7.clauses[2].checks + hostile_checks
+    )
     rules[2] = replace(rt7, clauses=(*rt7.clauses[:2], clause))
     return replace(
         report,

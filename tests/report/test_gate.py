@@ -200,3 +200,20 @@ def test_a_hunt_check_of_a_run_without_the_hunt_is_unexercised_not_unknown() -> 
     typo = 'expectations:\n  - check: "RT-TOOL-7#c4::no-such-check"\n    reason: known\n'
     with pytest.raises(ExpectationsError):
         gate(report, None, parse_expectations(typo, source="exp.yaml"))
+
+
+def test_a_rule_entry_in_a_clause_level_run_excuses_but_is_never_stale() -> None:
+    report = sample_report()
+    text = "expectations:\n  - rule: RT-TOOL-7\n    reason: known\n"
+    exp = parse_expectations(text, source="exp.yaml")
+    # Only ¶4 (which fails) ran: the rule entry still excuses it.
+    failing = replace(report, run=replace(report.run, only=("RT-TOOL-7#c4",)))
+    result = gate(failing, None, exp)
+    assert [f.target for f in result.unexpected if f.target.startswith("RT-TOOL-7")] == []
+    assert [f.target for f in result.expected] == [FAIL_7]
+    # Only a passing clause ran: the entry is not judged, so it cannot be stale.
+    passing = replace(report, run=replace(report.run, only=("RT-TOOL-7#c1",)))
+    assert gate(passing, None, exp).stale == ()
+    assert (
+        gate(replace(report, run=replace(report.run, only=("RT-TOOL-7",))), None, exp).stale == ()
+    )

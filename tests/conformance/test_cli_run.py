@@ -1,0 +1,96 @@
+"""``rttool run`` as a user meets it: refusals before anything runs, and the run whose
+implementation cannot be driven, with credentials kept out of what it writes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from adapters.errors import SpecError
+from conformance._arguments import positive_float, positive_int
+from conformance._pytest._options import resolve_spec
+from conformance._redact import redacted
+
+
+def _rttool(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "conformance.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--only", "RT-TOOL-99"], "--only names no rule or clause of the corpus"),
+        (["--only", "rt-tool-7"], "did you mean RT-TOOL-7?"),
+        (["--level", "core"], "--level core selects nothing"),
+        (["--examples", "0"], "argument --examples: must be at least 1, got 0"),
+        (["--timeout", "-1"], "argument --timeout: must be a number of seconds above 0"),
+        (["-n", "0"], "argument -n/--workers: must be at least 1"),
+        (["--mutant", "bogus"], "no such mutant: name=bogus"),
+        (["--impl", "foo"], "unknown implementation spec; use reference, python:MODULE:ATTR"),
+        (["--impl", "python:no_such_module_xyz:create"], "no such harness module"),
+    ],
+)
+def test_a_bad_selection_or_argument_is_refused_in_one_line(
+    args: list[str], said: str, tmp_path: Path
+) -> None:
+    done = _rttool("run", "--report-dir", str(tmp_path / "out"), *args, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert said in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "out" / "standing.json").exists()
+
+
+def test_an_undrivable_run_leaves_a_junit_error_without_credentials(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    done = _rttool(
+        "run", "--impl", "stdio:false --token=SECRET123", "--report-dir", str(out), cwd=tmp_path
+    )
+    assert done.returncode == 3
+    assert "could not be driven" in done.stderr and "SECRET123" not in done.stderr
+    text = (out / "junit.xml").read_text(encoding="utf-8")
+    assert "SECRET123" not in text
+    root = ET.fromstring(text)
+    (case,) = root.iter("testcase")
+    error = case.find("error")
+    assert case.get("name") == "handshake" and error is not None
+    assert "exited before answering" in (error.get("message") or "")
+
+
+def test_redaction_covers_urls_flags_variables_and_queries() -> None:
+    assert redacted("http://ann:pw@h:1/x?token=abc&page=2") == "http://***@h:1/x?token=***&page=2"
+    assert redacted("stdio:API_KEY=k python h.py --api-key k2 --secret=s") == (
+        "stdio:API_KEY=*** python h.py --api-key *** --secret=***"
+    )
+    assert redacted("the token was refused") == "the token was refused"
+
+
+def test_argument_types() -> None:
+    import argparse
+
+    assert positive_int("3") == 3 and positive_float("0.5") == 0.5
+    for bad in ("0", "-2", "x"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            positive_int(bad)
+    for bad in ("0", "-1", "nan", "inf", "x"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            positive_float(bad)
+
+
+def test_spec_forms() -> None:
+    assert resolve_spec("http://h:1", None) == "http://h:1"
+    assert resolve_spec("reference", "m").endswith("?mutant=m")
+    with pytest.raises(SpecError, match="applies only to the reference runtime"):
+        resolve_spec("http://h:1", "m")
+    with pytest.raises(SpecError, match="unknown implementation spec"):
+        resolve_spec("ftp://h", None)

@@ -1,0 +1,81 @@
+"""The timeout breaker: after three cases in a row time out, the rest are not waited on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from adapters.errors import TimedOut
+from conformance._pytest._options import REFERENCE_SPEC, RunOptions
+from conformance._pytest._state import SuiteState
+from conformance.cases import Case
+from conformance.checks import CheckContext, Untested
+from conformance.rules import load_corpus
+
+
+def _case(name: str, run: Callable[[CheckContext], None]) -> Case:
+    return Case(f"RT-TOOL-1#c1/{name}", name, "check", ("RT-TOOL-1#c1",), name, run)
+
+
+def _state(cases: list[Case]) -> SuiteState:
+    options = RunOptions(
+        impl="reference",
+        spec=REFERENCE_SPEC,
+        mutant=None,
+        only=(),
+        levels=(),
+        report_dir=None,
+        timeout=5.0,
+        examples=None,
+        hunt_seconds=None,
+        seed=None,
+        hunt=False,
+        ci=False,
+        quiet=True,
+    )
+    return SuiteState(options, load_corpus(), cases)
+
+
+def _times_out(ctx: CheckContext) -> None:
+    raise TimedOut("harness did not answer in time", timeout=5.0)
+
+
+def _untested(ctx: CheckContext) -> None:
+    raise Untested("needs capability ledger")
+
+
+def _passes(ctx: CheckContext) -> None:
+    return None
+
+
+def _run(kinds: list[Callable[[CheckContext], None]]) -> list[str]:
+    cases = [_case(f"c{i}", kind) for i, kind in enumerate(kinds)]
+    state = _state(cases)
+    try:
+        return [
+            "not-run" if "not run" in (o := state.execute(case)).message else o.outcome
+            for case in cases
+        ]
+    finally:
+        state.close()
+
+
+def test_three_timeouts_in_a_row_stop_the_waiting() -> None:
+    got = _run([_times_out, _times_out, _times_out, _passes, _passes])
+    assert got == ["error", "error", "error", "not-run", "not-run"]
+
+
+def test_skips_neither_count_nor_reset_and_an_answer_resets() -> None:
+    got = _run([_times_out, _times_out, _untested, _passes, _times_out, _times_out, _passes])
+    assert got == ["error", "error", "skipped", "passed", "error", "error", "passed"]
+    got = _run([_times_out, _untested, _times_out, _untested, _times_out, _passes])
+    assert got == ["error", "skipped", "error", "skipped", "error", "not-run"]
+
+
+def test_one_shared_failure_counts_once() -> None:
+    shared = TimedOut("the hunt's search timed out", timeout=5.0)
+
+    def hunt(ctx: CheckContext) -> None:
+        raise shared
+
+    got = _run([hunt, hunt, hunt, hunt, _passes])
+    assert got == ["error", "error", "error", "error", "passed"]
