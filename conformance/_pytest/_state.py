@@ -10,13 +10,17 @@ from pathlib import Path
 
 from adapters import Driver, connect
 from adapters._codec import to_json
+from adapters.driver import Unsupported
 from adapters.errors import ImplementationError, TimedOut
 from adapters.handshake import Handshake
+from adapters.scenario import Scenario
+from adapters.trace import Trace
 from conformance import __version__
 from conformance._pytest._options import RunOptions
 from conformance._redact import redacted
 from conformance.cases import Case
 from conformance.checks import CheckContext, CheckFailed, NotApplicable, Untested
+from conformance.checks._context import ScenarioRunner
 from conformance.rules import Corpus
 
 __all__ = ["CaseOutcome", "SuiteState"]
@@ -97,21 +101,18 @@ class SuiteState:
         """Run ``case`` and say how it ended; never raises for the implementation's faults."""
         started = time.perf_counter()
         context: CheckContext | None = None
-        if self._timeouts >= self.HANG_AFTER:
-            return CaseOutcome(
-                case.id,
-                "error",
-                f"not run: the implementation did not answer in time "
-                f"{self._timeouts} times in a row (timeout={self.options.timeout}s)",
-                fault="implementation",
-            )
         timed_out = False
         try:
             handshake = self.handshake()
             reason = self.applicable(case, handshake)
             if reason is not None:
                 return CaseOutcome(case.id, "skipped", reason, "not-applicable")
-            context = CheckContext(self.driver)
+            runner: ScenarioRunner = self.driver
+            if self._timeouts >= self.HANG_AFTER:
+                # Taken to hang: the case still runs up to its first request, so that what
+                # does not apply or cannot be tried is still reported as such.
+                runner = _Halted(handshake, self._timeouts, self.options.timeout)
+            context = CheckContext(runner)
             case.run(context)
             outcome = CaseOutcome(case.id, "passed")
         except CheckFailed as failed:
@@ -127,14 +128,16 @@ class SuiteState:
                 self._timeouts += 1
                 self._last_timeout = err
             outcome = CaseOutcome(case.id, "error", _line(str(err)), fault="implementation")
+        except _NotRun as err:
+            outcome = CaseOutcome(case.id, "error", err.message, fault="implementation")
         except ImplementationError as err:
             outcome = CaseOutcome(case.id, "error", _line(str(err)), fault="implementation")
         except Exception as err:  # a fault of the suite itself: report it, run on
             outcome = CaseOutcome(
                 case.id, "error", _line(f"{type(err).__name__}: {err}"), fault="suite"
             )
-        if outcome.outcome != "skipped" and not timed_out:
-            self._timeouts = 0  # it answered
+        if outcome.outcome != "skipped" and not timed_out and self._timeouts < self.HANG_AFTER:
+            self._timeouts = 0  # it answered (once halted, nothing is asked any more)
         duration = round(time.perf_counter() - started, 6)
         evidence = {}
         if outcome.outcome in ("failed", "error") and context is not None:
@@ -166,6 +169,27 @@ class SuiteState:
         if trace is not None:
             written["trace"] = _dump(root, folder / "trace.json", to_json(trace))
         return written
+
+
+class _NotRun(ImplementationError):
+    """A request the suite did not send: the implementation is taken to hang."""
+
+
+class _Halted:
+    """A runner that answers the handshake from memory and sends nothing."""
+
+    def __init__(self, handshake: Handshake, timeouts: int, timeout: float) -> None:
+        self._handshake = handshake
+        self._message = (
+            f"not run: the implementation did not answer in time {timeouts} times "
+            f"in a row (timeout={timeout}s)"
+        )
+
+    def handshake(self) -> Handshake:
+        return self._handshake
+
+    def run(self, scenario: Scenario) -> Trace | Unsupported:
+        raise _NotRun(self._message)
 
 
 def _dump(root: Path, relative: Path, value: object) -> str:

@@ -1,9 +1,11 @@
 """``rttool replay FILE``: run a saved counterexample again and say whether it still fails.
 
 FILE is a ``counterexample.json`` written by the hunt (it names its invariant) or a bare
-scenario JSON (then every invariant is judged).  Exit 1 when an invariant still fails, 0
-when none does, 2 for a bad file, 3 when the implementation cannot be driven, 4 when it
-cannot run the scenario (it lacks a capability the scenario needs): nothing was shown.
+scenario JSON (then every invariant is judged, and nothing else: a check's evidence
+scenario is not judged by its check, so the command says how to re-run the check).
+Exit 1 when an invariant still fails, 0 when none does, 2 for a bad file, 3 when the
+implementation cannot be driven, 4 when it cannot run the scenario (it lacks a
+capability the scenario needs): nothing was shown.
 """
 
 from __future__ import annotations
@@ -106,7 +108,11 @@ def replay(args: argparse.Namespace) -> int:
             f"{printable(trace.capability)}, which the scenario needs\n"
         )
         return EXIT_UNTESTED
-    print(f"replayed {len(scenario.steps)} steps: {printable(steps_summary(scenario))}")
+    steps = len(scenario.steps)
+    print(
+        f"replayed {steps} {'step' if steps == 1 else 'steps'}: "
+        f"{printable(steps_summary(scenario))}"
+    )
     failing = 0
     for invariant in chosen:
         message = invariant.judge(scenario, trace, handshake)
@@ -116,6 +122,25 @@ def replay(args: argparse.Namespace) -> int:
                 f"still fails: {invariant.name} ({', '.join(invariant.clauses)}): "
                 f"{printable(message)}"
             )
-    if not failing:
+    if not failing and named is not None:
         print("passes now: " + ", ".join(i.name for i in chosen))
+    elif not failing:
+        # A bare scenario (a check's evidence, say) is judged by the hunt's invariants
+        # only: the check that wrote it had expectations of its own, which a scenario
+        # file does not carry. Saying "passes now" would wrongly suggest a fix.
+        print("no hunt invariant fails on this scenario: " + ", ".join(i.name for i in chosen))
+        clause = _clause_of(args.file)
+        again = f"rttool run --only {clause}" if clause else "rttool run --only CLAUSE"
+        print(
+            "note: a scenario file carries no check's expectations; to see whether the "
+            f"check that wrote it still fails, run it again: {again}"
+        )
     return 1 if failing else 0
+
+
+def _clause_of(path: Path) -> str | None:
+    """The clause of an evidence folder (``evidence/RT-TOOL-7_c4_name/scenario.json``)."""
+    import re
+
+    found = re.match(r"^([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)_c([1-9][0-9]*)_", path.parent.name)
+    return f"{found.group(1)}#c{found.group(2)}" if found else None

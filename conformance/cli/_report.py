@@ -65,6 +65,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     diff.add_argument("old", type=Path, metavar="OLD_JSON")
     diff.add_argument("new", type=Path, metavar="NEW_JSON")
     diff.add_argument("--format", choices=["text", "json"], default="text")
+    diff.add_argument(
+        "--allow-mismatch",
+        action="store_true",
+        help="compare even when the new run covered less (--only, no hunt) than the old",
+    )
     diff.set_defaults(handler=_diff)
     gate = sub.add_parser("gate", help="apply the CI gate to a standing.json")
     gate.add_argument("standing", type=Path, metavar="STANDING_JSON")
@@ -101,6 +106,14 @@ def _diff(args: argparse.Namespace) -> int:
 
     result = diff_reports(load_standing(args.old), load_standing(args.new))
     sys.stdout.write(result.as_json() if args.format == "json" else result.as_text())
+    if result.mismatches and not args.allow_mismatch:
+        for reason in result.mismatches:
+            say(f"rttool: error: the runs are not comparable: {reason}", stream=sys.stderr)
+        say(
+            "rttool: compare runs of the same selection, or pass --allow-mismatch",
+            stream=sys.stderr,
+        )
+        return EXIT_USAGE
     return result.exit_code
 
 
@@ -133,6 +146,13 @@ def _gate(args: argparse.Namespace) -> int:
         result = gate(report, args.levels or report.run.levels, expectations)
     except ExpectationsError as error:
         return report_problems(error)
+    if args.levels and result.gated_rules == 0:
+        say(
+            f"rttool: error: --level {' '.join(args.levels)} gates nothing: "
+            "no rule in the report is at that level",
+            stream=sys.stderr,
+        )
+        return EXIT_USAGE
     for line in result.reasons():
         say(line)
     verdict = "passed" if result.passed else "failed"

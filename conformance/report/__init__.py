@@ -26,7 +26,7 @@ from conformance.report._expectations import (
     parse_expectations,
 )
 from conformance.report._gate import GateFinding, GateResult, gate, resolve_expectations
-from conformance.report._junit import undrivable_junit
+from conformance.report._junit import junit_xml, undrivable_junit
 from conformance.report._model import (
     CheckCounts,
     CheckResult,
@@ -112,6 +112,7 @@ __all__ = [
     "from_json",
     "gate",
     "github_step_summary",
+    "junit_xml",
     "load_expectations",
     "load_standing",
     "parse_expectations",

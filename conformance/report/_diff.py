@@ -4,6 +4,12 @@ For every rule and clause: a **regression** went from conforms, untested or
 not-applicable to does-not-conform or error; a **fix** went from does-not-conform or
 error to conforms; **added** and **removed** are present in one report only; anything
 else that moved is **changed**.  Any regression makes the exit code 1.
+
+Two runs are only comparable when the newer one looked at least as hard: a run limited
+with ``--only`` (to another selection than the older one), or one without the hunt when
+the older one had it, would show clauses as removed or fixed that were merely not
+looked at.  Those differences are listed as **mismatches**; the command line refuses
+them (exit 2) unless told to compare anyway.
 """
 
 from __future__ import annotations
@@ -44,6 +50,8 @@ class StandingDiff:
     removed: tuple[Change, ...] = ()
     changed: tuple[Change, ...] = ()
     notes: tuple[str, ...] = ()
+    #: why the two runs are not comparable (empty when they are)
+    mismatches: tuple[str, ...] = ()
 
     @property
     def exit_code(self) -> int:
@@ -52,7 +60,8 @@ class StandingDiff:
 
     def as_text(self) -> str:
         """A plain-text account, one change per line, sections in a fixed order."""
-        lines = [f"note: {printable(note)}" for note in self.notes]
+        lines = [f"mismatch: {printable(reason)}" for reason in self.mismatches]
+        lines += [f"note: {printable(note)}" for note in self.notes]
         for title, changes in (
             ("regressions", self.regressions),
             ("fixes", self.fixes),
@@ -80,6 +89,7 @@ class StandingDiff:
             "removed": listed(self.removed),
             "changed": listed(self.changed),
             "notes": list(self.notes),
+            "mismatches": list(self.mismatches),
         }
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
@@ -127,5 +137,18 @@ def diff_reports(old: StandingReport, new: StandingReport) -> StandingDiff:
     if old.suite != new.suite:
         notes.append(f"suite changed from {old.suite.version} to {new.suite.version}")
     return StandingDiff(
-        **{name: tuple(changes) for name, changes in sorted_changes.items()}, notes=tuple(notes)
+        **{name: tuple(changes) for name, changes in sorted_changes.items()},
+        notes=tuple(notes),
+        mismatches=_mismatches(old, new),
     )
+
+
+def _mismatches(old: StandingReport, new: StandingReport) -> tuple[str, ...]:
+    """Why ``new`` looked less hard than ``old`` (see the module's docstring)."""
+    found = []
+    if new.run.only and new.run.only != old.run.only:
+        was = ", ".join(old.run.only) or "everything"
+        found.append(f"the new run covered only {', '.join(new.run.only)} (the old one: {was})")
+    if old.hunt is not None and new.hunt is None:
+        found.append("the new run did not run the hunt, the old one did")
+    return tuple(found)

@@ -47,6 +47,12 @@ def _passes(ctx: CheckContext) -> None:
     return None
 
 
+def _asks(ctx: CheckContext) -> None:
+    from conformance.scenarios import scenario
+
+    ctx.run(scenario("asks", steps=[]))
+
+
 def _run(kinds: list[Callable[[CheckContext], None]]) -> list[str]:
     cases = [_case(f"c{i}", kind) for i, kind in enumerate(kinds)]
     state = _state(cases)
@@ -60,14 +66,21 @@ def _run(kinds: list[Callable[[CheckContext], None]]) -> list[str]:
 
 
 def test_three_timeouts_in_a_row_stop_the_waiting() -> None:
-    got = _run([_times_out, _times_out, _times_out, _passes, _passes])
+    got = _run([_times_out, _times_out, _times_out, _asks, _asks])
     assert got == ["error", "error", "error", "not-run", "not-run"]
+
+
+def test_after_the_breaker_what_cannot_be_tried_is_still_untested() -> None:
+    # A case that needs a capability the implementation lacks says so before it sends
+    # anything: the breaker must not turn that into an error.
+    got = _run([_times_out, _times_out, _times_out, _untested, _passes, _asks])
+    assert got == ["error", "error", "error", "skipped", "passed", "not-run"]
 
 
 def test_skips_neither_count_nor_reset_and_an_answer_resets() -> None:
     got = _run([_times_out, _times_out, _untested, _passes, _times_out, _times_out, _passes])
     assert got == ["error", "error", "skipped", "passed", "error", "error", "passed"]
-    got = _run([_times_out, _untested, _times_out, _untested, _times_out, _passes])
+    got = _run([_times_out, _untested, _times_out, _untested, _times_out, _asks])
     assert got == ["error", "skipped", "error", "skipped", "error", "not-run"]
 
 

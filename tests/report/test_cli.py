@@ -215,3 +215,39 @@ def test_expectations_update_refuses_a_broken_existing_file(
     _no_traceback(capsys.readouterr().err)
     assert out.read_text("utf-8") == "expectations:\n  - clause: nope\n"
     assert main(["expectations", "check", str(out)]) == 2
+
+
+def test_diff_refuses_a_new_run_that_looked_less_hard(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = sample_report()
+    full = _standing(tmp_path / "full", report)
+    partial = replace(report, run=replace(report.run, only=("RT-TOOL-7",)))
+    unhunted = replace(report, hunt=None)
+    for name, newer, said in (
+        ("partial", partial, "the new run covered only RT-TOOL-7 (the old one: everything)"),
+        ("unhunted", unhunted, "the new run did not run the hunt, the old one did"),
+    ):
+        new = _standing(tmp_path / name, newer)
+        capsys.readouterr()
+        assert main(["report", "diff", str(full), str(new)]) == 2
+        captured = capsys.readouterr()
+        assert f"mismatch: {said}" in captured.out
+        assert "not comparable" in captured.err
+        assert main(["report", "diff", str(full), str(new), "--allow-mismatch"]) == 0
+        capsys.readouterr()
+        # The other way round the newer run looked harder: comparable.
+        assert main(["report", "diff", str(new), str(full)]) in (0, 1)
+        assert "mismatch" not in capsys.readouterr().out
+
+
+def test_gate_refuses_a_level_that_gates_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = sample_report()
+    only_optional = replace(
+        report, rules=tuple(rule for rule in report.rules if rule.level == "optional")
+    )
+    path = _standing(tmp_path / "r", only_optional)
+    assert main(["report", "gate", str(path), "--level", "extended"]) == 2
+    assert "gates nothing" in capsys.readouterr().err

@@ -126,3 +126,22 @@ def test_earl_outcome_per_standing() -> None:
         "error",
         "untested",
     }
+
+
+def test_expected_failures_are_written_as_skipped_with_their_reason() -> None:
+    import xml.etree.ElementTree as ET
+
+    from conformance.report import junit_xml
+    from tests.report.sample import sample_report
+
+    report = sample_report()
+    target = "RT-TOOL-7#c4::held-artifacts-survive-failed-write-back"
+    plain = ET.fromstring(junit_xml(report))
+    listed = ET.fromstring(junit_xml(report, {target: "exp.yaml:3: known since 2.3"}))
+    assert int(listed.get("failures") or 0) == int(plain.get("failures") or 0) - 1
+    assert int(listed.get("skipped") or 0) == int(plain.get("skipped") or 0) + 1
+    case = next(c for c in listed.iter("testcase") if c.get("name") == target.split("::")[1])
+    skipped = case.find("skipped")
+    assert skipped is not None and case.find("failure") is None
+    assert skipped.get("type") == "expected-failure"
+    assert (skipped.get("message") or "").startswith("expected failure (exp.yaml:3: known")
