@@ -5,9 +5,23 @@ from __future__ import annotations
 from adapters.scenario import Reply
 from adapters.trace import PassRecord
 from conformance.checks import CheckContext, check
-from conformance.checks._common import mapping, one_turn, port, show
+from conformance.checks._common import mapping, one_turn, port, ports, show
 from conformance.scenarios import call, calls, output, say, tool
 from conformance.traces import all_passes, results
+
+
+def _executed_any(ctx: CheckContext, one: PassRecord) -> bool:
+    """The pass's ``executed_any``; fails the check, saying so, when the port is missing or
+    is not a boolean (a missing port must not read as "false")."""
+    value = ports(one).get("executed_any")
+    if value is None:
+        ctx.fail(
+            f"a pass reports no executed_any port (its ports: {show(sorted(ports(one)))}); "
+            "a missing port is not false"
+        )
+    if not isinstance(value, bool):
+        ctx.fail(f"a pass reports executed_any {show(value)}, not a boolean")
+    return value
 
 
 def _passes(ctx: CheckContext, name: str, *batches: Reply) -> list[PassRecord]:
@@ -58,7 +72,7 @@ def check_unwired_tool_counts_as_work(ctx: CheckContext) -> None:
     passes = [one for _, one in all_passes(trace)]
     ctx.expect(len(passes) == 1, "the pass was not reported")
     ctx.expect(
-        port(passes[0], "executed_any") is True, "a call to an unwired tool left executed_any false"
+        _executed_any(ctx, passes[0]) is True, "a call to an unwired tool left executed_any false"
     )
     ctx.expect(
         port(passes[0], "executed") == ["call_x"],
@@ -77,11 +91,11 @@ def check_all_repeat_pass_is_idle(ctx: CheckContext) -> None:
     false, although it still re-emits results: only first-time handling is work."""
     batch = calls(call("do_thing", [], "call_a"), call("other_thing", [], "call_b"))
     passes = _passes(ctx, "rt10-c2-all-repeat", batch, batch)
-    ctx.expect(port(passes[0], "executed_any") is True, "the first pass reported no work")
+    ctx.expect(_executed_any(ctx, passes[0]) is True, "the first pass reported no work")
     ctx.expect(
-        port(passes[1], "executed_any") is False,
+        _executed_any(ctx, passes[1]) is False,
         "a pass of nothing but repeats reported executed_any "
-        f"{show(port(passes[1], 'executed_any'))}",
+        f"{show(_executed_any(ctx, passes[1]))}",
     )
     ctx.expect(bool(passes[1].results), "the repeats' stored results were not re-emitted")
 
@@ -91,8 +105,8 @@ def check_empty_batch_reports_false(ctx: CheckContext) -> None:
     """An empty batch reports `executed_any` false."""
     passes = _passes(ctx, "rt10-c3-empty", calls())
     ctx.expect(
-        port(passes[0], "executed_any") is False,
-        f"an empty batch reported executed_any {show(port(passes[0], 'executed_any'))}",
+        _executed_any(ctx, passes[0]) is False,
+        f"an empty batch reported executed_any {show(_executed_any(ctx, passes[0]))}",
     )
 
 
@@ -112,7 +126,7 @@ def check_unguarded_and_malformed_calls(ctx: CheckContext) -> None:
     )
     passes = _passes(ctx, "rt10-c4-unguarded", no_id, malformed)
     ctx.expect(
-        port(passes[0], "executed_any") is True,
+        _executed_any(ctx, passes[0]) is True,
         "a call without an identifier left executed_any false",
     )
     ctx.expect(
@@ -120,7 +134,7 @@ def check_unguarded_and_malformed_calls(ctx: CheckContext) -> None:
         "a call without an identifier appears in executed or skipped",
     )
     ctx.expect(
-        port(passes[1], "executed_any") is False, "a batch of malformed calls set executed_any"
+        _executed_any(ctx, passes[1]) is False, "a batch of malformed calls set executed_any"
     )
     ctx.expect(
         port(passes[1], "executed") == [] and port(passes[1], "skipped") == [],

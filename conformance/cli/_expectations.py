@@ -74,10 +74,26 @@ def _update(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from conformance.report import ExpectationsError, load_standing, resolve_expectations
+    from conformance.report import ExpectationsError, Problem, load_standing, resolve_expectations
+    from conformance.rules import load_corpus
 
     try:
         expectations = load_optional_expectations(args.file)
+        if expectations is not None:
+            # Without a report, the corpus still says which rules and clauses exist.
+            corpus = load_corpus()
+            known = {rule.id for rule in corpus.rules} | {c.id for c in corpus.clauses}
+            unknown = [
+                Problem(
+                    expectations.source,
+                    entry.line,
+                    f"{entry.scope} {entry.target} names no rule or clause of the corpus",
+                )
+                for entry in expectations.entries
+                if (entry.clause or entry.rule) not in known
+            ]
+            if unknown:
+                raise ExpectationsError(unknown)
         if expectations is not None and args.standing is not None:
             resolve_expectations(load_standing(args.standing), expectations)
     except ExpectationsError as error:

@@ -120,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
     from conformance.cases import check_selection
     from conformance.cli import EXIT_UNDRIVABLE, EXIT_USAGE
     from conformance.report import (
+        ExpectationsError,
         append_step_summary,
         gate,
         github_step_summary,
@@ -135,6 +136,10 @@ def run(args: argparse.Namespace) -> int:
         spec = resolve_spec(args.impl, args.mutant)
         expectations = load_expectations(args.expectations) if args.expectations else None
         check_selection(load_corpus(), args.only, args.level)
+    except ExpectationsError as err:  # every problem of the file, a line each
+        for problem in err.problems:
+            sys.stderr.write(f"rttool: error: {printable(str(problem))}\n")
+        return EXIT_USAGE
     except RttoolError as err:
         sys.stderr.write(f"rttool: error: {redacted(str(err))}\n")
         return EXIT_USAGE

@@ -57,6 +57,7 @@ def _exit_status(code: int) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     env = dict(os.environ)
+    env["RTTOOL_SERVER_PROG"] = "rttool serve-reference"
     if args.token is not None:
         env[_TOKEN_ENV] = args.token
     # The server runs in its own session, so that a signal reaches it exactly once,

@@ -71,7 +71,7 @@ def no_loss(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | Non
             continue
         if canary not in [canary_of(e) for e in delivered(wire)]:
             return (
-                f"{_canary(canary)} ({made.type} from {made.tool} call {made.tool_call_id}) "
+                f"{_canary(canary)} ({made.type} from {made.tool} {_call(made.tool_call_id)}) "
                 f"was produced in turn {made.turn}, which completed without delivering it in "
                 f"any message's toolArtifacts and without a warning; it "
                 f"{whereabouts(wire, canary)}"
@@ -352,3 +352,8 @@ INVARIANTS: tuple[Invariant, ...] = (
         profile="durable-resume",
     ),
 )
+
+
+def _call(tool_call_id: object) -> str:
+    """``call c1``, or ``a call without an id``."""
+    return f"call {tool_call_id}" if tool_call_id is not None else "a call without an id"

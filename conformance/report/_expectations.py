@@ -228,7 +228,7 @@ def parse_expectations(text: str, *, source: str = "expectations.yaml") -> Expec
                 Problem(
                     source,
                     _line(key_node),
-                    f"unknown key {key_node.value!r}; the file has one key, 'expectations'",
+                    f"unknown top-level key {key_node.value!r}; only 'expectations' is allowed",
                 )
             )
     if entries_node is None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import re
 
 from conformance.report._escape import evidence_href, http_url, xml_text
 from conformance.report._html_assets import SCRIPT, STYLE
@@ -21,6 +22,8 @@ from conformance.report._model import ClauseResult, RuleResult
 from conformance.report._output import OutputFile, Rendered, RenderOptions
 from conformance.report._standing import StandingReport
 from conformance.report._values import STANDINGS, Standing
+
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
 
 __all__ = ["CONTENT_SECURITY_POLICY", "render_html", "standing_html"]
 
@@ -144,7 +147,7 @@ def _clause(clause: ClauseResult, options: RenderOptions) -> list[str]:
         f'<div class="clause" data-standing="{_e(clause.standing)}">',
         f"<h3>{_e(clause.citation)} {_standing(clause.standing)} "
         f'<span class="muted">({_e(counts_phrase(clause.counts))})</span></h3>',
-        f'<p class="text">{_e(clause.text)}</p>',
+        f'<p class="text">{_code_spans(clause.text)}</p>',
     ]
     if not clause.checks:
         return [*lines, '<p class="muted">No check covers this clause.</p>', "</div>"]
@@ -240,3 +243,11 @@ def render_html(report: StandingReport, options: RenderOptions) -> Rendered:
     """``report.html``."""
     text = standing_html(report, options)
     return Rendered(files=(OutputFile(path="report.html", content=text.encode("utf-8")),))
+
+
+def _code_spans(text: str) -> str:
+    """Escaped rule text whose `code spans` are shown as code."""
+    parts = _CODE_SPAN.split(text)
+    return "".join(
+        f"<code>{_e(part)}</code>" if index % 2 else _e(part) for index, part in enumerate(parts)
+    )

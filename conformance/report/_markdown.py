@@ -161,6 +161,13 @@ def standing_markdown(report: StandingReport, options: RenderOptions | None = No
         lines += _rule(rule, options)
     if report.hunt is not None:
         lines += ["## Hunt", "", hunt_sentence(report.hunt), ""]
+    elif any(check.kind == "hunt" for rule in report.rules for _, check in rule.checks()):
+        lines += [
+            "## Hunt",
+            "",
+            "The property-based hunt did not complete: its checks report why.",
+            "",
+        ]
     else:
         lines += [
             "## Hunt",

@@ -30,6 +30,8 @@ from adapters.errors import RttoolError
 __all__ = ["DEFAULT_PORT", "TOKEN_ENV", "main"]
 
 PROG = "python -m reference_impl.server"
+#: the name a launcher gives this command in its messages
+PROG_ENV = "RTTOOL_SERVER_PROG"
 DEFAULT_PORT = 8000
 #: The environment variable a token may come from (it then never shows in ``ps``).
 TOKEN_ENV = "RTTOOL_TOKEN"  # noqa: S105 - the name of a variable, not a secret
@@ -42,7 +44,8 @@ class _StartError(RttoolError):
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=PROG,
+        # A launcher (``rttool serve-reference``) names itself, so errors name what was typed.
+        prog=os.environ.get(PROG_ENV) or PROG,
         description="Serve the reference runtime's HTTP API (turn API, message poll, harness).",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
@@ -109,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _serve(args)
     except _StartError as err:
-        sys.stderr.write(f"{PROG}: error: {err}\n")
+        sys.stderr.write(f"{os.environ.get(PROG_ENV) or PROG}: error: {err}\n")
         return 2
 
 

@@ -23,10 +23,26 @@ def test_rule_lines_say_what_the_table_says() -> None:
 def test_the_table_says_when_the_hunt_did_not_run_and_when_the_run_was_partial() -> None:
     report = sample_report()
     assert "hunt: did not run" not in terminal_table(report)
-    partial = replace(report, hunt=None, run=replace(report.run, only=("RT-TOOL-7",)))
-    text = terminal_table(partial)
+    unhunted = replace(
+        report,
+        hunt=None,
+        run=replace(report.run, only=("RT-TOOL-7",)),
+        rules=tuple(
+            replace(
+                rule,
+                clauses=tuple(
+                    replace(c, checks=tuple(k for k in c.checks if k.kind != "hunt"))
+                    for c in rule.clauses
+                ),
+            )
+            for rule in report.rules
+        ),
+    )
+    text = terminal_table(unhunted)
     assert "hunt: did not run" in text
     assert text.splitlines()[-1] == "partial run: only RT-TOOL-7"
+    # Hunt checks without a hunt summary: it ran, and failed to complete.
+    assert "hunt: did not complete" in terminal_table(replace(report, hunt=None))
 
 
 def test_timestamps_read_as_utc_to_the_second() -> None:
