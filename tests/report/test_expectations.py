@@ -118,7 +118,10 @@ def test_unknown_keys_duplicate_keys_and_types_name_their_lines() -> None:
         ("- clause: R-1#c1\n", "exp.yaml:1: expected a mapping with the key 'expectations'"),
         ("", "exp.yaml:1: expected a mapping with the key 'expectations'"),
         ("expectations: 3\n", "exp.yaml:1: 'expectations' is a list"),
-        ("expect: []\n", "exp.yaml:1: unknown top-level key 'expect'; only 'expectations' is allowed"),
+        (
+            "expect: []\n",
+            "exp.yaml:1: unknown top-level key 'expect'; only 'expectations' is allowed",
+        ),
         ("expectations:\n  - just a string\n", "exp.yaml:2: an entry is a mapping"),
         ("expectations: !!python/object:os.system {}\n", "exp.yaml:1: not valid YAML"),
     ],
