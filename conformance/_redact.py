@@ -12,12 +12,16 @@ import re
 
 __all__ = ["redacted"]
 
-_WORD = r"[a-z0-9_-]*(?:key|token|secret|password|passwd)[a-z0-9_-]*"
+# A name that *ends* in a credential word, in parts joined by ``_`` or ``-``:
+# ``token``, ``api_key``, ``API-KEY``, ``client_secret``; never ``monkey`` or ``max_tokens``.
+_WORD = r"(?:[a-z0-9]+[_-])*(?:api[_-]?key|key|token|secret|password|passwd)"
+# A value: quoted (with the quotes), or up to a space, ``&`` or quote.
+_VALUE = r"(\"[^\"]*\"|'[^']*'|[^\s&'\"]+)"
 _USERINFO = re.compile(r"(?<=://)[^/@\s]+@")
-# --api-key VALUE, --token=VALUE
-_FLAG = re.compile(rf"(?i)(--?{_WORD}[= ])[^\s&'\"]+")
+# --api-key VALUE, --token=VALUE (a flag starts a word: ``non-token`` is no flag)
+_FLAG = re.compile(rf"(?i)(?<![\w-])(--?{_WORD}[= ]){_VALUE}")
 # API_KEY=VALUE (a command's environment), ?token=VALUE (a URL's query)
-_ASSIGNMENT = re.compile(rf"(?i)(?<![-\w])({_WORD}=)[^\s&'\"]+")
+_ASSIGNMENT = re.compile(rf"(?i)(?<![\w-])({_WORD}=){_VALUE}")
 
 
 def redacted(text: str) -> str:

@@ -92,7 +92,7 @@ class Runtime:
             latest = records.list_turns(conn, conversation_id)
             if [(t.id, t.status) for t in latest[-1:]] != [(t.id, t.status) for t in turns[-1:]]:
                 raise Refusal(
-                    "turn_running",
+                    "conversation_changed",
                     "the conversation changed while the turn was starting",
                     status=409,
                     turn=latest[-1].id,

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from adapters import Driver, connect
 from adapters._codec import to_json
+from adapters.capabilities import missing_capability, needed_capabilities
 from adapters.driver import Unsupported
 from adapters.errors import ImplementationError, TimedOut
 from adapters.handshake import Handshake
@@ -67,6 +68,7 @@ class SuiteState:
         self._driver: Driver | None = None
         self._timeouts = 0  # cases in a row that timed out (skips neither count nor reset)
         self._last_timeout: TimedOut | None = None
+        self._handshake: Handshake | None = None
 
     @property
     def driver(self) -> Driver:
@@ -81,7 +83,15 @@ class SuiteState:
 
     def handshake(self) -> Handshake:
         """The implementation's handshake."""
-        return self.driver.handshake()
+        if self._handshake is None:
+            self._handshake = self.driver.handshake()
+        return self._handshake
+
+    def _halt_message(self) -> str:
+        return (
+            f"not run: the implementation did not answer in time {self._timeouts} times "
+            f"in a row (timeout={self.options.timeout}s)"
+        )
 
     def close(self) -> None:
         """Close the connection, if one was opened."""
@@ -101,17 +111,22 @@ class SuiteState:
         """Run ``case`` and say how it ended; never raises for the implementation's faults."""
         started = time.perf_counter()
         context: CheckContext | None = None
+        halted = self._timeouts >= self.HANG_AFTER
+        if halted and self._handshake is None:
+            # Not even the hello was answered in this process: nothing can be tried.
+            return CaseOutcome(case.id, "error", self._halt_message(), fault="implementation")
         timed_out = False
+        answered = _Answered(self.driver)
         try:
             handshake = self.handshake()
             reason = self.applicable(case, handshake)
             if reason is not None:
                 return CaseOutcome(case.id, "skipped", reason, "not-applicable")
-            runner: ScenarioRunner = self.driver
-            if self._timeouts >= self.HANG_AFTER:
+            runner: ScenarioRunner = answered
+            if halted:
                 # Taken to hang: the case still runs up to its first request, so that what
                 # does not apply or cannot be tried is still reported as such.
-                runner = _Halted(handshake, self._timeouts, self.options.timeout)
+                runner = _Halted(handshake, self._halt_message())
             context = CheckContext(runner)
             case.run(context)
             outcome = CaseOutcome(case.id, "passed")
@@ -136,8 +151,8 @@ class SuiteState:
             outcome = CaseOutcome(
                 case.id, "error", _line(f"{type(err).__name__}: {err}"), fault="suite"
             )
-        if outcome.outcome != "skipped" and not timed_out and self._timeouts < self.HANG_AFTER:
-            self._timeouts = 0  # it answered (once halted, nothing is asked any more)
+        if answered.answered and not timed_out:
+            self._timeouts = 0  # the implementation answered a scenario: it does not hang
         duration = round(time.perf_counter() - started, 6)
         evidence = {}
         if outcome.outcome in ("failed", "error") and context is not None:
@@ -176,20 +191,40 @@ class _NotRun(ImplementationError):
 
 
 class _Halted:
-    """A runner that answers the handshake from memory and sends nothing."""
+    """A runner that answers the handshake from memory and sends nothing: a scenario that
+    needs a capability the handshake lacks is still unsupported (untested), as with a
+    real driver; any other is not run."""
 
-    def __init__(self, handshake: Handshake, timeouts: int, timeout: float) -> None:
+    def __init__(self, handshake: Handshake, message: str) -> None:
         self._handshake = handshake
-        self._message = (
-            f"not run: the implementation did not answer in time {timeouts} times "
-            f"in a row (timeout={timeout}s)"
-        )
+        self._message = message
 
     def handshake(self) -> Handshake:
         return self._handshake
 
     def run(self, scenario: Scenario) -> Trace | Unsupported:
+        missing = missing_capability(self._handshake.capabilities, needed_capabilities(scenario))
+        if missing is not None:
+            return Unsupported(missing, "the handshake does not offer it")
         raise _NotRun(self._message)
+
+
+class _Answered:
+    """The driver, noting whether the implementation answered a scenario (only that shows
+    it is not hanging; a case judged without a request proves nothing either way)."""
+
+    def __init__(self, driver: Driver) -> None:
+        self._driver = driver
+        self.answered = False
+
+    def handshake(self) -> Handshake:
+        return self._driver.handshake()
+
+    def run(self, scenario: Scenario) -> Trace | Unsupported:
+        trace = self._driver.run(scenario)
+        # An Unsupported may be the driver's own verdict from the handshake: no answer.
+        self.answered = self.answered or isinstance(trace, Trace)
+        return trace
 
 
 def _dump(root: Path, relative: Path, value: object) -> str:

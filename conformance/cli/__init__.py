@@ -38,8 +38,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        # One line, like every other error of rttool; the usage is one --help away.
-        sys.stderr.write(f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        # One line, like every other error of rttool; the usage is one --help away.  What
+        # was typed may hold a credential (--api-key=...): it is redacted like the rest.
+        from conformance._redact import redacted
+
+        sys.stderr.write(f"{self.prog}: error: {redacted(message)} (see {self.prog} --help)\n")
         raise SystemExit(EXIT_USAGE)
 
 

@@ -146,9 +146,20 @@ def diff_reports(old: StandingReport, new: StandingReport) -> StandingDiff:
 def _mismatches(old: StandingReport, new: StandingReport) -> tuple[str, ...]:
     """Why ``new`` looked less hard than ``old`` (see the module's docstring)."""
     found = []
-    if new.run.only and new.run.only != old.run.only:
+    uncovered = [item for item in old.run.only or ("",) if not _covers(new.run.only, item)]
+    if uncovered:
         was = ", ".join(old.run.only) or "everything"
         found.append(f"the new run covered only {', '.join(new.run.only)} (the old one: {was})")
-    if old.hunt is not None and new.hunt is None:
+    if old.hunt_status() != "off" and new.hunt_status() == "off":
         found.append("the new run did not run the hunt, the old one did")
     return tuple(found)
+
+
+def _covers(only: tuple[str, ...], item: str) -> bool:
+    """Whether a run limited to ``only`` (nothing: everything) covers ``item`` (a rule or
+    clause id; ``""``: everything)."""
+    if not only:
+        return True
+    if not item:
+        return False
+    return item in only or item.partition("#")[0] in only

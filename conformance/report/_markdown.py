@@ -161,11 +161,19 @@ def standing_markdown(report: StandingReport, options: RenderOptions | None = No
         lines += _rule(rule, options)
     if report.hunt is not None:
         lines += ["## Hunt", "", hunt_sentence(report.hunt), ""]
-    elif any(check.kind == "hunt" for rule in report.rules for _, check in rule.checks()):
+    elif report.hunt_status() == "failed":
         lines += [
             "## Hunt",
             "",
             "The property-based hunt did not complete: its checks report why.",
+            "",
+        ]
+    elif report.hunt_status() == "skipped":
+        lines += [
+            "## Hunt",
+            "",
+            "The property-based hunt had nothing to search: none of its invariants applies "
+            "to what the implementation claims, or can be tried with what it offers.",
             "",
         ]
     else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Literal
 
 from adapters.errors import SuiteError
 from conformance.report._model import CheckResult, ClauseResult, RuleResult, StandingCounts
@@ -36,6 +37,9 @@ class FamilyTally:
     def message(self) -> str:
         """The badge text: ``9/10``, or ``n/a`` when nothing applies."""
         return f"{self.conforming}/{self.applicable}" if self.applicable else "n/a"
+
+
+HuntStatus = Literal["searched", "failed", "skipped", "off"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -73,6 +77,21 @@ class StandingReport:
             applicable=sum(rule.standing != "not-applicable" for rule in rules),
             counts=StandingCounts.of(rule.standing for rule in rules),
         )
+
+    def hunt_status(self) -> HuntStatus:
+        """What became of the property-based hunt: ``searched`` (it has a summary),
+        ``failed`` (its checks errored before the search ended), ``skipped`` (none of its
+        invariants applied or could be tried), or ``off`` (it was not run at all)."""
+        if self.hunt is not None:
+            return "searched"
+        hunted = [c for rule in self.rules for _, c in rule.checks() if c.kind == "hunt"]
+        if not hunted:
+            return "off"
+        if any(c.outcome == "error" for c in hunted):
+            return "failed"
+        if all(c.outcome == "skipped" for c in hunted):
+            return "skipped"
+        return "searched"  # judged, though the summary is missing (a hand-made report)
 
     def tallies(self) -> tuple[FamilyTally, ...]:
         """The headline of every family present."""

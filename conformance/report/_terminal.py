@@ -34,14 +34,13 @@ def terminal_table(report: StandingReport) -> str:
     lines.insert(1, "  ".join("-" * width for width in widths))
     tallies = ", ".join(f"{t.family} {t.message}" for t in report.tallies())
     lines.append(f"conforming: {tallies or 'no rule selected'}")
-    if report.hunt is None and _hunt_checks(report):
+    status = report.hunt_status()
+    if status == "failed":
         lines.append("hunt: did not complete (see the errors of its checks)")
-    elif report.hunt is None:
+    elif status == "skipped":
+        lines.append("hunt: nothing to search (its checks are untested or not applicable)")
+    elif status == "off":
         lines.append("hunt: did not run (clauses only the hunt covers stay untested)")
     if report.run.only:
         lines.append(f"partial run: only {', '.join(report.run.only)}")
     return "\n".join(printable(line) for line in lines)
-
-
-def _hunt_checks(report: StandingReport) -> bool:
-    return any(check.kind == "hunt" for rule in report.rules for _, check in rule.checks())

@@ -39,6 +39,7 @@ def _rttool(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         (["--mutant", "bogus"], "no such mutant: name=bogus"),
         (["--impl", "foo"], "unknown implementation spec; use reference, python:MODULE:ATTR"),
         (["--impl", "python:no_such_module_xyz:create"], "no such harness module"),
+        (["--api-key=s3cr3t"], "unrecognized arguments: --api-key=***"),
     ],
 )
 def test_a_bad_selection_or_argument_is_refused_in_one_line(
@@ -47,7 +48,8 @@ def test_a_bad_selection_or_argument_is_refused_in_one_line(
     done = _rttool("run", "--report-dir", str(tmp_path / "out"), *args, cwd=tmp_path)
     assert done.returncode == 2, done.stderr
     assert said in done.stderr
-    assert "Traceback" not in done.stderr
+    assert "Traceback" not in done.stderr and "s3cr3t" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1  # one line, no usage block
     assert not (tmp_path / "out" / "standing.json").exists()
 
 
@@ -73,6 +75,17 @@ def test_redaction_covers_urls_flags_variables_and_queries() -> None:
         "stdio:API_KEY=*** python h.py --api-key *** --secret=***"
     )
     assert redacted("the token was refused") == "the token was refused"
+    # Quoted values go whole; ordinary words that merely contain a credential word stay.
+    assert redacted('stdio:API_KEY="s 3" ./h --token \'t 4\' --password="p"') == (
+        "stdio:API_KEY=*** ./h --token *** --password=***"
+    )
+    for plain in (
+        "the idempotency-key header is missing",
+        "a non-token value",
+        "rt3-c1-key-by-key request=step",
+        "max_tokens=100 keyed=3 monkey=banana",
+    ):
+        assert redacted(plain) == plain
 
 
 def test_argument_types() -> None:

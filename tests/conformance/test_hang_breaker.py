@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from adapters.errors import TimedOut
 from conformance._pytest._options import REFERENCE_SPEC, RunOptions
 from conformance._pytest._state import SuiteState
@@ -48,9 +50,10 @@ def _passes(ctx: CheckContext) -> None:
 
 
 def _asks(ctx: CheckContext) -> None:
-    from conformance.scenarios import scenario
+    from adapters.scenario import StartTurn
+    from conformance.scenarios import say, scenario
 
-    ctx.run(scenario("asks", steps=[]))
+    ctx.run(scenario("asks", steps=[StartTurn("t1")], model=[say("hi")]))
 
 
 def _run(kinds: list[Callable[[CheckContext], None]]) -> list[str]:
@@ -73,15 +76,37 @@ def test_three_timeouts_in_a_row_stop_the_waiting() -> None:
 def test_after_the_breaker_what_cannot_be_tried_is_still_untested() -> None:
     # A case that needs a capability the implementation lacks says so before it sends
     # anything: the breaker must not turn that into an error.
-    got = _run([_times_out, _times_out, _times_out, _untested, _passes, _asks])
-    assert got == ["error", "error", "error", "skipped", "passed", "not-run"]
+    got = _run([_times_out, _times_out, _times_out, _untested, _asks])
+    assert got == ["error", "error", "error", "skipped", "not-run"]
 
 
-def test_skips_neither_count_nor_reset_and_an_answer_resets() -> None:
-    got = _run([_times_out, _times_out, _untested, _passes, _times_out, _times_out, _passes])
-    assert got == ["error", "error", "skipped", "passed", "error", "error", "passed"]
-    got = _run([_times_out, _untested, _times_out, _untested, _times_out, _asks])
-    assert got == ["error", "skipped", "error", "skipped", "error", "not-run"]
+def test_a_halted_runner_still_tells_unsupported_from_not_run() -> None:
+    from dataclasses import replace
+
+    from adapters.driver import Unsupported
+    from adapters.scenario import Restart, StartTurn
+    from conformance._pytest._state import _Halted, _NotRun
+    from conformance.scenarios import scenario
+
+    state = _state([])
+    try:
+        real = state.handshake()
+    finally:
+        state.close()
+    lacking = replace(real, capabilities=replace(real.capabilities, restart=False))
+    halted = _Halted(lacking, "not run: hanging")
+    needs_restart = scenario("r", steps=[StartTurn("t1"), Restart()])
+    assert halted.run(needs_restart) == Unsupported("restart", "the handshake does not offer it")
+    with pytest.raises(_NotRun):
+        halted.run(scenario("s", steps=[StartTurn("t1")]))
+
+
+def test_only_an_answered_scenario_resets_the_count() -> None:
+    # A case judged without a request (here: one that passes at once) proves nothing.
+    got = _run([_times_out, _times_out, _passes, _untested, _times_out, _asks])
+    assert got == ["error", "error", "passed", "skipped", "error", "not-run"]
+    got = _run([_times_out, _times_out, _asks, _times_out, _times_out, _asks])
+    assert got == ["error", "error", "passed", "error", "error", "passed"]
 
 
 def test_one_shared_failure_counts_once() -> None:
@@ -90,5 +115,5 @@ def test_one_shared_failure_counts_once() -> None:
     def hunt(ctx: CheckContext) -> None:
         raise shared
 
-    got = _run([hunt, hunt, hunt, hunt, _passes])
+    got = _run([hunt, hunt, hunt, hunt, _asks])
     assert got == ["error", "error", "error", "error", "passed"]

@@ -48,5 +48,5 @@ def test_a_turn_started_meanwhile_is_seen_under_the_write_lock(
     monkeypatch.setattr(records, "list_turns", list_turns)
     with pytest.raises(Refusal) as refused:
         rig.runtime.start_turn(conversation, "again")
-    assert refused.value.details["code"] == "turn_running"
+    assert refused.value.details["code"] == "conversation_changed"
     assert len(rig.runtime.turns(conversation)) == 2  # the racer's, not a third

@@ -223,7 +223,20 @@ def test_diff_refuses_a_new_run_that_looked_less_hard(
     report = sample_report()
     full = _standing(tmp_path / "full", report)
     partial = replace(report, run=replace(report.run, only=("RT-TOOL-7",)))
-    unhunted = replace(report, hunt=None)
+    unhunted = replace(
+        report,
+        hunt=None,
+        rules=tuple(
+            replace(
+                rule,
+                clauses=tuple(
+                    replace(c, checks=tuple(k for k in c.checks if k.kind != "hunt"))
+                    for c in rule.clauses
+                ),
+            )
+            for rule in report.rules
+        ),
+    )
     for name, newer, said in (
         ("partial", partial, "the new run covered only RT-TOOL-7 (the old one: everything)"),
         ("unhunted", unhunted, "the new run did not run the hunt, the old one did"),
@@ -251,3 +264,23 @@ def test_gate_refuses_a_level_that_gates_nothing(
     path = _standing(tmp_path / "r", only_optional)
     assert main(["report", "gate", str(path), "--level", "extended"]) == 2
     assert "gates nothing" in capsys.readouterr().err
+
+
+def test_diff_accepts_a_new_run_that_covers_at_least_as_much(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = sample_report()
+
+    def only(*items: str) -> Path:
+        name = "-".join(items).replace("#", "_") or "all"
+        return _standing(tmp_path / name, replace(report, run=replace(report.run, only=items)))
+
+    for old, new in (
+        (only("RT-TOOL-7#c3"), only("RT-TOOL-7")),  # a clause, then its rule
+        (only("RT-TOOL-7", "RT-TOOL-9"), only("RT-TOOL-9", "RT-TOOL-7")),  # order is no matter
+        (only("RT-TOOL-7"), only()),  # a part, then everything
+    ):
+        capsys.readouterr()
+        assert main(["report", "diff", str(old), str(new)]) in (0, 1)
+        assert "mismatch" not in capsys.readouterr().out
+    assert main(["report", "diff", str(only("RT-TOOL-7")), str(only("RT-TOOL-7#c3"))]) == 2

@@ -41,8 +41,39 @@ def test_the_table_says_when_the_hunt_did_not_run_and_when_the_run_was_partial()
     text = terminal_table(unhunted)
     assert "hunt: did not run" in text
     assert text.splitlines()[-1] == "partial run: only RT-TOOL-7"
-    # Hunt checks without a hunt summary: it ran, and failed to complete.
-    assert "hunt: did not complete" in terminal_table(replace(report, hunt=None))
+    # Hunt checks that errored and no summary: it ran, and failed to complete.
+    from conformance.report import CheckResult
+
+    errored = replace(
+        report,
+        hunt=None,
+        rules=tuple(
+            replace(
+                rule,
+                clauses=tuple(
+                    replace(
+                        c,
+                        checks=tuple(
+                            CheckResult(
+                                name=k.name,
+                                outcome="error",
+                                message="timed out",
+                                fault="implementation",
+                                kind="hunt",
+                            )
+                            if k.kind == "hunt"
+                            else k
+                            for k in c.checks
+                        ),
+                    )
+                    for c in rule.clauses
+                ),
+            )
+            for rule in report.rules
+        ),
+    )
+    assert errored.hunt_status() == "failed"
+    assert "hunt: did not complete" in terminal_table(errored)
 
 
 def test_timestamps_read_as_utc_to_the_second() -> None:
