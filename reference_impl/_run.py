@@ -24,7 +24,7 @@ from reference_impl.artifacts import Collector
 from reference_impl.behaviour import Components
 from reference_impl.durable import INTERRUPTED_PLACEHOLDER, NUDGE, short_result
 from reference_impl.journal import Journal, Snapshot, signature
-from reference_impl.passes import REFUSED_MESSAGE, PassContext
+from reference_impl.passes import REFUSED_MESSAGE, PassContext, prose
 from reference_impl.seams import RESUMABLE, Interruption, Seams, WriteBackFailed
 from reference_impl.store import Store
 from reference_impl.workflow import Model, Observer, ToolWorld, Workflow
@@ -41,6 +41,10 @@ __all__ = [
 
 SYSTEM_PROMPT = "You are a helpful agent. Use the tools you are given."
 MAX_MODEL_CALLS = 64
+
+#: what a refused retry answers its call with in the history (exactly: a tool whose own
+#: output quotes the refusal is not a refusal)
+_REFUSAL_TEXT = prose({"success": False, "data": None, "error": REFUSED_MESSAGE})
 
 
 class RunFailed(Exception):
@@ -311,7 +315,7 @@ class RunExecutor:
         refused = {
             (turn, e.get("tool_call_id"))
             for turn, e in entries
-            if e.get("role") == "tool" and REFUSED_MESSAGE in str(e.get("content", ""))
+            if e.get("role") == "tool" and e.get("content") == _REFUSAL_TEXT
         }
         messages: list[dict[str, object]] = [{"role": "system", "content": SYSTEM_PROMPT}]
         for turn_id, entry in entries:
