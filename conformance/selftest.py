@@ -241,21 +241,7 @@ def run_mutant(
 ) -> MutantResult:
     """Run ``cases`` against the reference runtime's mutant ``mutant``."""
     started = time.perf_counter()
-    options = RunOptions(
-        impl="reference",
-        spec=resolve_spec("reference", mutant.name),
-        mutant=mutant.name,
-        only=(),
-        levels=(),
-        report_dir=None,
-        timeout=timeout,
-        examples=None,
-        hunt_seconds=None,
-        seed=None,
-        hunt=False,
-        ci=False,
-        quiet=True,
-    )
+    options = RunOptions.quiet_reference(mutant=mutant.name, timeout=timeout)
     state = SuiteState(options, corpus, list(cases))
     failing: list[Case] = []
     proven: list[Case] = []

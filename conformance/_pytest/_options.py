@@ -51,6 +51,26 @@ class RunOptions:
     gate: tuple[str, ...] = ()
 
     @classmethod
+    def quiet_reference(cls, *, mutant: str | None = None, timeout: float = 30.0) -> RunOptions:
+        """Options for driving the reference runtime (or one of its mutants) outside a
+        pytest session: no report, no hunt, no output."""
+        return cls(
+            impl="reference",
+            spec=resolve_spec("reference", mutant),
+            mutant=mutant,
+            only=(),
+            levels=(),
+            report_dir=None,
+            timeout=timeout,
+            examples=None,
+            hunt_seconds=None,
+            seed=None,
+            hunt=False,
+            ci=False,
+            quiet=True,
+        )
+
+    @classmethod
     def from_config(cls, config: pytest.Config) -> RunOptions:
         """Read the options of ``config``."""
         impl = str(config.getoption("rttool_impl"))

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from conformance.rules import Corpus, Rule
 
+from conformance.cli import plural
+
 __all__ = ["configure"]
 
 _EXIT_OK = 0
@@ -126,8 +128,8 @@ def _lint(args: argparse.Namespace) -> int:
     for finding in report.findings:
         _out(str(finding))
     sys.stderr.write(
-        f"{_count(report.files, 'file')}, {_count(report.errors, 'error')}, "
-        f"{_count(report.warnings, 'warning')}\n"
+        f"{plural(report.files, 'file')}, {plural(report.errors, 'error')}, "
+        f"{plural(report.warnings, 'warning')}\n"
     )
     return _EXIT_FINDING if report.errors else _EXIT_OK
 
@@ -296,7 +298,3 @@ def _check_upstream(args: argparse.Namespace) -> int:
     for result in results:
         _out(str(result))
     return _EXIT_OK if all(result.status == "same" for result in results) else _EXIT_FINDING
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

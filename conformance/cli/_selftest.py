@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from conformance.selftest import MutantResult
 
+from conformance.cli import plural
+
 __all__ = ["configure"]
 
 
@@ -95,7 +97,7 @@ def selftest(args: argparse.Namespace) -> int:
             else "restricted mode: each mutant against the cases of the rules it breaks "
             "(what CI runs; --full runs the whole suite once per mutant)"
         )
-        print(f"rttool: selftest of {_count(n, 'mutant')}, {mode}", flush=True)
+        print(f"rttool: selftest of {plural(n, 'mutant')}, {mode}", flush=True)
     started = time.perf_counter()
     results: list[MutantResult] = []
     for mutant in chosen:
@@ -112,7 +114,7 @@ def selftest(args: argparse.Namespace) -> int:
         _summary(results, killed, uncovered, time.perf_counter() - started)
         if unproven:
             print(
-                f"rttool: {_count(len(unproven), 'case')} failed against no mutant: "
+                f"rttool: {plural(len(unproven), 'case')} failed against no mutant: "
                 f"{', '.join(unproven)}"
             )
         elif not args.only:
@@ -162,7 +164,7 @@ def _summary(
 ) -> None:
     survivors = [r.name for r in results if not r.caught]
     missed = [r for r in results if r.missed]
-    print(f"rttool: killed {killed} of {_count(len(results), 'mutant')} in {seconds:.1f} s")
+    print(f"rttool: killed {killed} of {plural(len(results), 'mutant')} in {seconds:.1f} s")
     if survivors:
         print(f"rttool: surviving mutants: {', '.join(survivors)}")
     for result in missed:
@@ -174,7 +176,3 @@ def _summary(
         print(f"rttool: {len(uncovered)} clauses are broken by no mutant: {', '.join(uncovered)}")
     else:
         print("rttool: every clause of the corpus is broken by at least one mutant")
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

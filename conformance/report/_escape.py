@@ -11,6 +11,7 @@ import re
 from urllib.parse import quote, urlsplit
 
 __all__ = [
+    "code_spans",
     "evidence_href",
     "http_url",
     "markdown",
@@ -37,6 +38,16 @@ def _hex(match: re.Match[str]) -> str:
 def xml_text(text: str) -> str:
     """``text`` with characters XML cannot hold shown as ``\\xNN``."""
     return _XML_ILLEGAL.sub(_hex, text)
+
+
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def code_spans(text: str) -> list[tuple[str, bool]]:
+    """``text`` cut into ``(part, is_code)`` pieces at its single-backtick code spans (the
+    backticks dropped), for a renderer to escape each piece and mark the code."""
+    parts = _CODE_SPAN.split(text)
+    return [(part, index % 2 == 1) for index, part in enumerate(parts)]
 
 
 def printable(text: str) -> str:

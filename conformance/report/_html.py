@@ -13,17 +13,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
-import re
 
-from conformance.report._escape import evidence_href, http_url, xml_text
+from conformance.report._escape import code_spans, evidence_href, http_url, xml_text
 from conformance.report._html_assets import SCRIPT, STYLE
 from conformance.report._labels import counts_phrase, hunt_sentence
 from conformance.report._model import ClauseResult, RuleResult
 from conformance.report._output import OutputFile, Rendered, RenderOptions
 from conformance.report._standing import StandingReport
 from conformance.report._values import STANDINGS, Standing
-
-_CODE_SPAN = re.compile(r"`([^`\n]+)`")
 
 __all__ = ["CONTENT_SECURITY_POLICY", "render_html", "standing_html"]
 
@@ -247,7 +244,6 @@ def render_html(report: StandingReport, options: RenderOptions) -> Rendered:
 
 def _code_spans(text: str) -> str:
     """Escaped rule text whose `code spans` are shown as code."""
-    parts = _CODE_SPAN.split(text)
     return "".join(
-        f"<code>{_e(part)}</code>" if index % 2 else _e(part) for index, part in enumerate(parts)
+        f"<code>{_e(part)}</code>" if is_code else _e(part) for part, is_code in code_spans(text)
     )

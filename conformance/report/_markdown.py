@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 
-from conformance.report._escape import evidence_href, http_url, markdown
+from conformance.report._escape import code_spans, evidence_href, http_url, markdown
 from conformance.report._labels import (
     STANDING_SYMBOLS,
     check_symbol,
@@ -19,7 +18,6 @@ from conformance.report._standing import StandingReport
 
 __all__ = ["render_markdown", "standing_markdown"]
 
-_CODE_SPAN = re.compile(r"`([^`\n]+)`")
 
 _ATTRIBUTION = (
     "Clause text is quoted from the rules as published; the FlowDrop Workflow "
@@ -45,11 +43,10 @@ def _when(stamp: str) -> str:
 
 def _text(text: str) -> str:
     """Rule text as inert Markdown that still shows its `code spans` as code."""
-    parts = _CODE_SPAN.split(text)
+    # Inline HTML content is still Markdown: it is escaped the same way inside the tags.
     return "".join(
-        # Inline HTML content is still Markdown: escape it the same way inside the tags.
-        f"<code>{markdown(part)}</code>" if index % 2 else markdown(part)
-        for index, part in enumerate(parts)
+        f"<code>{markdown(part)}</code>" if is_code else markdown(part)
+        for part, is_code in code_spans(text)
     )
 
 

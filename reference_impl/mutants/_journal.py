@@ -38,7 +38,11 @@ def _newest_first(events: Iterable[LedgerEvent]) -> Journal:
     return Journal(tuple(sorted(completed, key=lambda entry: entry.seq)), tuple(interrupted))
 
 
-class _ToolDoneMissingResult(ToolNode):
+class _ToolDoneWithout(ToolNode):
+    """Records every ``tool_done`` without one of its parts (``dropped``)."""
+
+    dropped = ""
+
     def record_event(
         self,
         conn: sqlite3.Connection,
@@ -49,23 +53,18 @@ class _ToolDoneMissingResult(ToolNode):
         tool_input: object = None,
         result: object = None,
     ) -> None:
-        kept = None if event == "tool_done" else result
-        super().record_event(conn, ctx, event, tool, tool_input=tool_input, result=kept)
+        if event == "tool_done":
+            tool_input = None if self.dropped == "input" else tool_input
+            result = None if self.dropped == "result" else result
+        super().record_event(conn, ctx, event, tool, tool_input=tool_input, result=result)
 
 
-class _ToolDoneMissingInput(ToolNode):
-    def record_event(
-        self,
-        conn: sqlite3.Connection,
-        ctx: PassContext,
-        event: str,
-        tool: str,
-        *,
-        tool_input: object = None,
-        result: object = None,
-    ) -> None:
-        kept = None if event == "tool_done" else tool_input
-        super().record_event(conn, ctx, event, tool, tool_input=kept, result=result)
+class _ToolDoneMissingResult(_ToolDoneWithout):
+    dropped = "result"
+
+
+class _ToolDoneMissingInput(_ToolDoneWithout):
+    dropped = "input"
 
 
 class _ReusedAnswerRecordedInLedger(ToolNode):

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import functools
+import subprocess
+import sys
+from pathlib import Path
 
 from adapters import Driver, connect
 
@@ -18,3 +21,15 @@ def reference_driver() -> Driver:
 def mutant_driver(name: str) -> Driver:
     """A driver for a named mutant of the reference runtime."""
     return Driver(connect(f"{REFERENCE}?mutant={name}"))
+
+
+def rttool(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``rttool ARGS`` in a fresh interpreter, as a user runs it (output captured)."""
+    return subprocess.run(
+        [sys.executable, "-m", "conformance.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

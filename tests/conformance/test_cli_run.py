@@ -3,8 +3,6 @@ implementation cannot be driven, with credentials kept out of what it writes."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -14,17 +12,7 @@ from adapters.errors import SpecError
 from conformance._arguments import positive_float, positive_int
 from conformance._pytest._options import resolve_spec
 from conformance._redact import redacted
-
-
-def _rttool(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "conformance.cli", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+from tests.conformance._support import rttool
 
 
 @pytest.mark.parametrize(
@@ -45,7 +33,7 @@ def _rttool(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_a_bad_selection_or_argument_is_refused_in_one_line(
     args: list[str], said: str, tmp_path: Path
 ) -> None:
-    done = _rttool("run", "--report-dir", str(tmp_path / "out"), *args, cwd=tmp_path)
+    done = rttool("run", "--report-dir", str(tmp_path / "out"), *args, cwd=tmp_path)
     assert done.returncode == 2, done.stderr
     assert said in done.stderr
     assert "Traceback" not in done.stderr and "s3cr3t" not in done.stderr
@@ -55,7 +43,7 @@ def test_a_bad_selection_or_argument_is_refused_in_one_line(
 
 def test_an_undrivable_run_leaves_a_junit_error_without_credentials(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    done = _rttool(
+    done = rttool(
         "run", "--impl", "stdio:false --token=SECRET123", "--report-dir", str(out), cwd=tmp_path
     )
     assert done.returncode == 3

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from adapters.errors import TimedOut
-from conformance._pytest._options import REFERENCE_SPEC, RunOptions
+from conformance._pytest._options import RunOptions
 from conformance._pytest._state import SuiteState
 from conformance.cases import Case
 from conformance.checks import CheckContext, Untested
@@ -19,21 +19,7 @@ def _case(name: str, run: Callable[[CheckContext], None]) -> Case:
 
 
 def _state(cases: list[Case]) -> SuiteState:
-    options = RunOptions(
-        impl="reference",
-        spec=REFERENCE_SPEC,
-        mutant=None,
-        only=(),
-        levels=(),
-        report_dir=None,
-        timeout=5.0,
-        examples=None,
-        hunt_seconds=None,
-        seed=None,
-        hunt=False,
-        ci=False,
-        quiet=True,
-    )
+    options = RunOptions.quiet_reference(timeout=5.0)
     return SuiteState(options, load_corpus(), cases)
 
 

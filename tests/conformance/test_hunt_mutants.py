@@ -4,14 +4,12 @@ and a saved counterexample replays."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from conformance.hunt import INVARIANTS, Budget, hunt
-from tests.conformance._support import mutant_driver
+from tests.conformance._support import mutant_driver, rttool
 
 pytestmark = pytest.mark.slow
 
@@ -55,20 +53,9 @@ def test_invariant_fails_against_its_mutant(invariant: str) -> None:
     assert invariant in found, f"found only {sorted(found)}"
 
 
-def _rttool(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "conformance.cli", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-
-
 def test_counterexample_is_saved_linked_and_replays(tmp_path: Path) -> None:
     report = tmp_path / "report"
-    run = _rttool(
+    run = rttool(
         "run",
         "--impl",
         "reference",
@@ -98,7 +85,7 @@ def test_counterexample_is_saved_linked_and_replays(tmp_path: Path) -> None:
         if check["name"] == "hunt-no-prose-leak"
     ]
     assert any(link and (report / link).is_file() for link in links)
-    again = _rttool(
+    again = rttool(
         "replay",
         str(saved[0]),
         "--impl",
@@ -108,13 +95,13 @@ def test_counterexample_is_saved_linked_and_replays(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert again.returncode == 1 and "still fails: no-prose-leak" in again.stdout
-    fixed = _rttool("replay", str(saved[0]), "--impl", "reference", cwd=tmp_path)
+    fixed = rttool("replay", str(saved[0]), "--impl", "reference", cwd=tmp_path)
     assert fixed.returncode == 0 and "passes now" in fixed.stdout
 
 
 def test_replay_refuses_a_bad_file(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"scenario": {"id": "x", "steps": [{"op": "dance"}]}}')
-    result = _rttool("replay", str(bad), cwd=tmp_path)
+    result = rttool("replay", str(bad), cwd=tmp_path)
     assert result.returncode == 2
     assert "scenario" in result.stderr and "Traceback" not in result.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -244,3 +245,25 @@ def hostile_report() -> StandingReport:
         rules=tuple(rules),
         warnings=(payload,),
     )
+
+
+def with_hunt_checks(
+    report: StandingReport, change: Callable[[CheckResult], CheckResult | None]
+) -> StandingReport:
+    """``report`` with every hunt check replaced by ``change(check)`` (dropped on ``None``)
+    and no hunt summary: how a run whose hunt ended otherwise would look."""
+
+    def changed(checks: tuple[CheckResult, ...]) -> tuple[CheckResult, ...]:
+        out = (change(check) if check.kind == "hunt" else check for check in checks)
+        return tuple(check for check in out if check is not None)
+
+    rules = tuple(
+        replace(rule, clauses=tuple(replace(c, checks=changed(c.checks)) for c in rule.clauses))
+        for rule in report.rules
+    )
+    return replace(report, hunt=None, rules=rules)
+
+
+def without_hunt(report: StandingReport) -> StandingReport:
+    """``report`` as a run with ``--no-hunt`` would give it."""
+    return with_hunt_checks(report, lambda check: None)

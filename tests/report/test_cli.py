@@ -13,7 +13,7 @@ import pytest
 from conformance.cli import main
 from conformance.cli._report import FORMAT_NAMES
 from conformance.report import ALL_FORMATS, StandingReport, to_json
-from tests.report.sample import sample_report, write_evidence
+from tests.report.sample import sample_report, without_hunt, write_evidence
 
 
 def _standing(directory: Path, report: StandingReport | None = None) -> Path:
@@ -223,20 +223,7 @@ def test_diff_refuses_a_new_run_that_looked_less_hard(
     report = sample_report()
     full = _standing(tmp_path / "full", report)
     partial = replace(report, run=replace(report.run, only=("RT-TOOL-7",)))
-    unhunted = replace(
-        report,
-        hunt=None,
-        rules=tuple(
-            replace(
-                rule,
-                clauses=tuple(
-                    replace(c, checks=tuple(k for k in c.checks if k.kind != "hunt"))
-                    for c in rule.clauses
-                ),
-            )
-            for rule in report.rules
-        ),
-    )
+    unhunted = without_hunt(report)
     for name, newer, said in (
         ("partial", partial, "the new run covered only RT-TOOL-7 (the old one: everything)"),
         ("unhunted", unhunted, "the new run did not run the hunt, the old one did"),

@@ -7,8 +7,14 @@ from dataclasses import replace
 import pytest
 
 from adapters.errors import RttoolError
-from conformance.report import ExpectationsError, GateResult, gate, parse_expectations
-from tests.report.sample import sample_report
+from conformance.report import (
+    CheckResult,
+    ExpectationsError,
+    GateResult,
+    gate,
+    parse_expectations,
+)
+from tests.report.sample import sample_report, with_hunt_checks, without_hunt
 
 FAIL_7 = "RT-TOOL-7#c4::held-artifacts-survive-failed-write-back"
 ERROR_9 = "RT-TOOL-9#c2::repeat-re-emits-stored-result"
@@ -149,30 +155,12 @@ def test_suite_faults_are_counted() -> None:
     assert (result.implementation_faults, result.suite_faults) == (0, 1)
 
 
-def _with_hunt_check(outcome: str) -> object:
-    """The sample report with RT-TOOL-7 ¶4's hunt check set to ``outcome``."""
-    from conformance.report import CheckResult
-
-    report = sample_report()
-    rules = []
-    for rule in report.rules:
-        clauses = []
-        for clause in rule.clauses:
-            checks = tuple(
-                CheckResult(name=c.name, outcome=outcome, kind="hunt")  # type: ignore[arg-type]
-                if c.kind == "hunt"
-                else c
-                for c in clause.checks
-            )
-            clauses.append(replace(clause, checks=checks))
-        rules.append(replace(rule, clauses=tuple(clauses)))
-    return replace(report, rules=tuple(rules))
-
-
 def test_a_hunt_that_finds_nothing_never_makes_an_entry_stale() -> None:
-    report = _with_hunt_check("passed")
+    report = with_hunt_checks(
+        sample_report(), lambda check: CheckResult(name=check.name, outcome="passed", kind="hunt")
+    )
     text = f'expectations:\n  - check: "{FAIL_7}"\n    reason: known\n'
-    result = gate(report, None, parse_expectations(text, source="exp.yaml"))  # type: ignore[arg-type]
+    result = gate(report, None, parse_expectations(text, source="exp.yaml"))
     assert result.stale == ()
     assert [f.detail for f in result.unexercised] == [
         "the hunt did not find it this run, which proves no fix"
@@ -180,18 +168,7 @@ def test_a_hunt_that_finds_nothing_never_makes_an_entry_stale() -> None:
 
 
 def test_a_hunt_check_of_a_run_without_the_hunt_is_unexercised_not_unknown() -> None:
-    report = replace(sample_report(), hunt=None)
-    rules = [
-        replace(
-            rule,
-            clauses=tuple(
-                replace(c, checks=tuple(k for k in c.checks if k.kind != "hunt"))
-                for c in rule.clauses
-            ),
-        )
-        for rule in report.rules
-    ]
-    report = replace(report, rules=tuple(rules))
+    report = without_hunt(sample_report())
     text = 'expectations:\n  - check: "RT-TOOL-7#c4::hunt-no-loss"\n    reason: known\n'
     result = gate(report, None, parse_expectations(text, source="exp.yaml"))
     assert result.stale == ()

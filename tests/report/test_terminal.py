@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from conformance.report import rule_line, terminal_table
+from conformance.report import CheckResult, rule_line, terminal_table
 from conformance.report._markdown import _when
-from tests.report.sample import sample_report
+from tests.report.sample import sample_report, with_hunt_checks, without_hunt
 
 
 def test_rule_lines_say_what_the_table_says() -> None:
@@ -23,53 +23,19 @@ def test_rule_lines_say_what_the_table_says() -> None:
 def test_the_table_says_when_the_hunt_did_not_run_and_when_the_run_was_partial() -> None:
     report = sample_report()
     assert "hunt: did not run" not in terminal_table(report)
-    unhunted = replace(
-        report,
-        hunt=None,
-        run=replace(report.run, only=("RT-TOOL-7",)),
-        rules=tuple(
-            replace(
-                rule,
-                clauses=tuple(
-                    replace(c, checks=tuple(k for k in c.checks if k.kind != "hunt"))
-                    for c in rule.clauses
-                ),
-            )
-            for rule in report.rules
-        ),
-    )
+    unhunted = replace(without_hunt(report), run=replace(report.run, only=("RT-TOOL-7",)))
     text = terminal_table(unhunted)
     assert "hunt: did not run" in text
     assert text.splitlines()[-1] == "partial run: only RT-TOOL-7"
     # Hunt checks that errored and no summary: it ran, and failed to complete.
-    from conformance.report import CheckResult
-
-    errored = replace(
+    errored = with_hunt_checks(
         report,
-        hunt=None,
-        rules=tuple(
-            replace(
-                rule,
-                clauses=tuple(
-                    replace(
-                        c,
-                        checks=tuple(
-                            CheckResult(
-                                name=k.name,
-                                outcome="error",
-                                message="timed out",
-                                fault="implementation",
-                                kind="hunt",
-                            )
-                            if k.kind == "hunt"
-                            else k
-                            for k in c.checks
-                        ),
-                    )
-                    for c in rule.clauses
-                ),
-            )
-            for rule in report.rules
+        lambda check: CheckResult(
+            name=check.name,
+            outcome="error",
+            message="timed out",
+            fault="implementation",
+            kind="hunt",
         ),
     )
     assert errored.hunt_status() == "failed"
