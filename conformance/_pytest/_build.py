@@ -12,6 +12,8 @@ from conformance.report import (
     CheckResult,
     ClauseResult,
     Evidence,
+    FailedExpectation,
+    HuntFigures,
     HuntSummary,
     ImplementationInfo,
     RuleResult,
@@ -119,4 +121,25 @@ def _check(name: str, outcome: CaseOutcome, kind: str) -> CheckResult:
             trace=outcome.evidence.get("trace"),
             counterexample=outcome.evidence.get("counterexample"),
         ),
+        failures=tuple(
+            FailedExpectation(
+                message=str(item.get("message") or "no message"),
+                scenario=item.get("scenario"),
+                pointer=item.get("pointer"),
+                reading=item.get("reading"),
+            )
+            for item in outcome.failures
+        )
+        if outcome.outcome == "failed"
+        else (),
+        hunt=_figures(outcome) if kind == "hunt" else None,
     )
+
+
+def _figures(outcome: CaseOutcome) -> HuntFigures | None:
+    """An invariant's judged and exercised counts, when the hunt reported them."""
+    found = outcome.hunt or {}
+    judged, exercised = found.get("judged"), found.get("exercised")
+    if judged is None or exercised is None:
+        return None
+    return HuntFigures(judged=int(judged), exercised=int(exercised))

@@ -20,7 +20,7 @@ from conformance import __version__
 from conformance._pytest._options import RunOptions
 from conformance._redact import redacted
 from conformance.cases import Case
-from conformance.checks import CheckContext, CheckFailed, NotApplicable, Untested
+from conformance.checks import CheckContext, CheckFailed, Failure, NotApplicable, Untested
 from conformance.checks._context import ScenarioRunner
 from conformance.rules import Corpus
 
@@ -40,6 +40,8 @@ class CaseOutcome:
     evidence: dict[str, str] = field(default_factory=dict)
     #: what the hunt did (examples, elapsed_s, budget_s, counterexamples), for hunt cases
     hunt: dict[str, float] | None = None
+    #: every failed expectation of a failed case: ``{message, scenario, pointer, reading}``
+    failures: list[dict[str, str | None]] = field(default_factory=list)
 
     def to_json(self) -> str:
         """One JSON string (pytest's user properties carry it)."""
@@ -129,11 +131,16 @@ class SuiteState:
                 runner = _Halted(handshake, self._halt_message())
             context = CheckContext(runner)
             case.run(context)
+            context.conclude()
             outcome = CaseOutcome(case.id, "passed")
         except CheckFailed as failed:
-            outcome = CaseOutcome(case.id, "failed", _line(str(failed)))
+            outcome = _failed(case.id, failed.failures)
         except Untested as untested:
-            outcome = CaseOutcome(case.id, "skipped", f"untested: {untested}", "untested")
+            # What failed before the check found it could not go on still failed.
+            if context is not None and context.failures:
+                outcome = _failed(case.id, context.failures)
+            else:
+                outcome = CaseOutcome(case.id, "skipped", f"untested: {untested}", "untested")
         except NotApplicable as absent:
             outcome = CaseOutcome(case.id, "skipped", f"not-applicable: {absent}", "not-applicable")
         except TimedOut as err:
@@ -166,6 +173,7 @@ class SuiteState:
             duration,
             evidence,
             context.evidence.hunt if context is not None else None,
+            outcome.failures,
         )
 
     def _write_evidence(self, case: Case, context: CheckContext) -> dict[str, str]:
@@ -179,7 +187,10 @@ class SuiteState:
         written: dict[str, str] = {}
         if found is not None:
             written["counterexample"] = _dump(root, folder / "counterexample.json", found)
-        scenario, trace = context.evidence.runs[-1]
+        # The evidence is the scenario the first failure was observed in (else the last).
+        observed = next((f.scenario for f in context.failures if f.scenario), None)
+        chosen = [run for run in context.evidence.runs if run[0].id == observed]
+        scenario, trace = (chosen or context.evidence.runs)[-1]
         written["scenario"] = _dump(root, folder / "scenario.json", to_json(scenario))
         if trace is not None:
             written["trace"] = _dump(root, folder / "trace.json", to_json(trace))
@@ -225,6 +236,20 @@ class _Answered:
         # An Unsupported may be the driver's own verdict from the handshake: no answer.
         self.answered = self.answered or isinstance(trace, Trace)
         return trace
+
+
+def _failed(case_id: str, failures: tuple[Failure, ...] | list[Failure]) -> CaseOutcome:
+    """A failed case: its message is the first failure, and every failure is listed."""
+    listed = [
+        {
+            "message": _line(failure.message),
+            "scenario": failure.scenario,
+            "pointer": None if failure.pointer is None else _line(failure.pointer),
+            "reading": failure.reading,
+        }
+        for failure in failures
+    ]
+    return CaseOutcome(case_id, "failed", _line(failures[0].line()), failures=listed)
 
 
 def _dump(root: Path, relative: Path, value: object) -> str:

@@ -1,7 +1,7 @@
 """Checks: executable clauses.  See :func:`check` and :class:`CheckContext`."""
 
 from conformance.checks._context import CheckContext, Evidence, ScenarioRunner
-from conformance.checks._outcomes import CheckFailed, NotApplicable, Untested
+from conformance.checks._outcomes import CheckFailed, Failure, NotApplicable, Untested
 from conformance.checks._registry import CHECK_MODULES, Check, all_checks, check, validate_bindings
 
 __all__ = [
@@ -10,6 +10,7 @@ __all__ = [
     "CheckContext",
     "CheckFailed",
     "Evidence",
+    "Failure",
     "NotApplicable",
     "ScenarioRunner",
     "Untested",

@@ -9,7 +9,7 @@ from adapters.driver import Unsupported
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
-from conformance.checks._outcomes import CheckFailed, NotApplicable, Untested
+from conformance.checks._outcomes import CheckFailed, Failure, NotApplicable, Untested
 
 __all__ = ["CheckContext", "Evidence", "ScenarioRunner"]
 
@@ -29,7 +29,8 @@ class ScenarioRunner(Protocol):
 @dataclass
 class Evidence:
     """The scenarios a check ran and the traces they produced, kept for the report;
-    ``counterexample`` is a shrunk scenario the hunt found (saved on its own)."""
+    ``counterexample`` is a shrunk scenario the hunt found (saved on its own), ``hunt``
+    what the hunt did for an invariant."""
 
     runs: list[tuple[Scenario, Trace | None]] = field(default_factory=list)
     counterexample: dict[str, object] | None = None
@@ -38,12 +39,20 @@ class Evidence:
 
 class CheckContext:
     """Handed to every check.  A check builds scenarios, runs them with :meth:`run`, and
-    judges the traces with :meth:`expect` / :meth:`fail`."""
+    judges the traces.
+
+    :meth:`expect` records a failed expectation and lets the check go on, so that a
+    report shows every expectation that failed, not only the first; :meth:`need` and
+    :meth:`fail` end the check at once (for what later expectations cannot be judged
+    without).  A check writes its expectations most specific first: the expectation that
+    states the clause comes before those that only describe its symptoms.
+    """
 
     def __init__(self, runner: ScenarioRunner) -> None:
         self._runner = runner
         self.handshake = runner.handshake()
         self.evidence = Evidence()
+        self.failures: list[Failure] = []
 
     @property
     def runner(self) -> ScenarioRunner:
@@ -54,6 +63,11 @@ class CheckContext:
     def capabilities(self) -> object:
         """The handshake's capabilities."""
         return self.handshake.capabilities
+
+    @property
+    def scenario(self) -> str | None:
+        """The id of the scenario run last (the one a failure is observed in)."""
+        return self.evidence.runs[-1][0].id if self.evidence.runs else None
 
     def run(self, scenario: Scenario) -> Trace:
         """Run ``scenario``; a missing capability ends the check as untested."""
@@ -76,11 +90,37 @@ class CheckContext:
         if profile not in self.handshake.profiles:
             raise NotApplicable(f"profile {profile} not claimed")
 
-    def expect(self, condition: bool, message: str) -> None:
-        """Fail the check with ``message`` unless ``condition`` holds."""
-        if not condition:
-            raise CheckFailed(message)
+    def _failure(self, message: str, at: str | None, reading: str | None) -> Failure:
+        return Failure(message, self.scenario if at is not None else None, at, reading)
 
-    def fail(self, message: str) -> NoReturn:
-        """Fail the check."""
-        raise CheckFailed(message)
+    def expect(
+        self, condition: bool, message: str, *, at: str | None = None, reading: str | None = None
+    ) -> bool:
+        """Record ``message`` as a failed expectation unless ``condition`` holds, and go on.
+
+        ``at`` is the JSON pointer, into the last scenario's trace, of what was observed;
+        ``reading`` the entry of ``docs/interpretations.md`` the expectation relies on.
+        Returns ``condition``, so that a check can skip what depends on it.
+        """
+        if not condition:
+            self.failures.append(self._failure(message, at, reading))
+        return condition
+
+    def need(
+        self, condition: bool, message: str, *, at: str | None = None, reading: str | None = None
+    ) -> None:
+        """Like :meth:`expect`, but end the check when ``condition`` does not hold: what
+        follows cannot be judged without it."""
+        if not condition:
+            self.fail(message, at=at, reading=reading)
+
+    def fail(self, message: str, *, at: str | None = None, reading: str | None = None) -> NoReturn:
+        """Fail the check now, with every expectation that failed so far."""
+        self.failures.append(self._failure(message, at, reading))
+        raise CheckFailed(self.failures)
+
+    def conclude(self) -> None:
+        """Raise :class:`CheckFailed` when any expectation failed (the suite calls this
+        once the check returns)."""
+        if self.failures:
+            raise CheckFailed(self.failures)

@@ -1,14 +1,52 @@
-"""How a check ends, other than by passing."""
+"""How a check ends, other than by passing, and what a failed expectation records."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+
 from adapters.errors import RttoolError
 
-__all__ = ["CheckFailed", "NotApplicable", "Untested"]
+__all__ = ["CheckFailed", "Failure", "NotApplicable", "Untested"]
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One expectation that did not hold.
+
+    ``message`` says what was observed and what the clause requires; ``scenario`` names
+    the scenario whose trace shows it and ``pointer`` is a JSON pointer into that trace
+    (``/steps/1/runs/0/passes/0/ports/executed``); ``reading`` names the entry of
+    ``docs/interpretations.md`` the expectation depends on, where the rule text allows
+    several readings and the suite had to say which it accepts.
+    """
+
+    message: str
+    scenario: str | None = None
+    pointer: str | None = None
+    reading: str | None = None
+
+    def line(self) -> str:
+        """The failure on one line: the message, then where it was observed."""
+        where = ""
+        if self.pointer is not None:
+            where = f" (at {self.pointer}" + (f" of {self.scenario})" if self.scenario else ")")
+        return f"{self.message}{where}"
 
 
 class CheckFailed(AssertionError):
-    """The implementation does not do what the clause requires; the message says what."""
+    """The implementation does not do what the clause requires.
+
+    ``failures`` lists every expectation that failed, most specific first; the
+    exception's text is the first of them.
+    """
+
+    def __init__(self, failures: Iterable[Failure] | str) -> None:
+        found = (Failure(failures),) if isinstance(failures, str) else tuple(failures)
+        if not found:
+            found = (Failure("the check failed without saying why"),)
+        super().__init__(found[0].line())
+        self.failures = found
 
 
 class Untested(RttoolError):

@@ -1,19 +1,22 @@
 """Checks bound to clauses.
 
 A check is a function taking a :class:`~conformance.checks.CheckContext`, decorated with
-:func:`check`, which names the clause ids it covers.  That decorator is the only place a
-clause id is written in code; :func:`validate_bindings` holds every binding against the
-parsed corpus at start-up.  Checks are found by importing the modules listed in
-``CHECK_MODULES``; nothing is registered in a global.
+:func:`check`, which names the clause ids it covers.  A check that varies what its clause
+quantifies over takes a second argument and names its ``variants``: each variant is a
+case of its own, named ``name[variant]``, so every report says which variant failed.
+That decorator is the only place a clause id is written in code; :func:`validate_bindings`
+holds every binding against the parsed corpus at start-up.  Checks are found by importing
+the modules listed in ``CHECK_MODULES``; nothing is registered in a global.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from adapters.errors import SuiteError
 
@@ -46,6 +49,7 @@ CHECK_MODULES = tuple(
 _CLAUSE_ID = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*#c[1-9][0-9]*$")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _ATTRIBUTE = "__rttool_check__"
+_ATTRIBUTE_VARIANTS = "__rttool_check_variants__"
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,8 @@ class Check:
     clauses: tuple[str, ...]
     function: Callable[[CheckContext], None]
     summary: str
+    #: the variant this check plays (its name ends in ``[variant]``), if any
+    variant: str | None = None
 
     @property
     def id(self) -> str:
@@ -69,24 +75,55 @@ class Check:
 
 
 def check(
-    *clauses: str, name: str | None = None
-) -> Callable[[Callable[[CheckContext], None]], Callable[[CheckContext], None]]:
-    """Bind the decorated function to ``clauses`` (``"RT-TOOL-7#c4"``...)."""
+    *clauses: str, name: str | None = None, variants: Mapping[str, object] | None = None
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Bind the decorated function to ``clauses`` (``"RT-TOOL-7#c4"``...).
+
+    With ``variants`` (variant name -> value), the function takes the value as its second
+    argument and becomes one check per variant, named ``name[variant]``.
+    """
     if not clauses:
         raise SuiteError("a check must cover at least one clause")
     for clause in clauses:
         if not _CLAUSE_ID.match(clause):
             raise SuiteError("malformed clause id in a check binding", clause=clause)
+    if variants is not None:
+        if not variants:
+            raise SuiteError("a check with variants needs at least one", clauses=",".join(clauses))
+        for variant in variants:
+            if not _NAME.match(variant):
+                raise SuiteError("malformed variant name", variant=variant)
 
-    def bind(function: Callable[[CheckContext], None]) -> Callable[[CheckContext], None]:
+    def bind(function: Callable[..., None]) -> Callable[..., None]:
         check_name = name or function.__name__.removeprefix("check_").replace("_", "-")
         if not _NAME.match(check_name):
             raise SuiteError("malformed check name", name=check_name)
         summary = (function.__doc__ or check_name).strip().splitlines()[0]
-        setattr(function, _ATTRIBUTE, Check(check_name, tuple(clauses), function, summary))
+        if variants is None:
+            setattr(function, _ATTRIBUTE, Check(check_name, tuple(clauses), function, summary))
+            return function
+        expanded = tuple(
+            Check(
+                f"{check_name}[{variant}]",
+                tuple(clauses),
+                functools.partial(function, variant=value),
+                summary,
+                variant,
+            )
+            for variant, value in variants.items()
+        )
+        setattr(function, _ATTRIBUTE_VARIANTS, expanded)
         return function
 
     return bind
+
+
+def _bound(value: Any) -> tuple[Check, ...]:
+    single = getattr(value, _ATTRIBUTE, None)
+    if isinstance(single, Check):
+        return (single,)
+    many = getattr(value, _ATTRIBUTE_VARIANTS, None)
+    return many if isinstance(many, tuple) else ()
 
 
 def all_checks(modules: Iterable[str] = CHECK_MODULES) -> tuple[Check, ...]:
@@ -96,8 +133,7 @@ def all_checks(modules: Iterable[str] = CHECK_MODULES) -> tuple[Check, ...]:
     for module_name in modules:
         module = importlib.import_module(module_name)
         for value in vars(module).values():
-            bound = getattr(value, _ATTRIBUTE, None)
-            if isinstance(bound, Check):
+            for bound in _bound(value):
                 if bound.id in seen:
                     raise SuiteError("two checks share an id", check=bound.id)
                 seen.add(bound.id)

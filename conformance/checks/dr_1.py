@@ -42,23 +42,23 @@ def _expect_done_of(ctx: CheckContext, done_event: dict[str, object], start_even
     the call, and a result; each failure says which of the three is missing or wrong."""
     started = mapping(start_event)
     tool, wanted = started.get("tool"), started.get("input")
-    ctx.expect("tool" in done_event, f"tool_done of {tool} carries no tool name")
-    ctx.expect(
+    ctx.need("tool" in done_event, f"tool_done of {tool} carries no tool name")
+    ctx.need(
         done_event.get("tool") == tool,
         f"tool_done carries tool name {show(done_event.get('tool'))}, "
         f"not its tool_start's {show(tool)}",
     )
     got = done_event.get("input")
     # A null input is no input, unless the call's input was null.
-    ctx.expect(
+    ctx.need(
         "input" in done_event and (got is not None or wanted is None),
         f"tool_done of {tool} carries no input",
     )
-    ctx.expect(
+    ctx.need(
         got == wanted,
         f"tool_done of {tool} carries input {show(got)}, not its tool_start's input {show(wanted)}",
     )
-    ctx.expect(done_event.get("result") not in (None, ""), f"tool_done of {tool} carries no result")
+    ctx.need(done_event.get("result") not in (None, ""), f"tool_done of {tool} carries no result")
 
 
 @check("DR-1#c1")
@@ -74,22 +74,20 @@ def check_start_before_and_done_after(ctx: CheckContext) -> None:
     )
     events = [e for e in _ledger(ctx, trace) if e.get("event") != "clear"]
     kinds = [e.get("event") for e in events]
-    ctx.expect(
+    ctx.need(
         kinds == ["tool_start", "tool_done", "tool_start"],
         f"the ledger holds {kinds}; expected start, done, then the start of the call "
         "cut before its body ran",
     )
     first, finished, second = events
     for begun, args in ((first, ANA), (second, BO)):
-        ctx.expect(
+        ctx.need(
             begun.get("tool") == "send_email" and begun.get("input") == args,
             f"a tool_start carries tool {show(begun.get('tool'))} and input "
             f"{show(begun.get('input'))}; expected send_email with {show(args)}",
         )
     _expect_done_of(ctx, finished, first)
-    ctx.expect(
-        len(side_effects(trace, "send_email")) == 1, "the call cut before its body still ran"
-    )
+    ctx.need(len(side_effects(trace, "send_email")) == 1, "the call cut before its body still ran")
 
 
 @check("DR-1#c2")
@@ -114,7 +112,7 @@ def check_journal_adds_no_recording(ctx: CheckContext) -> None:
     starts = [e for e in events if e.get("event") == "tool_start"]
     dones = [e for e in events if e.get("event") == "tool_done"]
     ran = side_effects(trace)
-    ctx.expect(
+    ctx.need(
         len(starts) == len(ran) and len(dones) == len(ran),
         f"{len(ran)} tool bodies ran and returned; the ledger holds {len(starts)} starts "
         f"and {len(dones)} dones after the journal was read",
@@ -123,7 +121,7 @@ def check_journal_adds_no_recording(ctx: CheckContext) -> None:
         _classify(ctx, f"dr1-c2-probe-{i}", [start("t", 1), done("t", "r"), start("t", 2)])
         for i in range(2)
     ]
-    ctx.expect(again[0] == again[1], "the same ledger classified twice gave different journals")
+    ctx.need(again[0] == again[1], "the same ledger classified twice gave different journals")
 
 
 @check("DR-1#c3")
@@ -138,11 +136,11 @@ def check_completed_and_interrupted(ctx: CheckContext) -> None:
             start("create_ticket", {"title": "Printer jam"}),
         ],
     )
-    ctx.expect(
+    ctx.need(
         got.get("completed") == [{"tool": "send_email", "input": ANA, "result": "sent"}],
         f"completed is {show(got.get('completed'))}",
     )
-    ctx.expect(
+    ctx.need(
         got.get("interrupted") == [{"tool": "create_ticket", "input": {"title": "Printer jam"}}],
         f"interrupted is {show(got.get('interrupted'))}",
     )
@@ -167,12 +165,12 @@ def check_done_pairs_fifo_per_tool(ctx: CheckContext) -> None:
         (mapping(e).get("tool"), str(mapping(e).get("input")))
         for e in (listed if isinstance(listed, list) else [])
     }
-    ctx.expect(
+    ctx.need(
         completed == {("send_email", str(ANA)), ("create_ticket", str({"t": 1}))},
         f"completed is {show(got.get('completed'))}: the done must pair with the oldest "
         "open start of its own tool",
     )
-    ctx.expect(
+    ctx.need(
         got.get("interrupted") == [{"tool": "send_email", "input": BO}],
         f"interrupted is {show(got.get('interrupted'))}",
     )
@@ -192,12 +190,12 @@ def check_clear_resets_open_calls(ctx: CheckContext) -> None:
             done("create_ticket", "T-2"),
         ],
     )
-    ctx.expect(
+    ctx.need(
         got.get("interrupted") == [],
         f"interrupted is {show(got.get('interrupted'))}: "
         "an abandoned partial left a phantom open call",
     )
-    ctx.expect(
+    ctx.need(
         got.get("completed")
         == [{"tool": "create_ticket", "input": {"title": "b"}, "result": "T-2"}],
         f"completed is {show(got.get('completed'))}",
@@ -207,7 +205,7 @@ def check_clear_resets_open_calls(ctx: CheckContext) -> None:
         "dr1-c5-clear-then-done",
         [start("create_ticket", {"title": "a"}), {"event": "clear"}, done("create_ticket", "T-9")],
     )
-    ctx.expect(
+    ctx.need(
         lone.get("completed") == [] and lone.get("interrupted") == [],
         f"a done after a clear paired with a start from before it: {show(lone)}",
     )

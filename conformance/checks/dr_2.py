@@ -52,17 +52,17 @@ def check_note_right_after_nudge(ctx: CheckContext) -> None:
         raise Untested("needs a resumable interruption cause")
     for cause in causes:
         _, run = _cut_after(ctx, f"dr2-c1-{cause}", cause=cause)
-        ctx.expect(
+        ctx.need(
             run.resume is not None and run.resume.note is not None,
             f"after a {cause} the resumed run reports no journal note",
         )
         prompt = resume_message(run, text)
-        ctx.expect(
+        ctx.need(
             prompt is not None, f"after a {cause} no prompt begins with the nudge {show(text)}"
         )
         assert prompt is not None
         rest = prompt[len(text) :]
-        ctx.expect(
+        ctx.need(
             rest.strip() != "" and "send_email" in rest,
             f"after a {cause} the note does not follow the nudge: {show(prompt[:160])}",
         )
@@ -74,19 +74,19 @@ def check_note_names_completed_with_results(ctx: CheckContext) -> None:
     text = nudge(ctx)
     _, run = _cut_after(ctx, "dr2-c2-completed")
     note = run.resume.note if run.resume else None
-    ctx.expect(note is not None, "the resumed run reports no note")
+    ctx.need(note is not None, "the resumed run reports no note")
     assert note is not None
     entries = [mapping(e) for e in note.completed]
     found = [e for e in entries if e.get("tool") == "send_email" and e.get("input") == ANA]
-    ctx.expect(bool(found), f"the completed send_email is not named in the note: {show(entries)}")
-    ctx.expect(
+    ctx.need(bool(found), f"the completed send_email is not named in the note: {show(entries)}")
+    ctx.need(
         "sent" in str(found[0].get("result")),
         f"the completed call's short result is missing: {show(found[0])}",
     )
     ticket = [e for e in entries if e.get("tool") == "create_ticket"]
-    ctx.expect(bool(ticket), "the completed create_ticket is not named in the note")
+    ctx.need(bool(ticket), "the completed create_ticket is not named in the note")
     prompt = resume_message(run, text) or ""
-    ctx.expect(
+    ctx.need(
         "send_email" in prompt and "sent" in prompt,
         "the prompt text does not name the completed call and its result",
     )
@@ -98,19 +98,19 @@ def check_note_names_interrupted(ctx: CheckContext) -> None:
     text = nudge(ctx)
     _, run = _cut_after(ctx, "dr2-c3-interrupted", interrupted=True)
     note = run.resume.note if run.resume else None
-    ctx.expect(note is not None, "the resumed run reports no note")
+    ctx.need(note is not None, "the resumed run reports no note")
     assert note is not None
     interrupted = [mapping(e) for e in note.interrupted]
-    ctx.expect(
+    ctx.need(
         any(e.get("tool") == "create_ticket" and e.get("input") == TICKET for e in interrupted),
         f"the interrupted create_ticket is not named: {show(interrupted)}",
     )
-    ctx.expect(
+    ctx.need(
         not any(mapping(e).get("tool") == "create_ticket" for e in note.completed),
         "the interrupted call is named as completed",
     )
     prompt = resume_message(run, text) or ""
-    ctx.expect("create_ticket" in prompt, "the prompt text does not name the interrupted call")
+    ctx.need("create_ticket" in prompt, "the prompt text does not name the interrupted call")
 
 
 @check("DR-2#c4")
@@ -125,13 +125,13 @@ def check_empty_journal_appends_nothing(ctx: CheckContext) -> None:
         steps=[Interrupt("during_model_call", "time_limit"), StartTurn("t1"), Wait()],
     )
     resumed = continuations(trace)
-    ctx.expect(bool(resumed), "the turn did not continue after its time limit")
+    ctx.need(bool(resumed), "the turn did not continue after its time limit")
     run = resumed[0]
-    ctx.expect(
+    ctx.need(
         run.resume is not None and run.resume.note is None,
         f"an empty journal still produced a note: {show(run.resume)}",
     )
-    ctx.expect(
+    ctx.need(
         resume_message(run, text) == text,
         f"the resume prompt is {show(resume_message(run, text))}, expected exactly {show(text)}",
     )
@@ -144,9 +144,9 @@ def check_failed_ledger_read_does_not_block(ctx: CheckContext) -> None:
     if run.resume is not None and run.resume.note is not None:
         raise Untested("the armed ledger-read failure did not reach the resume (it has a note)")
     final = turn(trace, "t1")
-    ctx.expect(
+    ctx.need(
         final is not None and final.status == "completed",
         f"with the ledger read failing, the recovery did not complete the turn "
         f"(status {show(final and final.status)})",
     )
-    ctx.expect(run.end == "completed", f"the resumed run ended {run.end}")
+    ctx.need(run.end == "completed", f"the resumed run ended {run.end}")

@@ -57,7 +57,7 @@ def check_snapshot_taken_once_before_chunk(ctx: CheckContext) -> None:
         cut_tool="lookup",
         separately=True,  # a journal read again before each pass would block the second
     )
-    ctx.expect(
+    ctx.need(
         _sent_to(trace).count(ANA["to"]) == 2,
         f"two identical fresh sends in the resumed chunk ran {show(_sent_to(trace))}; a call "
         "completed in this chunk must not be in its snapshot",
@@ -69,14 +69,14 @@ def check_completed_write_not_repeated(ctx: CheckContext) -> None:
     """A re-dispatched write matching a completed entry is not executed: its journaled result
     comes back, with a note."""
     trace = _resumed(ctx, "dr3-c2-blocked", [send(ANA, "c1")], [send(ANA, "r1")])
-    ctx.expect(
+    ctx.need(
         _sent_to(trace) == [ANA["to"]],
         f"the email was sent {len(_sent_to(trace))} times: {show(_sent_to(trace))}",
     )
     found = results(trace, "r1")
-    ctx.expect(bool(found), "the re-dispatched call got no result")
+    ctx.need(bool(found), "the re-dispatched call got no result")
     result = mapping(found[0].result)
-    ctx.expect(
+    ctx.need(
         result.get("success") is True and "sent" in str(result.get("data")),
         f"the re-dispatched call did not get the journaled result: {show(result)}",
     )
@@ -89,12 +89,12 @@ def check_completed_write_not_repeated(ctx: CheckContext) -> None:
         return None
 
     first, reused = message("c1", "start"), message("r1", "auto_continue")
-    ctx.expect(
+    ctx.need(
         first is not None and reused is not None,
         "the tool messages of the first send and of its re-dispatch are missing",
     )
     assert first is not None and reused is not None
-    ctx.expect(
+    ctx.need(
         reused != first and first in reused,
         f"the journaled result came back without a note: first {show(first)}, again {show(reused)}",
     )
@@ -108,7 +108,7 @@ def check_read_only_never_blocked(ctx: CheckContext) -> None:
         ctx, "dr3-c3-read-only", [lookup], [call("lookup", {"id": 7}, "r1")], cut_tool="lookup"
     )
     ran = len(side_effects(trace, "lookup"))
-    ctx.expect(ran == 2, f"the read-only lookup ran {ran} times; it must never be blocked")
+    ctx.need(ran == 2, f"the read-only lookup ran {ran} times; it must never be blocked")
 
 
 @check("DR-3#c4")
@@ -121,14 +121,14 @@ def check_match_by_content_not_position(ctx: CheckContext) -> None:
         [send(BO, "r1"), send(CY, "r2"), send(ANA, "r3")],
     )
     sent = _sent_to(trace)
-    ctx.expect(
+    ctx.need(
         sorted(map(str, sent)) == sorted(map(str, [ANA["to"], BO["to"], CY["to"]])),
         f"emails went to {show(sent)}; expected Ana and Bo once each (first attempt) and "
         "Cy once (a fresh call)",
     )
     for call_id, expected in (("r1", "sent"), ("r3", "sent")):
         got = results(trace, call_id)
-        ctx.expect(
+        ctx.need(
             bool(got)
             and mapping(got[0].result).get("success") is True
             and expected in str(mapping(got[0].result).get("data")),
@@ -146,7 +146,7 @@ def check_entry_consumed_once(ctx: CheckContext) -> None:
         [send(ANA, "r1"), send(ANA, "r2")],
         separately=True,
     )
-    ctx.expect(
+    ctx.need(
         _sent_to(trace).count(ANA["to"]) == 2,
         f"the email was sent {_sent_to(trace).count(ANA['to'])} times; one completion "
         "must absorb exactly one repeat",
@@ -169,7 +169,7 @@ def check_fresh_runs_untouched(ctx: CheckContext) -> None:
         ],
         steps=[StartTurn("t1"), StartTurn("t2")],
     )
-    ctx.expect(
+    ctx.need(
         _sent_to(trace).count(ANA["to"]) == 3,
         f"identical sends in runs that were never interrupted ran "
         f"{_sent_to(trace).count(ANA['to'])} times, expected 3",

@@ -22,20 +22,20 @@ def check_landed_but_unrecorded_is_interrupted(ctx: CheckContext) -> None:
         steps=[Interrupt("after_tool_body", "time_limit", "send_email"), StartTurn("t1"), Wait()],
     )
     resumed = [run for run in continuations(trace) if run.resume is not None]
-    ctx.expect(bool(resumed), "the turn did not resume after its time limit")
+    ctx.need(bool(resumed), "the turn did not resume after its time limit")
     note = resumed[0].resume.note if resumed[0].resume else None
     if note is not None:
-        ctx.expect(
+        ctx.need(
             not any(mapping(e).get("tool") == "send_email" for e in note.completed),
             "a call cut after its side effect is named as completed",
         )
-        ctx.expect(
+        ctx.need(
             any(mapping(e).get("tool") == "send_email" for e in note.interrupted),
             "a call cut after its side effect is not named as interrupted",
         )
     again = results(trace, "r1")
-    ctx.expect(bool(again), "the retried call got no result")
-    ctx.expect(
+    ctx.need(bool(again), "the retried call got no result")
+    ctx.need(
         again[0].disposition != "reused",
         "the retry was answered from the journal as if the first attempt had completed",
     )
@@ -53,21 +53,21 @@ def check_guard_only_when_history_shows(ctx: CheckContext) -> None:
         steps=[Interrupt("after_tool_body", "time_limit", "send_email"), StartTurn("t1"), Wait()],
     )
     resumed = continuations(trace)
-    ctx.expect(
+    ctx.need(
         bool(resumed) and bool(resumed[0].model_inputs),
         "the turn did not resume after its time limit",
     )
     shown = list(strings(list(resumed[0].model_inputs[0].messages)))
-    ctx.expect(
+    ctx.need(
         any("send_email" in text for text in shown),
         "the resumed run's history does not show the interrupted call",
     )
-    ctx.expect(
+    ctx.need(
         len(side_effects(trace, "send_email")) == 1,
         "the identical retry of the interrupted send ran again",
     )
     refused = results(trace, "r1")
-    ctx.expect(
+    ctx.need(
         bool(refused) and mapping(refused[0].result).get("success") is False,
         "the refused retry did not get a recoverable failure",
     )
@@ -82,7 +82,7 @@ def check_guard_only_when_history_shows(ctx: CheckContext) -> None:
             StartTurn("t2"),
         ],
     )
-    ctx.expect(
+    ctx.need(
         len(side_effects(fresh, "send_email")) == 2,
         "in a new turn, whose run is not a resumed one, the identical send was refused",
     )
@@ -110,17 +110,17 @@ def check_guard_holds_across_chunks(ctx: CheckContext) -> None:
         ],
     )
     resumed = continuations(trace)
-    ctx.expect(len(resumed) >= 2, "the turn did not continue twice after its time limits")
+    ctx.need(len(resumed) >= 2, "the turn did not continue twice after its time limits")
     shown = (
         list(strings(list(resumed[-1].model_inputs[0].messages)))
         if resumed[-1].model_inputs
         else []
     )
-    ctx.expect(
+    ctx.need(
         any("send_email" in text for text in shown),
         "the last resumed run's history does not show the interrupted send",
     )
-    ctx.expect(
+    ctx.need(
         len(side_effects(trace, "send_email")) == 1,
         "two chunks later, the identical retry of the interrupted send ran again",
     )

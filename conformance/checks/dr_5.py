@@ -33,14 +33,14 @@ def check_continues_in_same_turn_with_thread(ctx: CheckContext) -> None:
         steps=[Interrupt("after_tool_done", "time_limit", "lookup"), StartTurn("t1"), Wait()],
     )
     resumed = continuations(trace, "t1", "auto_continue")
-    ctx.expect(bool(resumed), "the turn did not continue on its own in the same turn")
+    ctx.need(bool(resumed), "the turn did not continue on its own in the same turn")
     run = resumed[0]
-    ctx.expect(
+    ctx.need(
         run.resume is not None and run.resume.note is not None,
         "the continuation was not given the journal note",
     )
     given = [mapping(m) for m in run.model_inputs[0].messages] if run.model_inputs else []
-    ctx.expect(
+    ctx.need(
         any(
             "lookup" in str(m.get("tool_calls") or m.get("content"))
             for m in given
@@ -48,12 +48,12 @@ def check_continues_in_same_turn_with_thread(ctx: CheckContext) -> None:
         ),
         "the continuation was not given the thread's tool call",
     )
-    ctx.expect(
+    ctx.need(
         any("order 7: shipped" in str(m.get("content")) for m in given if m.get("role") == "tool"),
         "the continuation was not given the thread's tool result",
     )
     final = turn(trace, "t1")
-    ctx.expect(
+    ctx.need(
         final is not None and final.status == "completed", "the continued turn did not complete"
     )
 
@@ -69,17 +69,17 @@ def check_reports_resuming_and_stop_works(ctx: CheckContext) -> None:
         steps=[*_cuts(1), StartTurn("t1"), Stop("t1"), Wait()],
     )
     waiting = turn(trace, "t1", step=1)
-    ctx.expect(
+    ctx.need(
         waiting is not None and waiting.status == "resuming",
         f"while waiting to continue the turn reports {show(waiting and waiting.status)}",
     )
-    ctx.expect(trace.steps[2].outcome == "ok", f"Stop was {trace.steps[2].outcome}")
+    ctx.need(trace.steps[2].outcome == "ok", f"Stop was {trace.steps[2].outcome}")
     stopped = turn(trace, "t1")
-    ctx.expect(
+    ctx.need(
         stopped is not None and stopped.status == "stopped" and stopped.continueOffered,
         "after Stop the turn is not stopped with Continue offered",
     )
-    ctx.expect(_automatic(trace) == 0, "the stopped turn continued on its own anyway")
+    ctx.need(_automatic(trace) == 0, "the stopped turn continued on its own anyway")
 
 
 @check("DR-5#c3")
@@ -92,12 +92,12 @@ def check_at_most_three_automatic_continuations(ctx: CheckContext) -> None:
         model=[say("done")],
         steps=[*_cuts(4), StartTurn("t1"), Wait()],
     )
-    ctx.expect(
+    ctx.need(
         _automatic(trace) == 3,
         f"the turn continued automatically {_automatic(trace)} times, expected 3",
     )
     final = turn(trace, "t1")
-    ctx.expect(
+    ctx.need(
         final is not None and final.status == "stopped" and final.continueOffered,
         "after the third continuation the turn does not wait with Continue offered",
     )
@@ -113,7 +113,7 @@ def check_count_survives_reload(ctx: CheckContext) -> None:
         model=[say("done")],
         steps=[*_cuts(4), StartTurn("t1"), Wait(rounds=1), Restart(), Wait()],
     )
-    ctx.expect(
+    ctx.need(
         _automatic(trace) == 3,
         f"with a reload in between, the turn continued {_automatic(trace)} times, expected 3",
     )
@@ -130,7 +130,7 @@ def check_count_not_doubled(ctx: CheckContext) -> None:
         model=[say("done")],
         steps=[*_cuts(1), StartTurn("t1"), Wait(clients=2)],
     )
-    ctx.expect(
+    ctx.need(
         _automatic(trace) == 1, f"one cut was continued {_automatic(trace)} times by two clients"
     )
 
@@ -155,8 +155,8 @@ def check_other_stops_wait_for_continue(ctx: CheckContext) -> None:
             ],
         )
         final = turn(trace, "t1")
-        ctx.expect(_automatic(trace) == 0, f"after a {cause} the turn continued on its own")
-        ctx.expect(
+        ctx.need(_automatic(trace) == 0, f"after a {cause} the turn continued on its own")
+        ctx.need(
             final is not None and final.status == "stopped" and final.continueOffered,
             f"after a {cause} the turn is {show(final and final.status)} without Continue",
         )

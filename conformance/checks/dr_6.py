@@ -31,18 +31,18 @@ def check_continue_applies_both_layers(ctx: CheckContext) -> None:
         ctx, "dr6-c1-continue", [Continue("t1")], [calls(send(ANA, "r1")), say("done")]
     )
     resumed = continuations(trace, "t1", "continue")
-    ctx.expect(bool(resumed), "Continue did not resume the stopped turn")
+    ctx.need(bool(resumed), "Continue did not resume the stopped turn")
     note = resumed[0].resume.note if resumed[0].resume else None
-    ctx.expect(
+    ctx.need(
         note is not None and any(mapping(e).get("tool") == "send_email" for e in note.completed),
         "the Continue run was not given the journal note",
     )
-    ctx.expect(
+    ctx.need(
         len(side_effects(trace, "send_email")) == 1,
         "after Continue the completed send was repeated",
     )
     reused = results(trace, "r1")
-    ctx.expect(
+    ctx.need(
         bool(reused) and mapping(reused[0].result).get("success") is True,
         "the re-dispatched send did not get its journaled result",
     )
@@ -57,8 +57,8 @@ def check_continue_any_number_of_times(ctx: CheckContext) -> None:
     steps += [Continue("t1") for _ in range(times)]
     trace = one_turn(ctx, "dr6-c2-unlimited", tools=tools(), model=[say("done")], steps=steps)
     accepted = [s for s in trace.steps if s.op == "continue" and s.outcome == "ok"]
-    ctx.expect(len(accepted) == times, f"{len(accepted)} of {times} Continues were accepted")
-    ctx.expect(
+    ctx.need(len(accepted) == times, f"{len(accepted)} of {times} Continues were accepted")
+    ctx.need(
         len(continuations(trace, "t1", "continue")) == times, "not every Continue resumed the turn"
     )
 
@@ -81,15 +81,13 @@ def check_offered_only_for_newest_stop(ctx: CheckContext) -> None:
         ],
     )
     older, newer = turn(trace, "t1", step=3), turn(trace, "t2", step=3)
-    ctx.expect(
+    ctx.need(
         newer is not None and newer.status == "stopped" and newer.continueOffered,
         "the newest stop does not offer Continue",
     )
-    ctx.expect(
-        older is not None and not older.continueOffered, "an older stop still offers Continue"
-    )
-    ctx.expect(trace.steps[4].outcome == "refused", "Continue on the older stop was accepted")
-    ctx.expect(trace.steps[5].outcome == "ok", "Continue on the newest stop was refused")
+    ctx.need(older is not None and not older.continueOffered, "an older stop still offers Continue")
+    ctx.need(trace.steps[4].outcome == "refused", "Continue on the older stop was accepted")
+    ctx.need(trace.steps[5].outcome == "ok", "Continue on the newest stop was refused")
 
 
 @check("DR-6#c4")
@@ -100,7 +98,7 @@ def check_new_message_told_what_unfinished_did(ctx: CheckContext) -> None:
         ctx, "dr6-c4-told", [StartTurn("t2", message="Next")], [say("done")]
     )
     runs = [run for run in trace.runs() if run.turn == "t2"]
-    ctx.expect(bool(runs) and bool(runs[0].model_inputs), "the new turn's model was not called")
+    ctx.need(bool(runs) and bool(runs[0].model_inputs), "the new turn's model was not called")
     messages = [mapping(m) for m in runs[0].model_inputs[0].messages]
     last_user = max(
         (
@@ -110,13 +108,13 @@ def check_new_message_told_what_unfinished_did(ctx: CheckContext) -> None:
         ),
         default=-1,
     )
-    ctx.expect(last_user >= 0, "the new message is not in the new turn's model input")
+    ctx.need(last_user >= 0, "the new message is not in the new turn's model input")
     told = [
         m
         for m in messages[:last_user]
         if "send_email" in str(m.get("content")) and m.get("role") in ("system", "user")
     ]
-    ctx.expect(
+    ctx.need(
         bool(told),
         "before the new message, the agent is not told that the unfinished "
         "turn already sent the email",
@@ -129,8 +127,8 @@ def check_new_turn_not_blocked(ctx: CheckContext) -> None:
     trace = _stopped_after_send(
         ctx, "dr6-c5-not-blocked", [StartTurn("t2")], [calls(send(ANA, "n1")), say("done")]
     )
-    ctx.expect(
+    ctx.need(
         len(side_effects(trace, "send_email")) == 2, "the new turn's identical send was blocked"
     )
     new_runs = [run for run in trace.runs() if run.turn == "t2"]
-    ctx.expect(all(run.resume is None for run in new_runs), "the new turn was prompted as a resume")
+    ctx.need(all(run.resume is None for run in new_runs), "the new turn was prompted as a resume")

@@ -22,15 +22,15 @@ def check_result_is_success_data_error(ctx: CheckContext) -> None:
     )
     for call_id, success in (("c1", True), ("c2", False)):
         result = mapping(one_result(ctx, trace, call_id).result)
-        ctx.expect(
+        ctx.need(
             sorted(json_keys(result)) == sorted(BASE),
             f"call {call_id}: result keys are {json_keys(result)}, expected exactly {BASE}",
         )
-        ctx.expect(
+        ctx.need(
             result.get("success") is success,
             f"call {call_id}: success is {show(result.get('success'))}, expected {success}",
         )
-    ctx.expect(
+    ctx.need(
         mapping(one_result(ctx, trace, "c1").result).get("data") == {"value": 1},
         "the successful result's data is not the tool's output",
     )
@@ -60,12 +60,12 @@ def check_artifacts_key_only_when_attached(ctx: CheckContext) -> None:
     )
     for call_id in ("c1", "c2", "c3"):
         keys = json_keys(one_result(ctx, trace, call_id).result)
-        ctx.expect(
+        ctx.need(
             "artifacts" not in keys,
             f"call {call_id} attached no artifact, yet its result has keys {keys}",
         )
     attached = mapping(one_result(ctx, trace, "c4").result).get("artifacts")
-    ctx.expect(
+    ctx.need(
         isinstance(attached, list) and len(attached) == 1,
         f"call c4 attached one artifact; its result's artifacts are {show(attached)}",
     )
@@ -82,12 +82,12 @@ def check_artifacts_never_folded_into_data(ctx: CheckContext) -> None:
         model=[calls(call("make", {}, "c1")), say("done")],
     )
     result = mapping(one_result(ctx, trace, "c1").result)
-    ctx.expect(
+    ctx.need(
         result.get("data") == {"title": "Report"},
         f"data is {show(result.get('data'))}: attaching an artifact changed it",
     )
-    ctx.expect(not contains(result.get("data"), mark), "an artifact was folded into data")
-    ctx.expect(
+    ctx.need(not contains(result.get("data"), mark), "an artifact was folded into data")
+    ctx.need(
         contains(result.get("artifacts"), mark),
         "the artifact is not carried beside data under `artifacts`",
     )

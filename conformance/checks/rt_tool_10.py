@@ -35,7 +35,7 @@ def _passes(ctx: CheckContext, name: str, *batches: Reply) -> list[PassRecord]:
         model=[*batches, say("done")],
     )
     found = [one for _, one in all_passes(trace)]
-    ctx.expect(
+    ctx.need(
         len(found) == len(batches),
         f"{len(batches)} batches were sent, {len(found)} passes reported",
     )
@@ -48,11 +48,11 @@ def check_executed_complements_skipped(ctx: CheckContext) -> None:
     first = calls(call("do_thing", [], "call_a"))
     mixed = calls(call("do_thing", [], "call_a"), call("other_thing", [], "call_b"))
     passes = _passes(ctx, "rt10-c1-complement", first, mixed)
-    ctx.expect(
+    ctx.need(
         all(isinstance(port(one, "executed_any"), bool) for one in passes),
         "executed_any is not a boolean",
     )
-    ctx.expect(
+    ctx.need(
         port(passes[1], "executed") == ["call_b"] and port(passes[1], "skipped") == ["call_a"],
         f"executed {show(port(passes[1], 'executed'))} and skipped "
         f"{show(port(passes[1], 'skipped'))} do not partition ['call_a', 'call_b']",
@@ -70,16 +70,16 @@ def check_unwired_tool_counts_as_work(ctx: CheckContext) -> None:
         model=[calls(call("no_such_tool", {}, "call_x")), say("done")],
     )
     passes = [one for _, one in all_passes(trace)]
-    ctx.expect(len(passes) == 1, "the pass was not reported")
-    ctx.expect(
+    ctx.need(len(passes) == 1, "the pass was not reported")
+    ctx.need(
         _executed_any(ctx, passes[0]) is True, "a call to an unwired tool left executed_any false"
     )
-    ctx.expect(
+    ctx.need(
         port(passes[0], "executed") == ["call_x"],
         f"executed is {show(port(passes[0], 'executed'))}, expected ['call_x']",
     )
     found = results(trace, "call_x")
-    ctx.expect(
+    ctx.need(
         bool(found) and mapping(found[0].result).get("success") is False,
         "the unwired call did not get a recoverable failure result",
     )
@@ -91,20 +91,20 @@ def check_all_repeat_pass_is_idle(ctx: CheckContext) -> None:
     false, although it still re-emits results: only first-time handling is work."""
     batch = calls(call("do_thing", [], "call_a"), call("other_thing", [], "call_b"))
     passes = _passes(ctx, "rt10-c2-all-repeat", batch, batch)
-    ctx.expect(_executed_any(ctx, passes[0]) is True, "the first pass reported no work")
-    ctx.expect(
+    ctx.need(_executed_any(ctx, passes[0]) is True, "the first pass reported no work")
+    ctx.need(
         _executed_any(ctx, passes[1]) is False,
         "a pass of nothing but repeats reported executed_any "
         f"{show(_executed_any(ctx, passes[1]))}",
     )
-    ctx.expect(bool(passes[1].results), "the repeats' stored results were not re-emitted")
+    ctx.need(bool(passes[1].results), "the repeats' stored results were not re-emitted")
 
 
 @check("RT-TOOL-10#c3")
 def check_empty_batch_reports_false(ctx: CheckContext) -> None:
     """An empty batch reports `executed_any` false."""
     passes = _passes(ctx, "rt10-c3-empty", calls())
-    ctx.expect(
+    ctx.need(
         _executed_any(ctx, passes[0]) is False,
         f"an empty batch reported executed_any {show(_executed_any(ctx, passes[0]))}",
     )
@@ -125,24 +125,20 @@ def check_unguarded_and_malformed_calls(ctx: CheckContext) -> None:
         {"args": {}},
     )
     passes = _passes(ctx, "rt10-c4-unguarded", no_id, malformed)
-    ctx.expect(
+    ctx.need(
         _executed_any(ctx, passes[0]) is True,
         "a call without an identifier left executed_any false",
     )
-    ctx.expect(
+    ctx.need(
         port(passes[0], "executed") == [] and port(passes[0], "skipped") == [],
         "a call without an identifier appears in executed or skipped",
     )
-    ctx.expect(
-        _executed_any(ctx, passes[1]) is False, "a batch of malformed calls set executed_any"
-    )
-    ctx.expect(
+    ctx.need(_executed_any(ctx, passes[1]) is False, "a batch of malformed calls set executed_any")
+    ctx.need(
         port(passes[1], "executed") == [] and port(passes[1], "skipped") == [],
         "a malformed call appears in executed or skipped",
     )
-    ctx.expect(
-        not passes[1].results, f"malformed calls produced results: {show(passes[1].results)}"
-    )
+    ctx.need(not passes[1].results, f"malformed calls produced results: {show(passes[1].results)}")
 
 
 @check("RT-TOOL-10#c5")
@@ -150,11 +146,11 @@ def check_default_exposure(ctx: CheckContext) -> None:
     """`executed_any` is exposed by default; `executed` is not."""
     passes = _passes(ctx, "rt10-c5-exposure", calls(call("do_thing", [], "c1")))
     exposed = mapping(passes[0].exposed)
-    ctx.expect(
+    ctx.need(
         exposed.get("executed_any") is True,
         f"executed_any is not exposed by default ({show(exposed.get('executed_any'))})",
     )
-    ctx.expect(
+    ctx.need(
         exposed.get("executed") is False,
         f"executed is exposed by default ({show(exposed.get('executed'))})",
     )

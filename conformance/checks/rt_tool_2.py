@@ -27,11 +27,11 @@ def check_reserved_key_is_accepted(ctx: CheckContext) -> None:
         model=[calls(call("make", {}, "c1")), say("done")],
     )
     result = mapping(one_result(ctx, trace, "c1").result)
-    ctx.expect(
+    ctx.need(
         result.get("success") is True,
         f"a call whose output carries `artifacts` did not succeed: {show(result)}",
     )
-    ctx.expect(
+    ctx.need(
         result.get("artifacts")
         == [link("https://example.com/a"), artifact("citation", {"ref": "b"})],
         f"the reserved key's entries were not attached as given: {show(result.get('artifacts'))}",
@@ -50,7 +50,7 @@ def check_channel_survives_unexposed_port(ctx: CheckContext) -> None:
             model=[calls(call("make", {}, "c1")), say("done")],
         )
         result = mapping(one_result(ctx, trace, "c1").result)
-        ctx.expect(
+        ctx.need(
             contains(result.get("artifacts"), mark),
             f"with the tool's port {'exposed' if exposed else 'not exposed'}, the "
             "artifact was not attached to the tool result",
@@ -87,8 +87,8 @@ def check_malformed_entries_dropped_alone(ctx: CheckContext) -> None:
         model=[calls(call("make", {}, "c1")), say("done")],
     )
     result = mapping(one_result(ctx, trace, "c1").result)
-    ctx.expect(result.get("success") is True, "malformed entries failed the call")
-    ctx.expect(
+    ctx.need(result.get("success") is True, "malformed entries failed the call")
+    ctx.need(
         result.get("artifacts") == good,
         f"attached {show(result.get('artifacts'))}, expected only the well-formed {show(good)}",
     )
@@ -110,11 +110,11 @@ def check_reserved_key_removed_from_data(ctx: CheckContext) -> None:
     )
     for call_id in ("c1", "c2"):
         data = mapping(one_result(ctx, trace, call_id).result).get("data")
-        ctx.expect(
+        ctx.need(
             data == {"note": "kept"},
             f"call {call_id}: data is {show(data)}; the reserved key must be removed",
         )
-    ctx.expect(
+    ctx.need(
         not any(mark in text for text in model_text(trace)),
         "content of the reserved key reached the model",
     )
@@ -131,9 +131,9 @@ def check_failed_call_carries_none(ctx: CheckContext) -> None:
         model=[calls(call("flaky", {}, "c1")), say("done")],
     )
     result = mapping(one_result(ctx, trace, "c1").result)
-    ctx.expect(result.get("success") is False, "the failing tool's call did not fail")
-    ctx.expect("artifacts" not in result, f"a failed call carries artifacts: {show(result)}")
-    ctx.expect(
+    ctx.need(result.get("success") is False, "the failing tool's call did not fail")
+    ctx.need("artifacts" not in result, f"a failed call carries artifacts: {show(result)}")
+    ctx.need(
         not contains(delivered(turn(trace, "t1")), mark), "a failed call's artifact was delivered"
     )
 
@@ -153,14 +153,14 @@ def check_declined_call_carries_none(ctx: CheckContext) -> None:
         )
         result = mapping(one_result(ctx, trace, "c1").result)
         if approve:
-            ctx.expect(
+            ctx.need(
                 contains(result.get("artifacts"), mark),
                 "an approved gated call lost its artifact (the check's control case)",
             )
             continue
-        ctx.expect(result.get("success") is False, "a declined call did not fail")
-        ctx.expect("artifacts" not in result, f"a declined call carries artifacts: {show(result)}")
-        ctx.expect(
+        ctx.need(result.get("success") is False, "a declined call did not fail")
+        ctx.need("artifacts" not in result, f"a declined call carries artifacts: {show(result)}")
+        ctx.need(
             not contains(delivered(turn(trace, "t1")), mark),
             "a declined call's artifact was delivered",
         )

@@ -36,9 +36,9 @@ def check_port_entries_built_key_by_key(ctx: CheckContext) -> None:
         {"type": "citation", "payload": {"ref": "r"}, "tool_call_id": "c2"},
     ]
     passes = all_passes(trace)
-    ctx.expect(bool(passes), "no tool pass was reported")
+    ctx.need(bool(passes), "no tool pass was reported")
     surfaced = port(passes[0][1], "tool_artifacts")
-    ctx.expect(
+    ctx.need(
         surfaced == expected,
         f"tool_artifacts carried {show(surfaced)}, expected {show(expected)}",
     )
@@ -61,13 +61,13 @@ def check_port_not_exposed_by_default(ctx: CheckContext) -> None:
         model=[calls(call("make", {}, "c1")), say("done")],
     )
     passes = all_passes(trace)
-    ctx.expect(bool(passes), "no tool pass was reported")
+    ctx.need(bool(passes), "no tool pass was reported")
     exposed = mapping(passes[0][1].exposed)
-    ctx.expect(
+    ctx.need(
         "tool_artifacts" in exposed,
         "the implementation did not report whether tool_artifacts is exposed",
     )
-    ctx.expect(
+    ctx.need(
         exposed.get("tool_artifacts") is False,
         f"tool_artifacts is exposed by default ({show(exposed.get('tool_artifacts'))})",
     )
@@ -93,18 +93,18 @@ def check_prose_built_from_data_alone(ctx: CheckContext) -> None:
         model=[calls(call("create_node", {}, "c1")), say("done")],
     )
     texts = model_text(trace)
-    ctx.expect(
+    ctx.need(
         any("Created node 5 (draft)." in text for text in texts),
         "the tool's data never reached the model",
     )
     leaked = [text for text in texts if mark in text]
-    ctx.expect(
+    ctx.need(
         not leaked,
         f"the artifact leaked into the model's input: {show(leaked[0], 120)}" if leaked else "",
     )
     for _, one in all_passes(trace):
         for message in one.tool_messages:
-            ctx.expect(mark not in str(message), "a tool message carries the artifact")
+            ctx.need(mark not in str(message), "a tool message carries the artifact")
 
 
 @check("RT-TOOL-3#c4")

@@ -28,15 +28,15 @@ def check_persisted_on_last_assistant_message(ctx: CheckContext) -> None:
     )
     wire = turn(trace, "t1")
     rows = assistant_rows(wire)
-    ctx.expect(len(rows) >= 2, f"expected two assistant messages, the wire shows {len(rows)}")
+    ctx.need(len(rows) >= 2, f"expected two assistant messages, the wire shows {len(rows)}")
     carrying = [row for row in rows if contains(row.get("toolArtifacts"), mark)]
     if len(carrying) != 1:
         ctx.fail(
             f"the artifact is carried by the toolArtifacts of {len(carrying)} assistant "
             f"messages, expected 1; it {whereabouts(wire, mark)}"
         )
-    ctx.expect(carrying[0] is rows[-1], "the artifact is not on the run's last assistant message")
-    ctx.expect(
+    ctx.need(carrying[0] is rows[-1], "the artifact is not on the run's last assistant message")
+    ctx.need(
         sum(1 for entry in delivered(wire) if contains(entry, mark)) == 1,
         "the artifact was persisted more than once",
     )
@@ -57,7 +57,7 @@ def check_turn_result_aggregates_and_survives_reload(ctx: CheckContext) -> None:
     )
     for step, when in ((0, "before the reload"), (1, "after the reload")):
         wire = turn(trace, "t1", step=step)
-        ctx.expect(wire is not None, f"the turn is missing from the wire {when}")
+        ctx.need(wire is not None, f"the turn is missing from the wire {when}")
         assert wire is not None
         on_messages = delivered(wire)
         missing = [m for m in marks if not any(contains(e, m) for e in on_messages)]
@@ -66,7 +66,7 @@ def check_turn_result_aggregates_and_survives_reload(ctx: CheckContext) -> None:
                 f"{when}, the messages' toolArtifacts do not carry both artifacts: "
                 f"{show(on_messages)}; the first missing one {whereabouts(wire, missing[0])}"
             )
-        ctx.expect(
+        ctx.need(
             wire.toolArtifacts == on_messages,
             f"{when}, the turn result reports {show(wire.toolArtifacts)} but its messages "
             f"carry {show(on_messages)}",
@@ -90,15 +90,15 @@ def check_top_level_field_not_metadata(ctx: CheckContext) -> None:
             f"the artifact {whereabouts(wire, mark)}"
         )
     for index, row in enumerate(wire.messages if wire is not None else ()):
-        ctx.expect(isinstance(row, dict), f"message {index} is not a JSON object")
+        ctx.need(isinstance(row, dict), f"message {index} is not a JSON object")
         assert isinstance(row, dict)
         leaked = pointers(row.get("metadata"), mark, f"/messages/{index}/metadata")
-        ctx.expect(
+        ctx.need(
             not leaked,
             f"message {index}'s metadata carries the artifact, at {listing(leaked)}",
         )
         carried = row.get("toolArtifacts")
-        ctx.expect(
+        ctx.need(
             carried is None or isinstance(carried, list),
             f"message {index}'s toolArtifacts is not a list: {show(carried)}",
         )

@@ -38,7 +38,7 @@ def check_collection_stance_is_truthful(ctx: CheckContext) -> None:
     wire = turn(trace, "t1")
     on_wire = contains(delivered(wire), mark)
     if ctx.handshake.collects_artifacts:
-        ctx.expect(
+        ctx.need(
             surfaced,
             "the handshake says artifacts are collected, but the artifact was not surfaced "
             "on tool_artifacts",
@@ -49,7 +49,7 @@ def check_collection_stance_is_truthful(ctx: CheckContext) -> None:
                 f"delivered in any message's toolArtifacts; it {whereabouts(wire, mark)}"
             )
     else:
-        ctx.expect(
+        ctx.need(
             not on_wire, "the handshake says nothing is collected, yet an artifact was delivered"
         )
 
@@ -72,7 +72,7 @@ def check_unopened_run_drops_arrivals(ctx: CheckContext) -> None:
         ],
     )
     final = turn(trace, "t1")
-    ctx.expect(
+    ctx.need(
         final is not None and final.status == "completed",
         "the turn did not complete after the answer",
     )
@@ -83,11 +83,11 @@ def check_unopened_run_drops_arrivals(ctx: CheckContext) -> None:
         )
     for step in trace.steps:
         for wire in step.wire.get("main", {}).values():
-            ctx.expect(
+            ctx.need(
                 not contains(delivered(wire), mark),
                 "an artifact that arrived before its run opened collection was kept",
             )
-    ctx.expect(
+    ctx.need(
         not any(contains(port(one, "tool_artifacts"), mark) for _, one in all_passes(trace)),
         "an artifact that arrived before its run opened collection was surfaced",
     )
@@ -146,18 +146,18 @@ def check_released_on_every_exit(ctx: CheckContext) -> None:
         )
         for step in trace.steps:
             for wire in step.wire.get("main", {}).values():
-                ctx.expect(
+                ctx.need(
                     not contains(delivered(wire), mark),
                     f"an artifact arriving after the run's {how} was kept",
                 )
             # The capability promises the observation on every step: a step without it
             # would let a collection left open go unseen.
-            ctx.expect(
+            ctx.need(
                 step.open_collections is not None,
                 f"after step {step.index} ({step.op}) the harness reports no open_collections, "
                 "although it claims collection_observation",
             )
-            ctx.expect(
+            ctx.need(
                 not step.open_collections,
                 f"after step {step.index} ({step.op}), collection is still open "
                 f"for {show(list(step.open_collections or ()))}",

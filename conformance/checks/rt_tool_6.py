@@ -139,7 +139,7 @@ def check_drop_warns_and_leaves_no_placeholder(ctx: CheckContext) -> None:
         model=[calls(call("make", {}, "c1")), say("done")],
     )
     final = turn(trace, "t1")
-    ctx.expect(
+    ctx.need(
         final is not None and final.status == "completed",
         f"the run did not complete after a drop (status {show(final and final.status)})",
     )
@@ -153,9 +153,9 @@ def check_drop_warns_and_leaves_no_placeholder(ctx: CheckContext) -> None:
     for entry in bad:
         kind = entry["type"]
         matching = [w for w in trace.warnings() if w.type == kind]
-        ctx.expect(bool(matching), f"the {show(kind)} artifact was dropped without a warning")
+        ctx.need(bool(matching), f"the {show(kind)} artifact was dropped without a warning")
         warning = matching[0]
-        ctx.expect(
+        ctx.need(
             warning.tool == "make" and warning.tool_call_id == "c1" and warning.run in run_ids,
             f"the warning for {show(kind)} does not name tool, run and call: {show(warning)}",
         )
@@ -197,7 +197,7 @@ def check_drop_is_per_artifact(ctx: CheckContext) -> None:
             "a small artifact after a dropped one was not delivered in any message's "
             f"toolArtifacts, though it fit the budget; it {whereabouts(wire, last)}"
         )
-    ctx.expect(
+    ctx.need(
         not any(isinstance(e, dict) and e.get("type") == "crossing" for e in on_wire),
         "the artifact that crossed the aggregate budget was kept",
     )
@@ -229,8 +229,8 @@ def check_empty_type_refused(ctx: CheckContext) -> None:
     )
     wire = turn(trace, "t1")
     on_wire = delivered(wire)
-    ctx.expect(not contains(on_wire, mark), "an artifact with an empty type was delivered")
-    ctx.expect(
+    ctx.need(not contains(on_wire, mark), "an artifact with an empty type was delivered")
+    ctx.need(
         not any(contains(port(one, "tool_artifacts"), mark) for _, one in all_passes(trace)),
         "an artifact with an empty type was surfaced on tool_artifacts",
     )

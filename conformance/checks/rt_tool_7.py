@@ -33,7 +33,7 @@ def _never_on_wire_while_paused(ctx: CheckContext, trace: Trace, marks: list[str
         if wire is None or wire.status == "completed":
             continue
         for mark in marks:
-            ctx.expect(
+            ctx.need(
                 not any(mark in text for text in strings([wire.messages, wire.toolArtifacts])),
                 f"after step {step.index} ({step.op}) the turn is {wire.status} and its "
                 "wire already shows a held artifact",
@@ -53,13 +53,13 @@ def check_held_durably_off_the_wire(ctx: CheckContext) -> None:
         steps=[StartTurn("t1"), Restart(), Answer("t1")],
     )
     paused = turn(trace, "t1", step=1)
-    ctx.expect(
+    ctx.need(
         paused is not None and paused.status == "paused",
         "the turn is not paused after the question (and the restart)",
     )
     _never_on_wire_while_paused(ctx, trace, [mark])
     if trace.steps[1].held is not None:
-        ctx.expect(
+        ctx.need(
             contains(trace.steps[1].held.get("t1"), mark),
             "after the restart nothing is held against the paused turn",
         )
@@ -80,7 +80,7 @@ def check_held_prepended_on_resumed_message(ctx: CheckContext) -> None:
     )
     wire = turn(trace, "t1")
     rows = assistant_rows(wire)
-    ctx.expect(bool(rows), "the resumed turn has no assistant message")
+    ctx.need(bool(rows), "the resumed turn has no assistant message")
     carried = rows[-1].get("toolArtifacts") if rows else None
     if not (
         isinstance(carried, list)
@@ -116,7 +116,7 @@ def check_pausing_again_holds_everything(ctx: CheckContext) -> None:
     _never_on_wire_while_paused(ctx, trace, [first, second])
     for mark, which in ((first, "first"), (second, "second")):
         _delivered_once(ctx, trace, mark, f"after the last answer, the {which} held artifact")
-    ctx.expect(trace.steps[3].outcome == "refused", "answering a completed turn was not refused")
+    ctx.need(trace.steps[3].outcome == "refused", "answering a completed turn was not refused")
 
 
 @check("RT-TOOL-7#c3")
@@ -135,13 +135,13 @@ def check_taking_is_destructive(ctx: CheckContext) -> None:
         steps=[StartTurn("t1"), Answer("t1")],
     )
     held = trace.steps[0].held
-    ctx.expect(
+    ctx.need(
         held is not None and contains(held.get("t1"), mark),
         "nothing is held against the paused turn",
     )
     _delivered_once(ctx, trace, mark, "after the answer, the held artifact")
     after = trace.steps[-1].held
-    ctx.expect(
+    ctx.need(
         after is not None and not after.get("t1"),
         f"after delivery the artifact is still held: {show(after)}",
     )
@@ -160,16 +160,16 @@ def check_failed_write_back_puts_back(ctx: CheckContext) -> None:
         steps=[StartTurn("t1"), FailWriteBack(), Answer("t1"), Answer("t1")],
     )
     failed = trace.steps[2]
-    ctx.expect(
+    ctx.need(
         failed.outcome in ("failed", "refused"),
         f"the armed write-back failure was not reported (outcome {failed.outcome})",
     )
-    ctx.expect(
+    ctx.need(
         not contains(delivered(turn(trace, "t1", step=2)), mark),
         "the artifact was delivered by the write-back that failed",
     )
     if failed.held is not None:
-        ctx.expect(
+        ctx.need(
             contains(failed.held.get("t1"), mark),
             "after the failed write-back the artifact is no longer held",
         )
@@ -214,7 +214,7 @@ def check_held_list_bounded_newest_dropped(ctx: CheckContext) -> None:
             f"{len(on_wire)} artifacts; expected the oldest {bound}{misplaced(wire, kept)}"
         )
     newest = entries[-1]["payload"]
-    ctx.expect(
+    ctx.need(
         any(
             w.tool_call_id == f"c{len(chunks) - 1}" or contains(w.message, "held")
             for w in trace.warnings()

@@ -44,7 +44,7 @@ def check_reconciled_before_invocation(ctx: CheckContext) -> None:
         {"items": "[1, 2]", "title": "Ember &amp; Oak"},
         body=True,
     )
-    ctx.expect(
+    ctx.need(
         got == {"items": [1, 2], "title": "Ember & Oak"},
         f"the tool received {show(got)}: the arguments were not reconciled before it ran",
     )
@@ -60,7 +60,7 @@ def check_json_decoded_when_all_three_hold(ctx: CheckContext) -> None:
         _schema(ops="array", meta="object"),
         {"ops": '[{"op": "add"}]', "meta": '{"a": 1}'},
     )
-    ctx.expect(
+    ctx.need(
         got == {"ops": [{"op": "add"}], "meta": {"a": 1}},
         f"the tool received {show(got)}; both strings should have been decoded",
     )
@@ -79,7 +79,7 @@ def check_otherwise_passed_through(ctx: CheckContext) -> None:
     }
     schema = _schema(text="string", ops="array", list="array", meta="object")
     got = _received(ctx, "rt8-c3-passthrough", schema, args)
-    ctx.expect(
+    ctx.need(
         got == args,
         f"the tool received {show(got)}; every argument should have passed through unmodified",
     )
@@ -98,7 +98,7 @@ def check_character_references_decoded_until_stable(ctx: CheckContext) -> None:
         "title": "Ember & Oak",
         "nested": {"list": ["<b>", "it's", "café"], "deep": {"q": '"'}},
     }
-    ctx.expect(got == expected, f"the tool received {show(got)}, expected {show(expected)}")
+    ctx.need(got == expected, f"the tool received {show(got)}, expected {show(expected)}")
 
 
 @check("RT-TOOL-8#c5")
@@ -108,8 +108,8 @@ def check_keys_and_plain_text_untouched(ctx: CheckContext) -> None:
     args = {"a&amp;b": "x", "plain": plain, "list": [plain]}
     got = _received(ctx, "rt8-c5-untouched", {"type": "object"}, args)
     keys = list(got) if isinstance(got, Mapping) else got
-    ctx.expect(
+    ctx.need(
         isinstance(got, Mapping) and "a&amp;b" in got,
         f"a key was modified: the tool received keys {show(keys)}",
     )
-    ctx.expect(got == args, f"text without a character reference changed: {show(got)}")
+    ctx.need(got == args, f"text without a character reference changed: {show(got)}")

@@ -26,7 +26,7 @@ def check_recorded_call_not_invoked_again(ctx: CheckContext) -> None:
     """A call whose identifier was already executed in the run is not invoked again."""
     trace = _repeat(ctx, "rt9-c1-once")
     ran = len(side_effects(trace, "do_thing"))
-    ctx.expect(ran == 1, f"the call ran {ran} times across two passes, expected once")
+    ctx.need(ran == 1, f"the call ran {ran} times across two passes, expected once")
 
 
 @check("RT-TOOL-9#c2")
@@ -35,34 +35,34 @@ def check_repeat_reported_and_re_emitted(ctx: CheckContext) -> None:
     is re-emitted and counted in the batch's outcome."""
     trace = _repeat(ctx, "rt9-c2-re-emitted")
     passes = [one for _, one in all_passes(trace)]
-    ctx.expect(len(passes) >= 2, f"expected two tool passes, got {len(passes)}")
+    ctx.need(len(passes) >= 2, f"expected two tool passes, got {len(passes)}")
     first, second = passes[0], passes[1]
-    ctx.expect(
+    ctx.need(
         port(second, "skipped") == ["call_a"],
         f"the repeat pass's skipped output is {show(port(second, 'skipped'))}",
     )
     first_message = [m for m in first.tool_messages if mapping(m).get("tool_call_id") == "call_a"]
     again = [m for m in second.tool_messages if mapping(m).get("tool_call_id") == "call_a"]
-    ctx.expect(len(first_message) == 1, "the first execution's tool message is missing")
-    ctx.expect(len(again) == 1, "the repeat's stored tool message was not re-emitted")
-    ctx.expect(
+    ctx.need(len(first_message) == 1, "the first execution's tool message is missing")
+    ctx.need(len(again) == 1, "the repeat's stored tool message was not re-emitted")
+    ctx.need(
         mapping(again[0]).get("content") == mapping(first_message[0]).get("content"),
         "the re-emitted tool message differs from the first execution's",
     )
     repeated = [r for r in second.results if r.tool_call_id == "call_a"]
-    ctx.expect(
+    ctx.need(
         len(repeated) == 1 and mapping(repeated[0].result).get("success") is True,
         "the repeat's stored result (a success) was not re-emitted among the results",
     )
-    ctx.expect(
+    ctx.need(
         mapping(second.outcome).get("succeeded") == 1,
         f"the repeat pass's outcome {show(second.outcome)} does not count the stored success",
     )
     failed = _repeat(ctx, "rt9-c2-stored-failure", returns=failure("no such record"))
     failed_passes = [one for _, one in all_passes(failed)]
-    ctx.expect(len(failed_passes) >= 2, f"expected two tool passes, got {len(failed_passes)}")
+    ctx.need(len(failed_passes) >= 2, f"expected two tool passes, got {len(failed_passes)}")
     repeat = failed_passes[1]
-    ctx.expect(
+    ctx.need(
         mapping(repeat.outcome).get("failed") == 1,
         f"a stored recoverable failure was not counted as one: {show(repeat.outcome)}",
     )
@@ -95,24 +95,22 @@ def check_no_declared_call_left_unanswered(ctx: CheckContext) -> None:
     # The pass's own output first: a runtime may patch the model's input from its records,
     # but whatever else reads the node's tool messages would still miss a dropped repeat.
     again = [one for run, one in all_passes(trace) if run.cause == "approve"]
-    ctx.expect(bool(again), "no pass was reported after the approval")
+    ctx.need(bool(again), "no pass was reported after the approval")
     emitted = {mapping(m).get("tool_call_id") for m in again[0].tool_messages}
     for call_id in ("call_a", "call_gate"):
-        ctx.expect(
+        ctx.need(
             call_id in emitted,
             f"the re-issued pass emitted no tool message for declared call {call_id}",
         )
     resumed = [run for run in trace.runs() if run.cause == "approve"]
-    ctx.expect(
+    ctx.need(
         bool(resumed) and bool(resumed[0].model_inputs),
         "after the approval the model was not called again",
     )
     given = resumed[0].model_inputs[0].messages
     answered = {mapping(m).get("tool_call_id") for m in given if mapping(m).get("role") == "tool"}
     for call_id in ("call_a", "call_gate"):
-        ctx.expect(
-            call_id in answered, f"the model was given no result for declared call {call_id}"
-        )
+        ctx.need(call_id in answered, f"the model was given no result for declared call {call_id}")
 
 
 @check("RT-TOOL-9#c4")
@@ -121,19 +119,19 @@ def check_recorded_only_once_returned(ctx: CheckContext) -> None:
     call that had already returned is skipped."""
     trace = _gate_trace(ctx, "rt9-c4-after-approval")
     resumed = [one for run, one in all_passes(trace) if run.cause == "approve"]
-    ctx.expect(bool(resumed), "no pass was reported after the approval")
-    ctx.expect(
+    ctx.need(bool(resumed), "no pass was reported after the approval")
+    ctx.need(
         port(resumed[0], "executed") == ["call_gate"],
         f"the resumed pass executed {show(port(resumed[0], 'executed'))}, expected ['call_gate']",
     )
-    ctx.expect(
+    ctx.need(
         port(resumed[0], "skipped") == ["call_a"],
         f"the resumed pass skipped {show(port(resumed[0], 'skipped'))}, expected ['call_a']",
     )
-    ctx.expect(
+    ctx.need(
         len(side_effects(trace, "gated_thing")) == 1, "the approved call did not run exactly once"
     )
-    ctx.expect(
+    ctx.need(
         len(side_effects(trace, "do_thing")) == 1,
         "the call that had returned before the pause ran again",
     )
@@ -150,4 +148,4 @@ def check_call_without_id_always_runs(ctx: CheckContext) -> None:
         model=[batch, batch, say("done")],
     )
     ran = len(side_effects(trace, "do_thing"))
-    ctx.expect(ran == 2, f"a call without an identifier ran {ran} times in two passes")
+    ctx.need(ran == 2, f"a call without an identifier ran {ran} times in two passes")

@@ -28,6 +28,7 @@ from allure_commons.model2 import (
 )
 
 from conformance.report._escape import http_url, safe_relative_path
+from conformance.report._labels import failure_lines
 from conformance.report._model import CheckResult, ClauseResult, RuleResult
 from conformance.report._output import CopiedFile, OutputFile, Rendered, RenderOptions
 from conformance.report._standing import StandingReport
@@ -129,7 +130,11 @@ def _result(
     result_uuid = _uuid(report.run.started_at, impl.name, impl.version, check_id)
     duration_ms = round(1000 * check.duration_s) if check else 0
     outcome = check.outcome if check else "skipped"
-    message = check.message if check else "untested: no check covers this clause"
+    message = (
+        "\n".join(failure_lines(check)) or check.message
+        if check
+        else "untested: no check covers this clause"
+    )
     attachments: list[Attachment] = []
     copies: list[CopiedFile] = []
     if check is not None and outcome in ("failed", "error"):

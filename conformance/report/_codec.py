@@ -15,7 +15,14 @@ from jsonschema.exceptions import best_match
 from adapters.errors import SuiteError
 from conformance.report._encode import encode, json_pointer, schema_validator
 from conformance.report._errors import StandingFormatError
-from conformance.report._model import CheckResult, ClauseResult, Evidence, RuleResult
+from conformance.report._model import (
+    CheckResult,
+    ClauseResult,
+    Evidence,
+    FailedExpectation,
+    HuntFigures,
+    RuleResult,
+)
 from conformance.report._run import HuntSummary, ImplementationInfo, RunInfo, SuiteInfo
 from conformance.report._standing import StandingReport
 from conformance.report._values import CheckKind, Fault, Level, Outcome, SkipKind
@@ -33,11 +40,11 @@ class _Invalid(Exception):
         self.complaint = complaint
 
 
-def _make(pointer: str, factory: Callable[..., _T], **values: object) -> _T:
+def _make(at: str, factory: Callable[..., _T], **values: object) -> _T:
     try:
         return factory(**values)
     except SuiteError as err:
-        raise _Invalid(pointer, str(err)) from err
+        raise _Invalid(at, str(err)) from err
 
 
 # The schema has been checked before decoding, so the casts below only tell mypy what
@@ -52,6 +59,7 @@ def _strings(value: object) -> tuple[str, ...]:
 
 def _decode_check(pointer: str, data: _Object) -> CheckResult:
     evidence = cast("_Object", data["evidence"])
+    hunt = cast("_Object | None", data.get("hunt"))
     return _make(
         pointer,
         CheckResult,
@@ -68,6 +76,22 @@ def _decode_check(pointer: str, data: _Object) -> CheckResult:
             scenario=evidence["scenario"],
             trace=evidence["trace"],
             counterexample=evidence["counterexample"],
+        ),
+        failures=tuple(
+            _make(
+                f"{pointer}/failures/{index}",
+                FailedExpectation,
+                message=item["message"],
+                scenario=item.get("scenario"),
+                pointer=item.get("pointer"),
+                reading=item.get("reading"),
+            )
+            for index, item in enumerate(_objects(data.get("failures", [])))
+        ),
+        hunt=None
+        if hunt is None
+        else _make(
+            f"{pointer}/hunt", HuntFigures, judged=hunt["judged"], exercised=hunt["exercised"]
         ),
     )
 

@@ -15,6 +15,7 @@ from types import MappingProxyType
 from urllib.parse import quote
 
 from conformance.report._escape import http_url
+from conformance.report._labels import failure_lines
 from conformance.report._model import ClauseResult, RuleResult
 from conformance.report._output import OutputFile, Rendered, RenderOptions
 from conformance.report._standing import StandingReport
@@ -56,7 +57,7 @@ def _clause_iri(clause: ClauseResult) -> str:
 
 def _info(clause: ClauseResult) -> str:
     problems = [
-        f"{check.name}: {check.message}"
+        f"{check.name}: {' | '.join(failure_lines(check)) or check.message}"
         for check in clause.checks
         if check.outcome in ("failed", "error")
     ]

@@ -88,6 +88,18 @@ def _check(clause: ClauseResult, check: CheckResult) -> dict[str, object]:
             "trace": evidence.trace,
             "counterexample": evidence.counterexample,
         },
+        "failures": [
+            {
+                "message": failure.message,
+                "scenario": failure.scenario,
+                "pointer": failure.pointer,
+                "reading": failure.reading,
+            }
+            for failure in check.failures
+        ],
+        "hunt": None
+        if check.hunt is None
+        else {"judged": check.hunt.judged, "exercised": check.hunt.exercised},
     }
 
 

@@ -16,8 +16,13 @@ import html
 
 from conformance.report._escape import code_spans, evidence_href, http_url, xml_text
 from conformance.report._html_assets import SCRIPT, STYLE
-from conformance.report._labels import counts_phrase, hunt_sentence
-from conformance.report._model import ClauseResult, RuleResult
+from conformance.report._labels import (
+    counts_phrase,
+    hunt_figures_phrase,
+    hunt_sentence,
+    reading_url,
+)
+from conformance.report._model import CheckResult, ClauseResult, RuleResult
 from conformance.report._output import OutputFile, Rendered, RenderOptions
 from conformance.report._standing import StandingReport
 from conformance.report._values import STANDINGS, Standing
@@ -164,9 +169,25 @@ def _clause(clause: ClauseResult, options: RenderOptions) -> list[str]:
         )
         lines.append(
             f"<tr><td><code>{_e(check.name)}</code></td><td>{outcome}</td>"
-            f'<td class="message">{_e(check.message)}</td><td>{evidence}</td></tr>'
+            f'<td class="message">{_message(check)}</td><td>{evidence}</td></tr>'
         )
     return [*lines, "</tbody>", "</table>", "</div>"]
+
+
+def _message(check: CheckResult) -> str:
+    """A check's message cell: every failed expectation, each reading a link, and the
+    hunt's figures for an invariant."""
+    figures = hunt_figures_phrase(check)
+    after = f' <span class="muted">({_e(figures)})</span>' if figures else ""
+    if not check.failures:
+        return _e(check.message) + after
+    items = []
+    for failure in check.failures:
+        item = _e(failure.line())
+        if failure.reading:
+            item += " (" + _a("reading", reading_url(failure.reading)) + ")"
+        items.append(f"<li>{item}</li>")
+    return '<ol class="failures">' + "".join(items) + "</ol>" + after
 
 
 def _rule(index: int, rule: RuleResult, options: RenderOptions) -> list[str]:

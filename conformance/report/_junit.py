@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 
 from conformance.report._escape import xml_text
+from conformance.report._labels import failure_lines
 from conformance.report._model import CheckResult, ClauseResult, RuleResult
 from conformance.report._output import OutputFile, Rendered, RenderOptions
 from conformance.report._standing import StandingReport
@@ -33,8 +34,15 @@ def _properties(parent: ET.Element, pairs: list[tuple[str, str]]) -> None:
 
 
 def _evidence_text(check: CheckResult) -> str:
-    lines = [check.message] + [f"{label}: {path}" for label, path in check.evidence.items()]
+    lines = failure_lines(check) + [f"{label}: {path}" for label, path in check.evidence.items()]
     return xml_text("\n".join(line for line in lines if line))
+
+
+def _message(check: CheckResult) -> str:
+    """The failure message: the first failed expectation, and how many more there are
+    (the element's text lists them all)."""
+    more = len(check.failures) - 1
+    return check.message + (f" (and {more} more failed expectations)" if more > 0 else "")
 
 
 def _testcase(
@@ -55,13 +63,13 @@ def _testcase(
         outcome = _element(
             case,
             "skipped",
-            message=f"expected failure ({why}): {check.message}",
+            message=f"expected failure ({why}): {_message(check)}",
             type="expected-failure",
         )
         outcome.text = _evidence_text(check)
         return 0, 0, 1
     if check.outcome == "failed":
-        outcome = _element(case, "failure", message=check.message, type="does-not-conform")
+        outcome = _element(case, "failure", message=_message(check), type="does-not-conform")
         outcome.text = _evidence_text(check)
         return 1, 0, 0
     if check.outcome == "error":

@@ -4,18 +4,27 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
+from urllib.parse import quote
 
 from conformance.report._model import CheckCounts, CheckResult
 from conformance.report._run import HuntSummary
 from conformance.report._values import Standing
 
 __all__ = [
+    "INTERPRETATIONS_URL",
     "STANDING_SYMBOLS",
     "check_symbol",
     "counts_phrase",
+    "failure_lines",
+    "hunt_figures_phrase",
     "hunt_sentence",
+    "reading_url",
     "standing_label",
 ]
+
+#: Where the suite's readings of the rule text are published; a failure that depends on
+#: one links to its entry.
+INTERPRETATIONS_URL = "https://github.com/rttool/rttool/blob/main/docs/interpretations.md"
 
 STANDING_SYMBOLS: Mapping[Standing, str] = MappingProxyType(
     {
@@ -42,6 +51,29 @@ def check_symbol(check: CheckResult) -> str:
     if check.outcome == "error":
         return STANDING_SYMBOLS["error"]
     return STANDING_SYMBOLS[check.skip_kind or "untested"]
+
+
+def reading_url(reading: str) -> str:
+    """The address of the entry ``reading`` of ``docs/interpretations.md``."""
+    return f"{INTERPRETATIONS_URL}#{quote(reading, safe='-._~')}"
+
+
+def failure_lines(check: CheckResult) -> list[str]:
+    """Every failed expectation of ``check`` on one line each (the message alone when it
+    lists none): what was observed, where, and the reading it relies on."""
+    if not check.failures:
+        return [check.message] if check.message else []
+    return [
+        failure.line() + (f" (reading: {reading_url(failure.reading)})" if failure.reading else "")
+        for failure in check.failures
+    ]
+
+
+def hunt_figures_phrase(check: CheckResult) -> str:
+    """``judged 412, exercised 37`` for a hunt check that reports its figures, else ``""``."""
+    if check.hunt is None:
+        return ""
+    return f"judged {check.hunt.judged}, exercised {check.hunt.exercised}"
 
 
 def counts_phrase(counts: CheckCounts) -> str:

@@ -9,10 +9,12 @@ from conformance.report._labels import (
     STANDING_SYMBOLS,
     check_symbol,
     counts_phrase,
+    hunt_figures_phrase,
     hunt_sentence,
+    reading_url,
     standing_label,
 )
-from conformance.report._model import ClauseResult, RuleResult
+from conformance.report._model import ClauseResult, FailedExpectation, RuleResult
 from conformance.report._output import OutputFile, Rendered, RenderOptions
 from conformance.report._standing import StandingReport
 
@@ -115,18 +117,35 @@ def _clause(clause: ClauseResult, options: RenderOptions) -> list[str]:
         f"({counts_phrase(clause.counts)}): {_text(clause.text)}"
     ]
     for check in clause.checks:
+        figures = hunt_figures_phrase(check)
         if check.outcome == "passed":
+            if figures:  # a passing hunt is shown with what it looked at
+                lines.append(f"  - {check_symbol(check)} {markdown(check.name)}: {figures}")
             continue
         reason = markdown(check.message) or "no reason given"
         if check.fault:
             reason += f" (fault: {check.fault})"
+        if figures:
+            reason += f" ({figures})"
         links = [
             _link(label, evidence_href(path, options.link_prefix), f"{label}: {markdown(path)}")
             for label, path in check.evidence.items()
         ]
         suffix = f" ({' · '.join(links)})" if links else ""
-        lines.append(f"  - {check_symbol(check)} {markdown(check.name)}: {reason}{suffix}")
+        if len(check.failures) > 1 or any(f.reading for f in check.failures):
+            lines.append(f"  - {check_symbol(check)} {markdown(check.name)}:{suffix}")
+            lines += [f"    - {_failure(failure)}" for failure in check.failures]
+        else:
+            lines.append(f"  - {check_symbol(check)} {markdown(check.name)}: {reason}{suffix}")
     return lines
+
+
+def _failure(failure: FailedExpectation) -> str:
+    """One failed expectation as Markdown, its reading as a link."""
+    text = markdown(failure.line())
+    if failure.reading:
+        text += f" ({_link('reading', reading_url(failure.reading), markdown(failure.reading))})"
+    return text
 
 
 def _rule(rule: RuleResult, options: RenderOptions) -> list[str]:

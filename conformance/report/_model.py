@@ -34,6 +34,8 @@ __all__ = [
     "CheckResult",
     "ClauseResult",
     "Evidence",
+    "FailedExpectation",
+    "HuntFigures",
     "RuleResult",
     "StandingCounts",
     "clause_standing",
@@ -63,6 +65,50 @@ class Evidence:
 
 
 @dataclass(frozen=True, kw_only=True)
+class FailedExpectation:
+    """One expectation of a failed check that did not hold.
+
+    ``message`` says what was observed and what the clause requires; ``pointer`` is the
+    JSON pointer of what was observed in the trace of ``scenario`` (the scenario id);
+    ``reading`` names the entry of ``docs/interpretations.md`` the expectation relies on.
+    """
+
+    message: str
+    scenario: str | None = None
+    pointer: str | None = None
+    reading: str | None = None
+
+    def __post_init__(self) -> None:
+        normalise_strings(self)
+        if not self.message:
+            raise bad("a failed expectation needs a message", field="message")
+
+    def line(self) -> str:
+        """The failure on one line: the message, then where it was observed."""
+        if self.pointer is None:
+            return self.message
+        scenario = f" of {self.scenario}" if self.scenario else ""
+        return f"{self.message} (at {self.pointer}{scenario})"
+
+
+@dataclass(frozen=True, kw_only=True)
+class HuntFigures:
+    """What the hunt did for one invariant: generated examples ``judged`` against it, and
+    how many of them ``exercised`` it (the situation its clauses speak of occurred)."""
+
+    judged: int
+    exercised: int
+
+    def __post_init__(self) -> None:
+        for name in ("judged", "exercised"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise bad(f"{name} is an integer >= 0", field=name, value=value)
+        if self.exercised > self.judged:
+            raise bad("an invariant was exercised by more examples than were judged")
+
+
+@dataclass(frozen=True, kw_only=True)
 class CheckResult:
     """One check's outcome.
 
@@ -79,6 +125,10 @@ class CheckResult:
     duration_s: float = 0.0
     evidence: Evidence = field(default_factory=Evidence)
     kind: CheckKind = "check"
+    #: every expectation that failed, most specific first (a failed check only)
+    failures: tuple[FailedExpectation, ...] = ()
+    #: what the hunt did for this invariant (a hunt check only)
+    hunt: HuntFigures | None = None
 
     def __post_init__(self) -> None:
         normalise_strings(self)
@@ -105,6 +155,10 @@ class CheckResult:
         if self.fault is not None:
             choice(self.fault, FAULTS, "fault")
         seconds(self.duration_s, "duration_s")
+        if self.failures and self.outcome != "failed":
+            raise bad("only a failed check lists failed expectations", check=self.name)
+        if self.hunt is not None and self.kind != "hunt":
+            raise bad("only a hunt check carries hunt figures", check=self.name)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -153,11 +207,18 @@ class StandingCounts:
         return count
 
 
+#: The kinds of check whose pass is evidence that a clause is met: something exercised
+#: the clause and it held.  A hunt that passed proves only that no generated example
+#: broke its invariant, so it never makes a clause conform on its own.
+EVIDENCE_KINDS: frozenset[CheckKind] = frozenset({"check", "vector"})
+
+
 def clause_standing(checks: Iterable[CheckResult]) -> Standing:
-    """A clause's standing from its checks.
+    """A clause's standing from its checks: a verdict never exceeds its evidence.
 
     Any failure wins, then any error; a clause whose every check is skipped as not
-    applicable is not applicable; a clause with no passing check is untested.
+    applicable is not applicable; a clause conforms only when a hand-written check or an
+    example vector of it passed (a passing hunt alone leaves it untested).
     """
     checks = tuple(checks)
     outcomes = {check.outcome for check in checks}
@@ -167,7 +228,7 @@ def clause_standing(checks: Iterable[CheckResult]) -> Standing:
         return "error"
     if checks and all(check.skip_kind == "not-applicable" for check in checks):
         return "not-applicable"
-    if "passed" not in outcomes:
+    if not any(check.outcome == "passed" and check.kind in EVIDENCE_KINDS for check in checks):
         return "untested"
     return "conforms"
 

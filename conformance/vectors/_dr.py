@@ -22,7 +22,7 @@ def _journal(ctx: CheckContext, run: VectorRun) -> None:
     events = tuple(_list(run.value("ledger")))
     trace = ctx.run(scenario("vector-ledger-journal", steps=[ClassifyLedger(events)]))
     got = trace.steps[0].journal
-    ctx.expect(
+    ctx.need(
         got == run.value("journal"),
         f"the journal is {show(got)}, the example says {show(run.value('journal'))}",
     )
@@ -40,7 +40,7 @@ def _noted(ctx: CheckContext, run: VectorRun) -> None:
     journaled = mapping(run.value("journaled"))
     completed = [mapping(e) for e in _list(journaled.get("completed"))]
     interrupted = [mapping(e) for e in _list(journaled.get("interrupted"))]
-    ctx.expect(len(interrupted) <= 1, "a vector can interrupt at most one call")
+    ctx.need(len(interrupted) <= 1, "a vector can interrupt at most one call")
     results = {str(e.get("tool")): e.get("result") for e in completed}
     batch = [
         call(str(e.get("tool")), e.get("input"), f"c{i}")
@@ -60,28 +60,28 @@ def _noted(ctx: CheckContext, run: VectorRun) -> None:
         steps=[cut, StartTurn("t1"), Wait()],
     )
     resumed = [r for r in continuations(trace) if r.resume is not None]
-    ctx.expect(bool(resumed), "the turn did not resume after its time limit")
+    ctx.need(bool(resumed), "the turn did not resume after its time limit")
     note = resumed[0].resume.note if resumed[0].resume else None
     if run.has("bare"):
-        ctx.expect(
+        ctx.need(
             note is None and resume_message(resumed[0], nudge(ctx)) == nudge(ctx),
             f"the resume prompt carries a note: {show(note)}",
         )
         return
     expected = mapping(run.value("noted"))
-    ctx.expect(note is not None, "the resume prompt carries no note")
+    ctx.need(note is not None, "the resume prompt carries no note")
     assert note is not None
     for kind, got in (("completed", note.completed), ("interrupted", note.interrupted)):
         want = [mapping(e) for e in _list(expected.get(kind))]
         have = [mapping(e) for e in got]
-        ctx.expect(
+        ctx.need(
             [(e.get("tool"), e.get("input")) for e in have]
             == [(e.get("tool"), e.get("input")) for e in want],
             f"the note's {kind} calls are {show(have)}, the example says {show(want)}",
         )
         for mine, theirs in zip(have, want, strict=True):
             if "result" in theirs:
-                ctx.expect(
+                ctx.need(
                     str(theirs["result"]) in str(mine.get("result")),
                     f"the note's short result {show(mine.get('result'))} does not show "
                     f"{show(theirs['result'])}",
@@ -91,7 +91,7 @@ def _noted(ctx: CheckContext, run: VectorRun) -> None:
     for kind in ("completed", "interrupted"):
         for entry in (mapping(e) for e in _list(expected.get(kind))):
             shown = [str(entry.get("tool")), *([str(entry["result"])] if "result" in entry else [])]
-            ctx.expect(
+            ctx.need(
                 all(part in prompt for part in shown),
                 f"the resume prompt does not name the {kind} call {' / '.join(shown)}",
             )
@@ -129,10 +129,10 @@ def _ran(ctx: CheckContext, run: VectorRun) -> None:
         {"name": c.get("name"), "args": c.get("args")}
         for c in (mapping(x) for x in _list(run.value("ran")))
     ]
-    ctx.expect(
+    ctx.need(
         ran == expected, f"the resumed chunk ran {show(ran)}, the example says {show(expected)}"
     )
-    ctx.expect(
+    ctx.need(
         len(side_effects(trace)) == len(before) + len(expected),
         "the calls before the cut did not each run exactly once",
     )
@@ -157,7 +157,7 @@ def _capped(ctx: CheckContext, run: VectorRun) -> None:
         "automatic_continuations": len(continuations(trace, "t1", "auto_continue")),
         "continue_available": bool(final and final.status == "stopped" and final.continueOffered),
     }
-    ctx.expect(
+    ctx.need(
         got == run.value("capped"),
         f"the turn shows {show(got)}, the example says {show(run.value('capped'))}",
     )

@@ -43,8 +43,8 @@ def _result_vector(ctx: CheckContext, run: VectorRun) -> None:
         model=[calls(call("example", {}, "c1")), say("done")],
     )
     found = results(trace, "c1")
-    ctx.expect(bool(found), "no tool result was reported")
-    ctx.expect(
+    ctx.need(bool(found), "no tool result was reported")
+    ctx.need(
         found[0].result == expected,
         f"the tool result is {show(found[0].result)}, the example says {show(dict(expected))}",
     )
@@ -61,7 +61,7 @@ def _lifted(ctx: CheckContext, run: VectorRun) -> None:
         model=[calls(call("example", {}, "c1")), say("done")],
     )
     found = results(trace, "c1")
-    ctx.expect(
+    ctx.need(
         bool(found) and mapping(found[0].result).get("success") is True,
         "the call failed; malformed entries must be dropped without failing it",
     )
@@ -70,7 +70,7 @@ def _lifted(ctx: CheckContext, run: VectorRun) -> None:
         for _, one in all_passes(trace)
         for e in _list(port(one, "tool_artifacts"))
     ]
-    ctx.expect(
+    ctx.need(
         surfaced == run.value("lifted"),
         f"what left the call is {show(surfaced)}, the example says {show(run.value('lifted'))}",
     )
@@ -109,7 +109,7 @@ def _surfaced(ctx: CheckContext, run: VectorRun) -> None:
         model=[calls(call("example", {}, call_id)), say("done")],
     )
     surfaced = [port(one, "tool_artifacts") for _, one in all_passes(trace)]
-    ctx.expect(
+    ctx.need(
         surfaced[:1] == [expected],
         f"tool_artifacts carried {show(surfaced[:1])}, the example says {show(expected)}",
     )
@@ -125,13 +125,13 @@ def _surfaced(ctx: CheckContext, run: VectorRun) -> None:
         if text not in strings(produced.get("data"))
     ]
     for text in payload_values:
-        ctx.expect(
+        ctx.need(
             not any(text in g for g in given),
             f"the artifact's {show(text)} reached the prose fed to the model",
         )
     for text in strings(produced.get("data")):
         if text != "result":
-            ctx.expect(
+            ctx.need(
                 any(text in g for g in given), f"the data {show(text)} never reached the model"
             )
 
@@ -147,7 +147,7 @@ def _reported(ctx: CheckContext, run: VectorRun) -> None:
         model=[calls(call("example", {}, str(produced.get("tool_call_id")))), say("done")],
     )
     rows = assistant_rows(turn(trace, "t1"))
-    ctx.expect(bool(rows), "the turn has no assistant message")
+    ctx.need(bool(rows), "the turn has no assistant message")
     expected = mapping(run.value("reported"))
     for key, want in expected.items():
         shown = rows[-1].get(key)
@@ -158,12 +158,12 @@ def _reported(ctx: CheckContext, run: VectorRun) -> None:
             # string (a JSON text in metadata, say) leaks just the same.
             found = strings(shown)
             leaked = [t for t in _values(produced.get("payload")) if any(t in s for s in found)]
-            ctx.expect(
+            ctx.need(
                 isinstance(shown, dict) and not leaked,
                 f"the message's metadata is {show(shown)}; it must not carry the artifact",
             )
             continue
-        ctx.expect(
+        ctx.need(
             shown == want,
             f"the assistant message shows {key}={show(shown)}, the example says {show(want)}"
             + (misplaced(turn(trace, "t1"), _list(want)) if key == "toolArtifacts" else ""),
@@ -192,7 +192,7 @@ def _dropped(ctx: CheckContext, run: VectorRun) -> None:
         for e in delivered(wire)
         if mapping(e).get("payload") == produced.get("payload")
     ]
-    ctx.expect(
+    ctx.need(
         kept == run.value("dropped"),
         f"the run's collection kept {show(kept)}, the example says {show(run.value('dropped'))}",
     )
@@ -215,12 +215,12 @@ def _kept(ctx: CheckContext, run: VectorRun) -> None:
         model=[calls(call("example", {}, str(value.get("tool_call_id")))), say("done")],
     )
     on_wire = delivered(turn(trace, "t1"))
-    ctx.expect(
+    ctx.need(
         on_wire[-1:] == [dict(value)],
         f"the retained list ends with {show(on_wire[-1:])}, the example says {show(dict(value))}"
         + misplaced(turn(trace, "t1"), [dict(value)]),
     )
-    ctx.expect(
+    ctx.need(
         len(on_wire) == 2, f"the retained list is {len(on_wire)} long; a drop leaves no placeholder"
     )
 
@@ -242,18 +242,18 @@ def _held(ctx: CheckContext, run: VectorRun) -> None:
     )
     paused = trace.steps[0]
     if paused.held is not None:
-        ctx.expect(
+        ctx.need(
             list(_list(paused.held.get("t1"))) == [dict(value)],
             f"held against the paused turn: {show(paused.held.get('t1'))}",
         )
     wire = turn(trace, "t1", step=0)
-    ctx.expect(wire is not None and not delivered(wire), "the held artifact was on the wire")
-    ctx.expect(
+    ctx.need(wire is not None and not delivered(wire), "the held artifact was on the wire")
+    ctx.need(
         delivered(turn(trace, "t1")) == [dict(value)],
         f"after the answer the turn carries {show(delivered(turn(trace, 't1')))}"
         + misplaced(turn(trace, "t1"), [dict(value)]),
     )
-    ctx.expect(trace.steps[2].outcome == "refused", "a second answer was not refused")
+    ctx.need(trace.steps[2].outcome == "refused", "a second answer was not refused")
 
 
 def _declared(schema_types: Mapping[str, str]) -> dict[str, object]:
@@ -283,7 +283,7 @@ def _decoded(ctx: CheckContext, run: VectorRun) -> None:
     sent, expected = mapping(run.value("sent")), mapping(run.value("decoded"))
     schema = _declared({key: _kind(value) for key, value in expected.items()})
     got = _reconciled(ctx, "vector-sent-decoded", schema, dict(sent))
-    ctx.expect(
+    ctx.need(
         got == dict(expected),
         f"the tool received {show(got)}, the example says {show(dict(expected))}",
     )
@@ -307,7 +307,7 @@ def _untouched(ctx: CheckContext, run: VectorRun) -> None:
             failing.remove("object")
         for kind in failing:
             got = _reconciled(ctx, f"vector-sent-{kind}", _declared({key: kind}), {key: value})
-            ctx.expect(
+            ctx.need(
                 got == {key: value},
                 f"declared {kind}, {show(key)} became {show(got)}; it "
                 "fails a decoding condition and must pass through unmodified",
@@ -334,7 +334,7 @@ def _repeat_pass(
         model=[calls(*first), calls(*second), say("done")],
     )
     passes = [one for _, one in all_passes(trace)]
-    ctx.expect(len(passes) == 2, f"expected two passes, got {len(passes)}")
+    ctx.need(len(passes) == 2, f"expected two passes, got {len(passes)}")
     return passes[1], trace
 
 
@@ -342,13 +342,13 @@ def _recorded(ctx: CheckContext, run: VectorRun) -> None:
     """RT-TOOL-9: a declared call sent a second time -> the repeat pass's `skipped`."""
     batch = _batch(run.value("skipped"))
     second, trace = _repeat_pass(ctx, batch, batch, "vector-skipped-recorded")
-    ctx.expect(
+    ctx.need(
         port(second, "skipped") == run.value("recorded"),
         f"skipped is {show(port(second, 'skipped'))}, "
         f"the example says {show(run.value('recorded'))}",
     )
     ran = sum(len(r.side_effects) for r in trace.runs())
-    ctx.expect(ran == len(batch), f"the tool ran {ran} times across both runs")
+    ctx.need(ran == len(batch), f"the tool ran {ran} times across both runs")
 
 
 def _resumed(ctx: CheckContext, run: VectorRun) -> None:
@@ -363,8 +363,8 @@ def _resumed(ctx: CheckContext, run: VectorRun) -> None:
         steps=[StartTurn("t1"), Approve("t1")],
     )
     resumed = [one for r, one in all_passes(trace) if r.cause == "approve"]
-    ctx.expect(bool(resumed), "no pass after the approval")
-    ctx.expect(
+    ctx.need(bool(resumed), "no pass after the approval")
+    ctx.need(
         port(resumed[0], "executed") == run.value("mixed"),
         f"executed is {show(port(resumed[0], 'executed'))}, "
         f"the example says {show(run.value('mixed'))}",
@@ -378,7 +378,7 @@ def _work(ctx: CheckContext, run: VectorRun, sent: str, outcome: str, port_name:
     fresh = {str(x) for x in _list(expected)}
     earlier = [c for c in batch if str(mapping(c).get("tool_call_id")) not in fresh]
     second, _ = _repeat_pass(ctx, earlier, batch, f"vector-{sent}-{outcome}")
-    ctx.expect(
+    ctx.need(
         port(second, port_name) == expected,
         f"{port_name} is {show(port(second, port_name))}, the example says {show(expected)}",
     )

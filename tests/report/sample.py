@@ -10,6 +10,8 @@ from conformance.report import (
     CheckResult,
     ClauseResult,
     Evidence,
+    FailedExpectation,
+    HuntFigures,
     HuntSummary,
     ImplementationInfo,
     RuleResult,
@@ -104,6 +106,20 @@ def _rules() -> tuple[RuleResult, ...]:
         duration_s=0.25,
         evidence=EVIDENCE_C4,
         kind="hunt",
+        failures=(
+            FailedExpectation(
+                message="2 held artifacts were lost after the write-back failed",
+                scenario="hunt",
+                pointer="/steps/3/held/t1",
+            ),
+            FailedExpectation(
+                message="the failed write-back was reported with outcome ok",
+                scenario="hunt",
+                pointer="/steps/2/outcome",
+                reading="rt-tool-7-4-failed-write-back",
+            ),
+        ),
+        hunt=HuntFigures(judged=321, exercised=17),
     )
     rt7 = RuleResult(
         id="RT-TOOL-7",
@@ -223,6 +239,10 @@ def hostile_report() -> StandingReport:
             outcome="failed",
             message=text,
             evidence=Evidence(scenario=text, trace="../../etc/passwd", counterexample=text),
+            failures=(
+                FailedExpectation(message=text, scenario=text, pointer=text, reading=text),
+                FailedExpectation(message=f"second {text}", pointer=f"/{text}"),
+            ),
         )
         for index, text in enumerate(HOSTILE)
     )

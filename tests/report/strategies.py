@@ -13,6 +13,8 @@ from conformance.report import (
     CheckResult,
     ClauseResult,
     Evidence,
+    FailedExpectation,
+    HuntFigures,
     HuntSummary,
     ImplementationInfo,
     RuleResult,
@@ -40,9 +42,28 @@ def evidence(draw: st.DrawFn) -> Evidence:
     )
 
 
+failures = st.lists(
+    st.builds(
+        FailedExpectation,
+        message=names,
+        scenario=optional_texts,
+        pointer=optional_texts,
+        reading=optional_texts,
+    ),
+    max_size=3,
+).map(tuple)
+
+
+@st.composite
+def hunt_figures(draw: st.DrawFn) -> HuntFigures:
+    judged = draw(st.integers(0, 10_000))
+    return HuntFigures(judged=judged, exercised=draw(st.integers(0, judged)))
+
+
 @st.composite
 def checks(draw: st.DrawFn, name: str) -> CheckResult:
     outcome = draw(st.sampled_from(OUTCOMES))
+    kind = draw(st.sampled_from(CHECK_KINDS))
     return CheckResult(
         name=name,
         outcome=outcome,
@@ -53,7 +74,9 @@ def checks(draw: st.DrawFn, name: str) -> CheckResult:
         fault=draw(st.sampled_from(["implementation", "suite"])) if outcome == "error" else None,
         duration_s=draw(seconds),
         evidence=draw(evidence()),
-        kind=draw(st.sampled_from(CHECK_KINDS)),
+        kind=kind,
+        failures=draw(failures) if outcome == "failed" else (),
+        hunt=draw(st.none() | hunt_figures()) if kind == "hunt" else None,
     )
 
 

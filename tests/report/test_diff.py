@@ -25,7 +25,7 @@ def _fixed() -> StandingReport:
     report = sample_report()
     rt7 = report.rules[2]
     clause = rt7.clauses[2]
-    passing = replace(clause.checks[1], outcome="passed", message="")
+    passing = replace(clause.checks[1], outcome="passed", message="", failures=())
     return _with_rule(
         report, 2, clauses=(*rt7.clauses[:2], replace(clause, checks=(clause.checks[0], passing)))
     )

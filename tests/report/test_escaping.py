@@ -66,7 +66,7 @@ def test_junit() -> None:
     messages = [failure.get("message") for failure in root.iter("failure")]
     for shown in SHOWN:
         assert any(shown in (name or "") for name in names)
-        assert shown in messages
+        assert any(shown in (message or "") for message in messages)
     assert xml_text(HOSTILE[0]) in (root.get("name") or "")
 
 
@@ -78,7 +78,7 @@ def test_allure(tmp_path: Path) -> None:
     ]
     messages = [result["statusDetails"].get("message") for result in results]
     for text in HOSTILE:
-        assert text in messages
+        assert any(text in (message or "") for message in messages)
     for result in results:
         assert "<script" not in result.get("descriptionHtml", "")
         for link in result.get("links", []):

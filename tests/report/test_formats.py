@@ -54,7 +54,14 @@ def test_html_is_self_contained_with_a_strict_policy() -> None:
     assert not re.search(r"url\(\s*['\"]?https?:", page)
     # Anchors to the implementation's homepage and rule sources are the only http(s) URLs.
     for url in re.findall(r"https?://[^\"'<\s]+", page):
-        assert url.startswith(("https://toy.example/", "https://flowdrop.example/", "http://127"))
+        assert url.startswith(
+            (
+                "https://toy.example/",
+                "https://flowdrop.example/",
+                "http://127",
+                "https://github.com/rttool/rttool/blob/main/docs/interpretations.md#",
+            )
+        )
 
 
 def test_html_marks_every_filterable_item_with_its_standing() -> None:

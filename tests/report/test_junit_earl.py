@@ -41,7 +41,10 @@ def test_junit_has_one_suite_per_rule_and_one_case_per_check() -> None:
     assert clause.get("value") == "RT-TOOL-7#c4"
     failure = failing.find("failure")
     assert failure is not None
-    assert failure.get("message") == "2 held artifacts were lost after the write-back failed"
+    assert failure.get("message") == (
+        "2 held artifacts were lost after the write-back failed (and 1 more failed expectations)"
+    )
+    assert "reading: https://" in (failure.text or "")
     assert "evidence/RT-TOOL-7/c4/trace.json" in (failure.text or "")
     skipped = cases[1].find("skipped")
     assert skipped is not None
