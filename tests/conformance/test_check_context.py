@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from adapters.errors import SuiteError
@@ -45,7 +43,7 @@ def test_need_ends_the_check_with_what_failed_before() -> None:
     assert [f.message for f in raised.value.failures] == ["soft", "hard"]
 
 
-def _state(tmp_path: Path, cases: list[Case]) -> SuiteState:
+def _state(cases: list[Case]) -> SuiteState:
     options = RunOptions.quiet_reference(timeout=30.0)
     return SuiteState(options, load_corpus(), cases)
 
