@@ -78,8 +78,27 @@ class Driver:
             check_inbound(
                 "messages#/$defs/handshake", reply, implementation=self.spec, request="hello"
             )
-            self._handshake = self._decode(Handshake, reply, "hello")
+            handshake = self._decode(Handshake, reply, "hello")
+            self._check_turn_states(handshake)
+            self._handshake = handshake
         return self._handshake
+
+    def _check_turn_states(self, handshake: Handshake) -> None:
+        """A status word may mean one state only: a word declared for two would make every
+        judgement of that turn a guess."""
+        seen: dict[str, str] = {}
+        states = handshake.turn_states
+        for state in ("running", "resuming", "paused", "stopped", "completed", "failed"):
+            for index, word in enumerate(getattr(states, state)):
+                if word in seen:
+                    raise SchemaViolation(
+                        "implementation declares one status word for two turn states",
+                        pointer=f"/turn_states/{state}/{index}",
+                        complaint=f"{word!r} already means {seen[word]}",
+                        impl=self.spec,
+                        request="hello",
+                    )
+                seen[word] = state
 
     def run(self, scenario: Scenario) -> Trace | Unsupported:
         """Run ``scenario``; :class:`Unsupported` when a needed capability is missing."""

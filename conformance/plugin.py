@@ -51,6 +51,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="with --rttool-impl reference: run a named mutant of it",
     )
     group.addoption(
+        "--rttool-variant",
+        metavar="NAME",
+        default=None,
+        help="with --rttool-impl reference: run a named legal variant of it",
+    )
+    group.addoption(
         "--rttool-report-dir",
         metavar="DIR",
         default=None,

@@ -17,7 +17,12 @@ __all__ = [
     "assistant_rows",
     "contains",
     "delivered",
+    "escape_token",
     "locate",
+    "located_passes",
+    "located_results",
+    "located_runs",
+    "located_side_effects",
     "model_text",
     "pointers",
     "results",
@@ -25,6 +30,7 @@ __all__ = [
     "side_effects",
     "strings",
     "turn",
+    "turn_pointer",
 ]
 
 
@@ -183,3 +189,58 @@ def locate(wire: TurnWire | None, needle: object) -> list[str]:
     (``/messages/1/metadata/toolArtifacts/0``, ``/toolArtifacts/0``).  Used to say where
     an artifact went when it is not where a clause wants it."""
     return [] if wire is None else pointers(to_json(wire), needle)
+
+
+def escape_token(token: object) -> str:
+    """One reference token of a JSON pointer (RFC 6901)."""
+    return _escape(str(token))
+
+
+def located_runs(trace: Trace) -> list[tuple[str, RunRecord]]:
+    """Every run with its JSON pointer in the trace (``/steps/1/runs/0``), in order."""
+    return [
+        (f"/steps/{index}/runs/{number}", run)
+        for index, step in enumerate(trace.steps)
+        for number, run in enumerate(step.runs)
+    ]
+
+
+def located_passes(trace: Trace) -> list[tuple[str, RunRecord, PassRecord]]:
+    """Every tool pass with its pointer (``/steps/1/runs/0/passes/2``) and its run."""
+    return [
+        (f"{at}/passes/{number}", run, one)
+        for at, run in located_runs(trace)
+        for number, one in enumerate(run.passes)
+    ]
+
+
+def located_results(
+    trace: Trace, tool_call_id: str | None = None
+) -> list[tuple[str, ToolResultRecord]]:
+    """Every tool result (for one call id, when given) with its pointer
+    (``/steps/0/runs/0/passes/0/results/1``)."""
+    return [
+        (f"{at}/results/{number}", result)
+        for at, _, one in located_passes(trace)
+        for number, result in enumerate(one.results)
+        if tool_call_id is None or result.tool_call_id == tool_call_id
+    ]
+
+
+def located_side_effects(
+    trace: Trace, tool: str | None = None
+) -> list[tuple[str, Mapping[str, object]]]:
+    """Every tool body that really ran (for one tool, when given), with its pointer
+    (``/steps/2/runs/1/side_effects/0``)."""
+    return [
+        (f"{at}/side_effects/{number}", effect)
+        for at, run in located_runs(trace)
+        for number, effect in enumerate(run.side_effects)
+        if isinstance(effect, Mapping) and (tool is None or effect.get("tool") == tool)
+    ]
+
+
+def turn_pointer(trace: Trace, label: str, *, step: int = -1, conversation: str = "main") -> str:
+    """The pointer of turn ``label`` on the wire after ``step`` (default: the last)."""
+    index = step if step >= 0 else len(trace.steps) + step
+    return f"/steps/{index}/wire/{escape_token(conversation)}/{escape_token(label)}"

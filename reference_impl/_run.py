@@ -25,7 +25,7 @@ from reference_impl.behaviour import Components
 from reference_impl.durable import INTERRUPTED_PLACEHOLDER, NUDGE, short_result
 from reference_impl.journal import Journal, Snapshot, signature
 from reference_impl.passes import REFUSED_MESSAGE, PassContext, prose
-from reference_impl.seams import RESUMABLE, Interruption, Seams, WriteBackFailed
+from reference_impl.seams import Interruption, Seams, WriteBackFailed
 from reference_impl.store import Store
 from reference_impl.workflow import Model, Observer, ToolWorld, Workflow
 
@@ -403,7 +403,9 @@ class RunExecutor:
                 self._hold(conn, state)
             records.end_run(conn, state.run_id, "interrupted", interruption)
             automatic = behaviour.automatic_continuations(conn, state.turn_id)
-            if cut.cause in RESUMABLE and behaviour.may_auto_continue(automatic):
+            if cut.cause in behaviour.resumes_on_its_own() and behaviour.may_auto_continue(
+                automatic
+            ):
                 records.set_turn(conn, state.turn_id, status="resuming")
             else:
                 records.set_turn(conn, state.turn_id, status="stopped", error=cut.cause)

@@ -16,6 +16,7 @@ from reference_impl.artifacts import Collector, Drop
 from reference_impl.durable import prior_turn_text, resume_prompt
 from reference_impl.journal import Journal, LedgerEvent, Snapshot, classify
 from reference_impl.passes import ToolNode
+from reference_impl.seams import RESUMABLE
 from reference_impl.store import Store
 from reference_impl.wire import Wire
 
@@ -51,6 +52,12 @@ class Behaviour:
     def hold_on_cut(self) -> bool:
         """Whether a run cut off before it finished holds what it collected."""
         return True
+
+    def resumes_on_its_own(self) -> frozenset[str]:
+        """The interruption causes after which a turn continues by itself (DR-2 ¶1 names
+        a soft timeout, a gateway timeout and a resumable transport error); the harness's
+        handshake declares them."""
+        return RESUMABLE
 
     def may_auto_continue(self, automatic_so_far: int) -> bool:
         """Whether a turn cut off by a resumable cause continues on its own (DR-5)."""

@@ -38,6 +38,15 @@ class Wire:
         row["executionId"] = message.turn_id
         return row
 
+    def status_word(self, status: str, *, continue_offered: bool) -> str:
+        """The word the wire uses for a stored turn status (the stored word itself)."""
+        return status
+
+    def turn_states(self) -> dict[str, list[str]] | None:
+        """What the wire's status words mean, for the handshake (``None``: the protocol
+        guide's own words, which need no declaration)."""
+        return None
+
     def metadata(self, message: MessageRow) -> dict[str, object]:
         """A message's general metadata (the reference runtime keeps none)."""
         return {}
@@ -56,7 +65,7 @@ class Wire:
         pending = turn.pending if isinstance(turn.pending, dict) else None
         return {
             "id": turn.id,
-            "status": turn.status,
+            "status": self.status_word(turn.status, continue_offered=continue_offered),
             "continueOffered": continue_offered,
             "pending": None
             if pending is None

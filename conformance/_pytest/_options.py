@@ -16,12 +16,17 @@ __all__ = ["REFERENCE_SPEC", "RunOptions", "resolve_spec"]
 REFERENCE_SPEC = "python:reference_impl.harness:create"
 
 
-def resolve_spec(impl: str, mutant: str | None) -> str:
-    """The adapter spec for ``--impl`` (``reference`` is the bundled runtime)."""
+def resolve_spec(impl: str, mutant: str | None, variant: str | None = None) -> str:
+    """The adapter spec for ``--impl`` (``reference`` is the bundled runtime; ``mutant``
+    and ``variant`` name one of its mutants or legal variants)."""
     if impl == "reference":
-        return REFERENCE_SPEC if mutant is None else f"{REFERENCE_SPEC}?mutant={mutant}"
-    if mutant is not None:
-        raise SpecError("--mutant applies only to the reference runtime", impl=impl)
+        if mutant is not None and variant is not None:
+            raise SpecError("--mutant and --variant cannot be used together", impl=impl)
+        if mutant is not None:
+            return f"{REFERENCE_SPEC}?mutant={mutant}"
+        return REFERENCE_SPEC if variant is None else f"{REFERENCE_SPEC}?variant={variant}"
+    if mutant is not None or variant is not None:
+        raise SpecError("--mutant or --variant applies only to the reference runtime", impl=impl)
     if not impl.startswith(("python:", "http://", "https://", "stdio:")):
         raise SpecError(
             "unknown implementation spec; use reference, python:MODULE:ATTR, "
@@ -51,12 +56,14 @@ class RunOptions:
     gate: tuple[str, ...] = ()
 
     @classmethod
-    def quiet_reference(cls, *, mutant: str | None = None, timeout: float = 30.0) -> RunOptions:
-        """Options for driving the reference runtime (or one of its mutants) outside a
-        pytest session: no report, no hunt, no output."""
+    def quiet_reference(
+        cls, *, mutant: str | None = None, variant: str | None = None, timeout: float = 30.0
+    ) -> RunOptions:
+        """Options for driving the reference runtime (or one of its mutants or legal
+        variants) outside a pytest session: no report, no hunt, no output."""
         return cls(
             impl="reference",
-            spec=resolve_spec("reference", mutant),
+            spec=resolve_spec("reference", mutant, variant),
             mutant=mutant,
             only=(),
             levels=(),
@@ -78,7 +85,7 @@ class RunOptions:
         report_dir = config.getoption("rttool_report_dir")
         return cls(
             impl=impl,
-            spec=resolve_spec(impl, mutant),
+            spec=resolve_spec(impl, mutant, config.getoption("rttool_variant")),
             mutant=mutant,
             only=tuple(config.getoption("rttool_only")),
             levels=tuple(config.getoption("rttool_level")),

@@ -5,8 +5,9 @@ from __future__ import annotations
 from adapters.scenario import Interrupt, Restart, StartTurn, Step, Stop, Wait
 from adapters.trace import Trace
 from conformance.checks import CheckContext, Untested, check
-from conformance.checks._common import mapping, one_turn, show
+from conformance.checks._common import mapping, one_turn
 from conformance.checks._durable import continuations, tools
+from conformance.checks._states import describe, in_state, stopped_with_continue
 from conformance.scenarios import call, calls, say
 from conformance.traces import turn
 
@@ -54,7 +55,8 @@ def check_continues_in_same_turn_with_thread(ctx: CheckContext) -> None:
     )
     final = turn(trace, "t1")
     ctx.need(
-        final is not None and final.status == "completed", "the continued turn did not complete"
+        in_state(ctx.handshake, final, "completed"),
+        f"the continued turn did not complete: {describe(ctx.handshake, final)}",
     )
 
 
@@ -70,14 +72,15 @@ def check_reports_resuming_and_stop_works(ctx: CheckContext) -> None:
     )
     waiting = turn(trace, "t1", step=1)
     ctx.need(
-        waiting is not None and waiting.status == "resuming",
-        f"while waiting to continue the turn reports {show(waiting and waiting.status)}",
+        in_state(ctx.handshake, waiting, "resuming"),
+        f"while waiting to continue the turn is not resuming: {describe(ctx.handshake, waiting)}",
     )
     ctx.need(trace.steps[2].outcome == "ok", f"Stop was {trace.steps[2].outcome}")
     stopped = turn(trace, "t1")
     ctx.need(
-        stopped is not None and stopped.status == "stopped" and stopped.continueOffered,
-        "after Stop the turn is not stopped with Continue offered",
+        stopped_with_continue(ctx.handshake, stopped),
+        "after Stop the turn does not wait with Continue offered: "
+        f"{describe(ctx.handshake, stopped)}",
     )
     ctx.need(_automatic(trace) == 0, "the stopped turn continued on its own anyway")
 
@@ -98,8 +101,9 @@ def check_at_most_three_automatic_continuations(ctx: CheckContext) -> None:
     )
     final = turn(trace, "t1")
     ctx.need(
-        final is not None and final.status == "stopped" and final.continueOffered,
-        "after the third continuation the turn does not wait with Continue offered",
+        stopped_with_continue(ctx.handshake, final),
+        "after the third continuation the turn does not wait with Continue offered: "
+        f"{describe(ctx.handshake, final)}",
     )
 
 
@@ -157,6 +161,7 @@ def check_other_stops_wait_for_continue(ctx: CheckContext) -> None:
         final = turn(trace, "t1")
         ctx.need(_automatic(trace) == 0, f"after a {cause} the turn continued on its own")
         ctx.need(
-            final is not None and final.status == "stopped" and final.continueOffered,
-            f"after a {cause} the turn is {show(final and final.status)} without Continue",
+            stopped_with_continue(ctx.handshake, final),
+            f"after a {cause} the turn does not wait with Continue offered: "
+            f"{describe(ctx.handshake, final)}",
         )

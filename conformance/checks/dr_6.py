@@ -7,6 +7,7 @@ from adapters.trace import Trace
 from conformance.checks import CheckContext, check
 from conformance.checks._common import mapping, one_turn
 from conformance.checks._durable import ANA, continuations, send, tools
+from conformance.checks._states import describe, stopped_with_continue
 from conformance.scenarios import calls, say
 from conformance.traces import results, side_effects, turn
 
@@ -82,8 +83,8 @@ def check_offered_only_for_newest_stop(ctx: CheckContext) -> None:
     )
     older, newer = turn(trace, "t1", step=3), turn(trace, "t2", step=3)
     ctx.need(
-        newer is not None and newer.status == "stopped" and newer.continueOffered,
-        "the newest stop does not offer Continue",
+        stopped_with_continue(ctx.handshake, newer),
+        f"the newest stop does not wait with Continue offered: {describe(ctx.handshake, newer)}",
     )
     ctx.need(older is not None and not older.continueOffered, "an older stop still offers Continue")
     ctx.need(trace.steps[4].outcome == "refused", "Continue on the older stop was accepted")

@@ -12,6 +12,7 @@ from adapters.scenario import Answer, EmitLateArtifact, Interrupt, Reply, StartT
 from adapters.trace import TurnWire
 from conformance.checks import CheckContext, NotApplicable, Untested, check
 from conformance.checks._common import misplaced, one_turn, port, show, whereabouts
+from conformance.checks._states import describe, in_state
 from conformance.scenarios import ask, call, calls, canary, link, output, say, tool
 from conformance.traces import all_passes, contains, delivered, turn
 
@@ -73,8 +74,8 @@ def check_unopened_run_drops_arrivals(ctx: CheckContext) -> None:
     )
     final = turn(trace, "t1")
     ctx.need(
-        final is not None and final.status == "completed",
-        "the turn did not complete after the answer",
+        in_state(ctx.handshake, final, "completed"),
+        f"the turn did not complete after the answer: {describe(ctx.handshake, final)}",
     )
     if not contains(delivered(final), OWN):
         ctx.fail(

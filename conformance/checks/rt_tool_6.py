@@ -17,6 +17,7 @@ from conformance.checks._common import (
     show,
     whereabouts,
 )
+from conformance.checks._states import describe, in_state
 from conformance.scenarios import artifact, ask, call, calls, canary, output, say, tool
 from conformance.traces import all_passes, contains, delivered, locate, turn
 
@@ -140,8 +141,8 @@ def check_drop_warns_and_leaves_no_placeholder(ctx: CheckContext) -> None:
     )
     final = turn(trace, "t1")
     ctx.need(
-        final is not None and final.status == "completed",
-        f"the run did not complete after a drop (status {show(final and final.status)})",
+        in_state(ctx.handshake, final, "completed"),
+        f"the run did not complete after a drop: {describe(ctx.handshake, final)}",
     )
     expected = [{**entry, "tool_call_id": "c1"} for entry in kept]
     if delivered(final) != expected:

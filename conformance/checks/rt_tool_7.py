@@ -6,6 +6,7 @@ from adapters.scenario import Answer, Bounds, FailWriteBack, Reply, Restart, Sta
 from adapters.trace import Trace
 from conformance.checks import CheckContext, Untested, check
 from conformance.checks._common import misplaced, one_turn, show, whereabouts
+from conformance.checks._states import describe, in_state
 from conformance.scenarios import ask, call, calls, canary, link, output, say, tool
 from conformance.traces import assistant_rows, contains, delivered, strings, turn
 
@@ -30,12 +31,13 @@ def _delivered_once(ctx: CheckContext, trace: Trace, mark: str, what: str) -> No
 def _never_on_wire_while_paused(ctx: CheckContext, trace: Trace, marks: list[str]) -> None:
     for step in trace.steps:
         wire = step.wire.get("main", {}).get("t1")
-        if wire is None or wire.status == "completed":
+        # Held artifacts are those of a pause: a turn that is not paused holds nothing.
+        if wire is None or not in_state(ctx.handshake, wire, "paused"):
             continue
         for mark in marks:
             ctx.need(
                 not any(mark in text for text in strings([wire.messages, wire.toolArtifacts])),
-                f"after step {step.index} ({step.op}) the turn is {wire.status} and its "
+                f"after step {step.index} ({step.op}) the turn is paused and its "
                 "wire already shows a held artifact",
             )
 
@@ -54,8 +56,9 @@ def check_held_durably_off_the_wire(ctx: CheckContext) -> None:
     )
     paused = turn(trace, "t1", step=1)
     ctx.need(
-        paused is not None and paused.status == "paused",
-        "the turn is not paused after the question (and the restart)",
+        in_state(ctx.handshake, paused, "paused"),
+        "after the question and the restart the turn is not paused: "
+        f"{describe(ctx.handshake, paused)}",
     )
     _never_on_wire_while_paused(ctx, trace, [mark])
     if trace.steps[1].held is not None:

@@ -33,6 +33,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--mutant", default=None, metavar="NAME", help="run a named mutant of the reference runtime"
     )
     parser.add_argument(
+        "--variant",
+        default=None,
+        metavar="NAME",
+        help="run a named legal variant of the reference runtime (rttool selftest --list)",
+    )
+    parser.add_argument(
         "--report-dir",
         type=Path,
         default=None,
@@ -133,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     from conformance.rules import load_corpus
 
     try:
-        spec = resolve_spec(args.impl, args.mutant)
+        spec = resolve_spec(args.impl, args.mutant, args.variant)
         expectations = load_expectations(args.expectations) if args.expectations else None
         check_selection(load_corpus(), args.only, args.level)
     except ExpectationsError as err:  # every problem of the file, a line each
@@ -222,6 +228,8 @@ def _pytest_args(args: argparse.Namespace, report_dir: Path, levels: tuple[str, 
     ]
     if args.mutant:
         out += ["--rttool-mutant", args.mutant]
+    if args.variant:
+        out += ["--rttool-variant", args.variant]
     for only in args.only:
         out += ["--rttool-only", only]
     for option, value in (

@@ -1,11 +1,11 @@
 """``rttool selftest``: every mutant of the reference runtime must be caught by the checks
-of the clauses it breaks.
+of the clauses it breaks, and every legal variant of it must conform to every clause.
 
 By default each mutant runs against the cases of the rules it breaks only (the mode CI
 uses: the full mode costs the whole suite once per mutant); ``--full`` runs every case.
-Exit codes: 0 every mutant is killed, each claimed clause by its own cases, and every
-clause of the corpus is broken by some mutant; 1 otherwise; 2 a usage error; 3 the
-catalogue could not be read.
+Exit codes: 0 every mutant is killed, each claimed clause by its own cases, every clause
+of the corpus is broken by some mutant, and every variant conforms; 1 otherwise; 2 a
+usage error; 3 the catalogue could not be read.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from conformance._variants import VariantResult
     from conformance.selftest import MutantResult
 
 from conformance.cli import plural
@@ -46,7 +47,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="extend",
         default=[],
         metavar="NAME",
-        help="run only these mutants",
+        help="run only these mutants and variants",
+    )
+    parser.add_argument(
+        "--no-variants",
+        action="store_true",
+        help="leave out the legal variants (which must each conform to every clause)",
     )
     parser.add_argument(
         "--list", action="store_true", help="list the mutants and the clauses they break, and stop"
@@ -63,13 +69,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def selftest(args: argparse.Namespace) -> int:
     """Run the self-test and report it; returns the exit code."""
+    from conformance import _variants
     from conformance import selftest as engine
     from conformance.cli import EXIT_FINDING, EXIT_OK, EXIT_USAGE
     from conformance.report._escape import printable
     from conformance.rules import load_corpus
 
     catalogue = engine.read_catalogue()
-    known = {mutant.name for mutant in catalogue}
+    variants = () if args.no_variants else _variants.read_variants()
+    known = {mutant.name for mutant in catalogue} | {variant.name for variant in variants}
     unknown = [name for name in args.only if name not in known]
     if unknown:
         sys.stderr.write(
@@ -82,13 +90,17 @@ def selftest(args: argparse.Namespace) -> int:
         for mutant in catalogue:
             kind = "  (hunt only)" if mutant.hunt else ""
             print(f"{mutant.name:<{width}}  breaks {', '.join(mutant.breaks)}{kind}")
+        for variant in variants:
+            print(f"{variant.name:<{width}}  legal variant: reading {variant.reading}")
         return EXIT_OK
     chosen = [m for m in catalogue if not args.only or m.name in args.only]
+    chosen_variants = [v for v in variants if not args.only or v.name in args.only]
     corpus = load_corpus()
     cases = engine.suite_cases(corpus)
     uncovered = engine.uncovered_clauses(corpus, catalogue)
     text = args.format == "text"
-    width = max(len(m.name) for m in chosen)
+    names = [m.name for m in chosen] + [v.name for v in chosen_variants]
+    width = max((len(name) for name in names), default=1)
     if text:
         n = len(chosen)
         mode = (
@@ -110,6 +122,13 @@ def selftest(args: argparse.Namespace) -> int:
     killed = sum(1 for r in results if r.caught)
     # Whether every case was seen failing is only known when every mutant ran.
     unproven = () if args.only else engine.unproven_cases(cases, results)
+    if text and chosen_variants:
+        print(
+            f"rttool: {plural(len(chosen_variants), 'legal variant')}, each against every "
+            "check, vector and a seeded hunt",
+            flush=True,
+        )
+    judged = _variants.run_variants(chosen_variants, timeout=args.timeout)
     if text:
         _summary(results, killed, uncovered, time.perf_counter() - started)
         if unproven:
@@ -119,6 +138,7 @@ def selftest(args: argparse.Namespace) -> int:
             )
         elif not args.only:
             print("rttool: every check and example vector failed against at least one mutant")
+        _variant_lines(judged, width)
     else:
         print(
             json.dumps(
@@ -128,11 +148,17 @@ def selftest(args: argparse.Namespace) -> int:
                     "total": len(results),
                     "uncovered": list(uncovered),
                     "unproven": list(unproven),
+                    "variants": [v.to_json() for v in judged],
                 },
                 indent=2,
             )
         )
-    clean = not uncovered and not unproven and all(r.clean for r in results)
+    clean = (
+        not uncovered
+        and not unproven
+        and all(r.clean for r in results)
+        and all(v.conforms for v in judged)
+    )
     return EXIT_OK if clean else EXIT_FINDING
 
 
@@ -157,6 +183,26 @@ def _line(result: MutantResult, width: int) -> str:
     if result.error is not None:
         line += f"  error: {printable(result.error)}"
     return line
+
+
+def _variant_lines(judged: list[VariantResult], width: int) -> None:
+    """A line per variant, and each case that rejected one (its first message)."""
+    from conformance.report._escape import printable
+
+    for variant in judged:
+        verdict = "yes" if variant.conforms else "NO "
+        print(f"  {variant.name:<{width}}  reading {variant.reading:<24}  conforms: {verdict}")
+        if variant.error is not None:
+            print(f"      could not be driven: {printable(variant.error)}")
+        for case, message in variant.rejected_by:
+            print(f"      rejected by {printable(case)}: {printable(message[:300])}")
+        if variant.unproven:
+            print(f"      no passing check or vector for {', '.join(variant.unproven)}")
+    rejected = [v.name for v in judged if not v.conforms]
+    if rejected:
+        print(f"rttool: legal variants the suite rejects: {', '.join(rejected)}")
+    elif judged:
+        print(f"rttool: every legal variant conforms to every clause ({len(judged)} variants)")
 
 
 def _summary(

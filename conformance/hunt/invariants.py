@@ -15,6 +15,7 @@ from adapters.handshake import Handshake
 from adapters.scenario import FailLedgerRead, Scenario
 from adapters.trace import RunRecord, Trace
 from conformance.checks._common import listing, show, whereabouts
+from conformance.checks._states import in_state
 from conformance.hunt._produced import canaries_in, canary_of, produced, wires
 from conformance.traces import delivered, locate, pointers
 
@@ -65,7 +66,7 @@ def no_loss(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | Non
     warned = {(w.tool_call_id, w.type) for w in trace.warnings()}
     for canary, made in produced(trace).items():
         wire = final.get((made.conversation, made.turn))
-        if wire is None or wire.status != "completed" or made.run_end == "crashed":
+        if not in_state(handshake, wire, "completed") or made.run_end == "crashed":
             continue
         if (made.tool_call_id, made.type) in warned:
             continue
@@ -100,14 +101,18 @@ def no_double_delivery(scenario: Scenario, trace: Trace, handshake: Handshake) -
 
 
 def held_off_wire(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
-    """Nothing of a turn that has not completed is on the wire."""
+    """Nothing produced before a turn paused is on the wire while the turn is paused.
+
+    Only a pause holds artifacts (RT-TOOL-7): a run cut by a time limit or an error may
+    persist what it collected on the last message it wrote (RT-TOOL-4 ¶1), so a turn that
+    is resuming or stopped is not held to this."""
     for index, _conversation, turn, wire in wires(trace):
-        if wire.status == "completed":
+        if not in_state(handshake, wire, "paused"):
             continue
         shown = canaries_in([wire.messages, wire.toolArtifacts])
         if shown:
             return (
-                f"after step {index}, turn {turn} is {wire.status} but its wire shows "
+                f"after step {index}, turn {turn} is paused but its wire shows "
                 f"{_canary(shown[0])} at {listing(locate(wire, shown[0]))}"
             )
     return None

@@ -6,6 +6,7 @@ from adapters.scenario import ClassifyLedger, Interrupt, Reply, StartTurn, Step,
 from conformance.checks import CheckContext
 from conformance.checks._common import mapping, one_turn, show
 from conformance.checks._durable import continuations, nudge, resume_message
+from conformance.checks._states import stopped_with_continue
 from conformance.scenarios import call, calls, output, say, scenario, tool
 from conformance.traces import side_effects, turn
 from conformance.vectors._binding import Binding, VectorRun
@@ -155,7 +156,7 @@ def _capped(ctx: CheckContext, run: VectorRun) -> None:
     final = turn(trace, "t1")
     got = {
         "automatic_continuations": len(continuations(trace, "t1", "auto_continue")),
-        "continue_available": bool(final and final.status == "stopped" and final.continueOffered),
+        "continue_available": stopped_with_continue(ctx.handshake, final),
     }
     ctx.need(
         got == run.value("capped"),

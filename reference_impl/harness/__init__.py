@@ -1,7 +1,8 @@
 """The reference runtime's harness: it speaks the adapter protocol for the runtime.
 
-* in-process: ``python:reference_impl.harness:create`` (``?mutant=NAME`` for a mutant);
-* stdio: ``python -m reference_impl.harness [--mutant NAME]``;
+* in-process: ``python:reference_impl.harness:create`` (``?mutant=NAME`` for a mutant,
+  ``?variant=NAME`` for a legal variant);
+* stdio: ``python -m reference_impl.harness [--mutant NAME | --variant NAME]``;
 * HTTP: the routes under ``/rttool`` of ``rttool serve-reference``.
 """
 
@@ -24,7 +25,7 @@ from reference_impl.behaviour import Components
 from reference_impl.durable import NUDGE
 from reference_impl.harness._session import ScenarioSession, scratch
 from reference_impl.normalize import DEFAULT_MAX_PASSES
-from reference_impl.seams import POINTS
+from reference_impl.seams import POINTS, RESUMABLE
 from reference_impl.store import Store
 
 __all__ = ["ReferenceHarness", "create", "handshake"]
@@ -42,13 +43,29 @@ CAUSES = (
 )
 
 
-def handshake(mutant: str | None = None, components: Components | None = None) -> dict[str, object]:
-    """The reference runtime's handshake (a mutant says which one it is in its version,
-    and declares whether it collects artifacts as its components say)."""
+def handshake(
+    mutant: str | None = None, components: Components | None = None, variant: str | None = None
+) -> dict[str, object]:
+    """The reference runtime's handshake.  A mutant or a variant says which one it is in
+    its version; what the components decide is declared as they decide it: whether
+    artifacts are collected, what the wire's status words mean, which interruptions
+    resume on their own."""
     bounds = Bounds()
-    behaviour = (components or Components()).behaviour
-    version = __version__ if mutant is None else f"{__version__}+mutant.{mutant}"
-    return {
+    parts = components or Components()
+    behaviour = parts.behaviour
+    version = __version__
+    if mutant is not None:
+        version += f"+mutant.{mutant}"
+    if variant is not None:
+        version += f"+variant.{variant}"
+    durable: dict[str, object] = {"nudge": NUDGE}
+    if behaviour.resumes_on_its_own() != RESUMABLE:
+        durable["resumes_on_its_own"] = sorted(behaviour.resumes_on_its_own())
+    extra: dict[str, object] = {}
+    states = parts.wire.turn_states()
+    if states is not None:
+        extra["turn_states"] = states
+    return extra | {
         "protocol": PROTOCOL,
         "implementation": {
             "name": "rttool-reference",
@@ -83,16 +100,19 @@ def handshake(mutant: str | None = None, components: Components | None = None) -
             "held_artifacts": bounds.held_artifacts,
             "normalize_passes": DEFAULT_MAX_PASSES,
         },
-        "durable_resume": {"nudge": NUDGE},
+        "durable_resume": durable,
     }
 
 
 class ReferenceHarness:
     """Answers protocol requests by running scenarios on fresh reference runtimes."""
 
-    def __init__(self, mutant: str | None = None) -> None:
+    def __init__(self, mutant: str | None = None, variant: str | None = None) -> None:
+        if mutant is not None and variant is not None:
+            raise ValueError("a harness runs a mutant or a variant, not both")
         self.mutant = mutant
-        self._components = _components(mutant)
+        self.variant = variant
+        self._components = _components(mutant, variant)
         self._sessions: dict[str, ScenarioSession] = {}
         self._template: bytes | None = None
         self._ids = itertools.count(1)
@@ -103,7 +123,7 @@ class ReferenceHarness:
         command = message.get("cmd")
         try:
             if command == "hello":
-                return handshake(self.mutant, self._components)
+                return handshake(self.mutant, self._components, self.variant)
             if command == "start":
                 return self._start(message.get("scenario"))
             if command == "step":
@@ -151,14 +171,19 @@ def _empty_database() -> bytes:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _components(mutant: str | None) -> Components:
-    if mutant is None:
-        return Components()
-    from reference_impl.mutants import components_for
+def _components(mutant: str | None, variant: str | None) -> Components:
+    if mutant is not None:
+        from reference_impl.mutants import components_for
 
-    return components_for(mutant)
+        return components_for(mutant)
+    if variant is not None:
+        from reference_impl.variants import components_for as variant_components
+
+        return variant_components(variant)
+    return Components()
 
 
-def create(mutant: str | None = None) -> ReferenceHarness:
-    """A harness for the reference runtime, or for one of its mutants."""
-    return ReferenceHarness(mutant or None)
+def create(mutant: str | None = None, variant: str | None = None) -> ReferenceHarness:
+    """A harness for the reference runtime, for one of its mutants, or for one of its
+    legal variants."""
+    return ReferenceHarness(mutant or None, variant or None)

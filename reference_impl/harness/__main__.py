@@ -1,4 +1,5 @@
-"""``python -m reference_impl.harness [--mutant NAME]``: the harness over stdio (JSON lines)."""
+"""``python -m reference_impl.harness [--mutant NAME | --variant NAME]``: the harness over
+stdio (JSON lines)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ from reference_impl.harness import create
 def main() -> int:
     """Read one request per line on stdin, answer one reply per line on stdout."""
     parser = argparse.ArgumentParser(prog="python -m reference_impl.harness")
-    parser.add_argument("--mutant", default=None, help="run a named mutant instead")
+    chosen = parser.add_mutually_exclusive_group()
+    chosen.add_argument("--mutant", default=None, help="run a named mutant instead")
+    chosen.add_argument("--variant", default=None, help="run a named legal variant instead")
     args = parser.parse_args()
     try:
-        harness = create(args.mutant)
-    except RttoolError as err:  # an unknown mutant: one line, no traceback
+        harness = create(args.mutant, args.variant)
+    except RttoolError as err:  # an unknown mutant or variant: one line, no traceback
         parser.error(str(err))
     for line in sys.stdin:
         if not line.strip():
