@@ -1,0 +1,85 @@
+"""Variants of how calls reach the guard and what the guard remembers (RT-TOOL-9, 10)."""
+
+from __future__ import annotations
+
+import threading
+
+from reference_impl import records
+from reference_impl.behaviour import Components
+from reference_impl.passes import Call, PassContext, PassResult, ToolNode
+from reference_impl.variants._model import Variant
+
+__all__ = ["VARIANTS"]
+
+
+class _GuardSpansTheConversation(ToolNode):
+    """Remembers every call the conversation executed, in any of its turns: a call id an
+    earlier turn recorded is skipped in a later one too."""
+
+    def recorded(self, ctx: PassContext, call: Call) -> tuple[str, str, dict[str, object]] | None:
+        if call.id is None:
+            return None
+        conn = ctx.store.read()
+        for turn in records.list_turns(conn, ctx.conversation_id):
+            found = records.executed_call(conn, turn.id, call.id)
+            if found is not None:
+                return found
+        return None
+
+
+class _EmptyListArgumentsReadAsMap(ToolNode):
+    """Reads a call's ``"args": []`` (PHP's empty array) as no arguments, an empty map,
+    before anything else sees the call."""
+
+    def parse_call(self, raw: object) -> Call | None:
+        call = super().parse_call(raw)
+        if call is not None and call.args == []:
+            return Call(call.name, {}, call.id)
+        return call
+
+
+class _RecordsAfterTheBatch(ToolNode):
+    """Looks a batch's calls up in the record as it stood when the batch began, as a
+    runtime that runs a batch's calls side by side does: a call id repeated inside one
+    batch runs twice, since its first execution had not returned when the second began."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._known = threading.local()  # per thread: two clients may run passes at once
+
+    def run_pass(self, ctx: PassContext, batch: list[object]) -> PassResult:
+        ids = {str(raw.get("tool_call_id")) for raw in batch if isinstance(raw, dict)}
+        conn = ctx.store.read()
+        self._known.ids = {i for i in ids if records.executed_call(conn, ctx.turn_id, i)}
+        return super().run_pass(ctx, batch)
+
+    def recorded(self, ctx: PassContext, call: Call) -> tuple[str, str, dict[str, object]] | None:
+        if call.id is None or call.id not in getattr(self._known, "ids", set()):
+            return None
+        return super().recorded(ctx, call)
+
+
+VARIANTS: tuple[Variant, ...] = (
+    Variant(
+        "guard-spans-the-conversation",
+        "guard-scope",
+        ("RT-TOOL-9#c1", "RT-TOOL-10#c2"),
+        "the at-most-once guard remembers calls across every turn of the conversation",
+        lambda: Components(node=_GuardSpansTheConversation()),
+    ),
+    Variant(
+        "empty-list-arguments-read-as-map",
+        "args-empty-array",
+        ("RT-TOOL-9#c1", "RT-TOOL-10#c4"),
+        'a call\'s "args": [] is read as no arguments (an empty map)',
+        lambda: Components(node=_EmptyListArgumentsReadAsMap()),
+    ),
+    Variant(
+        "calls-recorded-after-the-batch",
+        "same-batch-repeats",
+        ("RT-TOOL-9#c1", "RT-TOOL-9#c4"),
+        "a batch's calls are recorded once the whole batch returned, so an id repeated "
+        "within one batch runs twice",
+        lambda: Components(node=_RecordsAfterTheBatch()),
+    ),
+)
