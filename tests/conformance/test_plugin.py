@@ -6,6 +6,10 @@ import json
 
 import pytest
 
+from conformance.cases import Selection, collect_cases
+from conformance.rules import load_corpus
+from conformance.vectors import vector_cases
+
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestAssertRewriteWarning")
 
 
@@ -48,7 +52,9 @@ def test_selects_a_single_clause_and_writes_standing(pytester: pytest.Pytester) 
         "-p",
         "no:cacheprovider",
     )
-    result.assert_outcomes(passed=1)
+    corpus = load_corpus()
+    selected = collect_cases(corpus, Selection(only=("RT-TOOL-9#c5",)), vector_cases(corpus))
+    result.assert_outcomes(passed=len(selected))
     standing = json.loads((report / "standing.json").read_text())
     assert [rule["id"] for rule in standing["rules"]] == ["RT-TOOL-9"]
     clause = next(c for c in standing["rules"][0]["clauses"] if c["id"] == "RT-TOOL-9#c5")
