@@ -206,7 +206,7 @@ def _hunt(
     try:
         handshake = driver.handshake()
         claimed = [i for i in INVARIANTS if i.profile in handshake.profiles]
-        outcome = hunt(driver, handshake, claimed, Budget(seconds=seconds, seed=seed))
+        outcome = hunt(driver, handshake, claimed, Budget(examples=1, seconds=seconds, seed=seed))
     finally:
         driver.close()
     return [(f"HUNT/{name}", found.message) for name, found in outcome.findings.items()]

@@ -299,7 +299,7 @@ def run_hunt_mutant(
     with its default budget and a fixed seed, must catch it on the clauses it breaks."""
     from adapters import Driver, connect
     from conformance import __version__
-    from conformance.hunt import INVARIANTS, Budget, hunt
+    from conformance.hunt import INVARIANTS, Budget, HuntOutcome, hunt
 
     started = time.perf_counter()
     alone = run_mutant(mutant, corpus, cases, timeout=timeout)
@@ -313,7 +313,15 @@ def run_hunt_mutant(
     try:
         handshake = driver.handshake()
         claimed = [i for i in INVARIANTS if i.profile in handshake.profiles]
-        outcome = hunt(driver, handshake, claimed, Budget(seed=seed))
+        wanted = set(mutant.breaks)
+        by_name = {invariant.name: invariant for invariant in INVARIANTS}
+
+        def enough(found: HuntOutcome) -> bool:
+            covered = {c for name in found.findings for c in by_name[name].clauses}
+            return wanted <= covered
+
+        # The default budget, stopped as soon as the mutant's clauses are found.
+        outcome = hunt(driver, handshake, claimed, Budget(seed=seed), enough=enough)
     except ImplementationError as err:
         return MutantResult(
             mutant.name,
@@ -327,7 +335,6 @@ def run_hunt_mutant(
         )
     finally:
         driver.close()
-    by_name = {invariant.name: invariant for invariant in INVARIANTS}
     order = {clause.id: index for index, clause in enumerate(corpus.clauses)}
     caught_by = tuple(
         sorted(

@@ -89,6 +89,7 @@ def build_report(
             elapsed_s=float(hunted[0]["elapsed_s"]),
             examples=int(hunted[0]["examples"]),
             counterexamples=int(hunted[0]["counterexamples"]),
+            shrinks=int(hunted[0].get("shrinks", 0)),
         )
     return StandingReport(
         hunt=hunt,

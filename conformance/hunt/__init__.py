@@ -1,10 +1,16 @@
 """Property-based hunting: hypothesis searches an implementation for double delivery,
-lost artifacts, leaks and repeated side effects, and shrinks what it finds.
+lost artifacts, leaks, repeated side effects and misreported work, and shrinks what it
+finds.
 
 * :mod:`conformance.hunt.strategies` — public strategies for scenarios;
-* :mod:`conformance.hunt.invariants` — the invariants, each bound to its clauses;
+* :mod:`conformance.hunt.invariants` — the invariants, each bound to its clauses and to
+  the situation they speak of;
 * :func:`hunt_cases` — one case per invariant for the suite; the search itself runs once
   per process and is shared by those cases.
+
+A verdict never exceeds its evidence: an invariant that no generated example exercised
+is untested, never passed, and a passing hunt never makes a clause conform on its own
+(only a hand-written check or an example vector does; see the report model).
 """
 
 from __future__ import annotations
@@ -17,11 +23,20 @@ from adapters._codec import to_json
 from adapters.scenario import Scenario
 from conformance.cases import Case
 from conformance.checks import CheckContext, NotApplicable, Untested
-from conformance.hunt._search import Budget, Finding, HuntOutcome, hunt
+from conformance.hunt._search import Budget, Finding, HuntOutcome, Tally, hunt
 from conformance.hunt.invariants import INVARIANTS, Invariant
 from conformance.report._values import HUNT_PREFIX
 
-__all__ = ["INVARIANTS", "Budget", "Finding", "HuntOutcome", "hunt", "hunt_cases", "steps_summary"]
+__all__ = [
+    "INVARIANTS",
+    "Budget",
+    "Finding",
+    "HuntOutcome",
+    "Tally",
+    "hunt",
+    "hunt_cases",
+    "steps_summary",
+]
 
 
 class HuntOptions(Protocol):
@@ -82,18 +97,27 @@ def _case(invariant: Invariant, shared: _SharedSearch) -> Case:
             raise NotApplicable(f"profile {invariant.profile} not claimed")
         ctx.require(*invariant.needs)
         outcome = shared.run(ctx)
+        tally = outcome.tallies.get(invariant.name, Tally())
         ctx.evidence.hunt = {
             "examples": outcome.examples,
+            "shrinks": outcome.shrinks,
             "elapsed_s": outcome.elapsed_s,
             "budget_s": shared.budget.seconds,
             "counterexamples": len(outcome.findings),
+            "judged": tally.judged,
+            "exercised": tally.exercised,
         }
         if outcome.error is not None:
             raise Untested(outcome.error)
         found = outcome.findings.get(invariant.name)
         if found is None:
-            if outcome.examples == 0:  # a search that tried nothing proves nothing
+            if tally.judged == 0:  # a search that tried nothing proves nothing
                 raise Untested("the hunt generated no example within its budget")
+            if tally.exercised == 0:
+                raise Untested(
+                    f"no generated example reached {invariant.situation} "
+                    f"({tally.judged} examples judged)"
+                )
             return
         ctx.evidence.runs.append((found.scenario, found.trace))
         ctx.evidence.counterexample = {
@@ -105,8 +129,8 @@ def _case(invariant: Invariant, shared: _SharedSearch) -> Case:
         }
         ctx.fail(
             f"{found.message} (minimal scenario, {len(found.scenario.steps)} steps: "
-            f"{steps_summary(found.scenario)}; {outcome.examples} examples in "
-            f"{outcome.elapsed_s}s)"
+            f"{steps_summary(found.scenario)}; found after {tally.judged} examples, "
+            f"{outcome.examples} in all in {outcome.elapsed_s}s)"
         )
 
     return Case(

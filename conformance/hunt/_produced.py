@@ -58,6 +58,10 @@ def produced(trace: Trace) -> dict[str, Produced]:
                 attached = body.get("artifacts")
                 for entry in attached if isinstance(attached, list) else ():
                     canary = canary_of(entry)
+                    # An empty type may ride on the result and be refused at collection
+                    # (docs/interpretations.md#empty-type): it is never owed a delivery.
+                    if _mapping(entry).get("type") == "":
+                        continue
                     if canary is not None and canary not in out:
                         out[canary] = Produced(
                             canary,

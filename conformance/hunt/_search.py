@@ -1,15 +1,23 @@
 """The hunt: one hypothesis search per process, every example held to every invariant.
 
-Distinct invariants raise distinct exception types, so hypothesis shrinks each failure
-on its own and reports them together.  The search runs in batches until its example
-budget or its time budget is spent, or something is found.  In CI (``CI=true``) it is
-derandomized and reproducible; the example database lives under the report directory.
+The search spends its time budget: it runs batch after batch until ``seconds`` have
+passed and at least ``examples`` examples were generated (the count is a floor, not a
+ceiling).  An invariant found broken is set aside, not the whole search: later batches
+go on looking for the others, so one finding never hides another, and a counterexample
+saved in the example database is replayed first without ending the search either.
+
+Every example judged counts towards each invariant it was judged against, and towards
+those whose situation it *exercised*; the examples hypothesis runs while shrinking a
+finding are counted apart, never as generated examples.  Distinct invariants raise
+distinct exception types, so hypothesis shrinks each failure on its own.  In CI
+(``CI=true``) every batch has a fixed seed: the search is reproducible and keeps no
+database.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,23 +28,28 @@ from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.checks._context import ScenarioRunner
-from conformance.hunt.invariants import Invariant, Violation
-from conformance.hunt.strategies import scenarios
+from conformance.hunt._invariant import Invariant, Violation
 
-__all__ = ["Budget", "Finding", "HuntOutcome", "hunt"]
+__all__ = ["Budget", "Finding", "HuntOutcome", "Tally", "hunt"]
+
+#: Where the example floor is not reached in time, the search stops anyway at this many
+#: times its time budget: a slow implementation gets more time, never unbounded time.
+FLOOR_GRACE = 4.0
 
 
 @dataclass(frozen=True)
 class Budget:
-    """How much searching to do."""
+    """How much searching to do: ``seconds`` bound the search, which goes on until they
+    are spent and at least ``examples`` examples were generated (but never past
+    :data:`FLOOR_GRACE` times ``seconds``)."""
 
     examples: int = 150
     seconds: float = 20.0
     seed: int | None = None
     derandomize: bool = False
     database: Path | None = None
-    batch: int = 50
-    #: time allowed for shrinking each search's failures (hypothesis's own bound is 300 s)
+    batch: int = 25
+    #: time allowed for shrinking each finding (hypothesis's own bound is 300 s)
     shrink_seconds: float = 4.0
 
 
@@ -51,49 +64,59 @@ class Finding:
 
 
 @dataclass
+class Tally:
+    """For one invariant: generated examples judged against it, and how many of them
+    exercised it (the situation its clauses speak of occurred)."""
+
+    judged: int = 0
+    exercised: int = 0
+
+
+@dataclass
 class HuntOutcome:
     """What a hunt tried and what it found."""
 
+    #: examples generated (or replayed from the database) and judged; never shrink steps
     examples: int = 0
+    #: examples run while shrinking findings
+    shrinks: int = 0
     elapsed_s: float = 0.0
     findings: dict[str, Finding] = field(default_factory=dict)
+    tallies: dict[str, Tally] = field(default_factory=dict)
     error: str | None = None
     #: when the first violation turned up: (examples run, seconds), before any shrinking
     first_failure: tuple[int, float] | None = None
+    #: per invariant, when its first violation turned up
+    found_at: dict[str, tuple[int, float]] = field(default_factory=dict)
     #: the implementation could not be driven: the search stopped there
     broken: ImplementationError | None = None
 
 
-class _Rejected(Exception):
-    pass
+class _Batch:
+    """One hypothesis run: judges examples against the active invariants, and knows
+    when it has started shrinking (everything after its first violation)."""
 
+    def __init__(
+        self,
+        runner: ScenarioRunner,
+        handshake: Handshake,
+        active: Sequence[Invariant],
+        outcome: HuntOutcome,
+        started: float,
+        deadline: float,
+    ) -> None:
+        self.runner, self.handshake, self.active = runner, handshake, tuple(active)
+        self.outcome, self.started, self.deadline = outcome, started, deadline
+        self.shrinking = False
 
-def hunt(
-    runner: ScenarioRunner, handshake: Handshake, invariants: Sequence[Invariant], budget: Budget
-) -> HuntOutcome:
-    """Search for scenarios that break ``invariants``; return the shrunk findings."""
-    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-    from hypothesis import seed as fixed_seed
-    from hypothesis.database import DirectoryBasedExampleDatabase, InMemoryExampleDatabase
-    from hypothesis.errors import Unsatisfiable
-
-    outcome = HuntOutcome()
-    # A derandomized search is reproducible by construction and keeps no database.
-    database = (
-        None
-        if budget.derandomize
-        else DirectoryBasedExampleDatabase(str(budget.database))
-        if budget.database
-        else InMemoryExampleDatabase()
-    )
-    started = time.monotonic()
-
-    def check(scenario: Scenario) -> None:
+    def check(self, scenario: Scenario) -> None:
+        outcome = self.outcome
         if outcome.broken is not None:
             return  # nothing more can be learnt; returning keeps hypothesis from shrinking
-        outcome.examples += 1
+        if not self.shrinking and time.monotonic() > self.deadline:
+            return  # the budget is spent: the rest of this batch costs generation only
         try:
-            trace = runner.run(scenario)
+            trace = self.runner.run(scenario)
         except ImplementationError as err:
             outcome.broken = err
             return
@@ -102,38 +125,87 @@ def hunt(
 
             reject()
             return
-        for invariant in invariants:
-            message = invariant.judge(scenario, trace, handshake)
+        if self.shrinking:
+            outcome.shrinks += 1
+        else:
+            outcome.examples += 1
+        for one in self.active:
+            if not self.shrinking:
+                tally = outcome.tallies.setdefault(one.name, Tally())
+                tally.judged += 1
+                if one.exercised(scenario, trace, self.handshake):
+                    tally.exercised += 1
+            message = one.judge(scenario, trace, self.handshake)
             if message is not None:
-                if outcome.first_failure is None:
-                    outcome.first_failure = (outcome.examples, round(time.monotonic() - started, 3))
-                raise invariant.violation(message, scenario, trace)
+                if not self.shrinking:
+                    moment = (outcome.examples, round(time.monotonic() - self.started, 3))
+                    outcome.first_failure = outcome.first_failure or moment
+                    outcome.found_at.setdefault(one.name, moment)
+                self.shrinking = True
+                raise one.violation(message, scenario, trace)
 
-    batch = 0
-    while outcome.examples < budget.examples and not outcome.findings and not outcome.broken:
-        if time.monotonic() - started > budget.seconds:
+
+def hunt(
+    runner: ScenarioRunner,
+    handshake: Handshake,
+    invariants: Sequence[Invariant],
+    budget: Budget,
+    *,
+    enough: Callable[[HuntOutcome], bool] | None = None,
+) -> HuntOutcome:
+    """Search for scenarios that break ``invariants``; return the shrunk findings and,
+    per invariant, the examples judged and exercised.  ``enough`` ends the search early
+    once what it looks for was found (the self-test stops at its mutant's clauses)."""
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    from hypothesis import seed as fixed_seed
+    from hypothesis.database import DirectoryBasedExampleDatabase, InMemoryExampleDatabase
+    from hypothesis.errors import Unsatisfiable
+
+    from conformance.hunt.strategies import scenarios
+
+    outcome = HuntOutcome()
+    outcome.tallies = {one.name: Tally() for one in invariants}
+    # A reproducible search keeps no database: it replays nothing but its own seeds.
+    database = (
+        None
+        if budget.derandomize
+        else DirectoryBasedExampleDatabase(str(budget.database))
+        if budget.database
+        else InMemoryExampleDatabase()
+    )
+    base_seed = 0 if budget.derandomize and budget.seed is None else budget.seed
+    generated = scenarios(handshake)
+    started = time.monotonic()
+    stop_at = started + budget.seconds
+    give_up_at = started + budget.seconds * FLOOR_GRACE
+    active = list(invariants)
+    number = 0
+    while active and outcome.broken is None:
+        if enough is not None and enough(outcome):
             break
-        # A derandomized search repeats itself batch after batch: it runs as one batch.
-        size = (
-            budget.examples
-            if budget.derandomize
-            else min(budget.batch, budget.examples - outcome.examples)
-        )
+        now = time.monotonic()
+        if now >= give_up_at or (now >= stop_at and outcome.examples >= budget.examples):
+            break
+        # Within the floor's grace the batch runs to its end; past the budget it stops.
+        deadline = give_up_at if outcome.examples < budget.examples else stop_at
+        batch = _Batch(runner, handshake, active, outcome, started, deadline)
         test = settings(
-            max_examples=size,
+            max_examples=budget.batch,
             deadline=None,
             database=database,
-            derandomize=budget.derandomize,
+            derandomize=False,
             print_blob=False,
             # findings are saved and reported by the suite, not printed here
             verbosity=Verbosity.quiet,
             suppress_health_check=list(HealthCheck),
-            report_multiple_bugs=True,
+            # one bug per batch: what follows the first violation is shrinking, and the
+            # invariant it broke is set aside before the next batch looks for the others
+            report_multiple_bugs=False,
             phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
-        )(given(scenarios(handshake))(check))
-        if budget.seed is not None and not budget.derandomize:
-            test = fixed_seed(budget.seed + batch)(test)
-        batch += 1
+        )(given(generated)(batch.check))
+        if base_seed is not None:
+            test = fixed_seed(base_seed + number)(test)
+        number += 1
         try:
             with _shrinking_bounded(budget.shrink_seconds):
                 test()
@@ -143,12 +215,12 @@ def hunt(
         except Violation as violation:
             _keep(outcome, violation)
         except BaseExceptionGroup as group:
-            for member in _violations(group):
-                _keep(outcome, member)
-            if not outcome.findings:
+            found = _violations(group)
+            if not found:
                 raise
-        if budget.derandomize:
-            break
+            for member in found:
+                _keep(outcome, member)
+        active = [one for one in active if one.name not in outcome.findings]
     outcome.elapsed_s = round(time.monotonic() - started, 3)
     if outcome.broken is not None:
         raise outcome.broken

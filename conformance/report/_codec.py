@@ -175,6 +175,7 @@ def _decode(data: _Object) -> StandingReport:
             elapsed_s=float(cast("float", hunt["elapsed_s"])),
             examples=hunt["examples"],
             counterexamples=hunt["counterexamples"],
+            shrinks=hunt.get("shrinks", 0),
         ),
     )
 

@@ -174,6 +174,7 @@ def encode(report: StandingReport) -> dict[str, object]:
             "elapsed_s": hunt.elapsed_s,
             "examples": hunt.examples,
             "counterexamples": hunt.counterexamples,
+            "shrinks": hunt.shrinks,
         },
     }
 

@@ -90,9 +90,12 @@ def counts_phrase(counts: CheckCounts) -> str:
 
 
 def hunt_sentence(hunt: HuntSummary) -> str:
-    """``321 generated examples in 4.8 s (budget 5.0 s); 1 counterexample.``"""
+    """``321 generated examples in 4.8 s (budget 5.0 s); 1 counterexample, shrunk in 40
+    more runs.``"""
     plural = "" if hunt.counterexamples == 1 else "s"
+    shrunk = f", shrunk in {hunt.shrinks} more runs" if hunt.shrinks else ""
     return (
         f"{hunt.examples} generated examples in {hunt.elapsed_s:.1f} s "
-        f"(budget {hunt.budget_s:.1f} s); {hunt.counterexamples} counterexample{plural}."
+        f"(budget {hunt.budget_s:.1f} s); {hunt.counterexamples} counterexample{plural}"
+        f"{shrunk}."
     )

@@ -118,13 +118,16 @@ class HuntSummary:
 
     budget_s: float
     elapsed_s: float
+    #: examples generated and judged (never the steps of shrinking a finding)
     examples: int
     counterexamples: int
+    #: examples run while shrinking findings, counted apart from ``examples``
+    shrinks: int = 0
 
     def __post_init__(self) -> None:
         seconds(self.budget_s, "budget_s")
         seconds(self.elapsed_s, "elapsed_s")
-        for name in ("examples", "counterexamples"):
+        for name in ("examples", "counterexamples", "shrinks"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise bad(f"{name} is an integer >= 0", field=name, value=value)
