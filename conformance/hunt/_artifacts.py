@@ -8,6 +8,7 @@ belong leaked there.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Mapping
 
@@ -17,7 +18,14 @@ from adapters.trace import RunRecord, Trace, TurnWire
 from conformance.checks._common import listing, show, whereabouts
 from conformance.checks._states import in_state
 from conformance.hunt._invariant import Invariant, invariant
-from conformance.hunt._produced import Produced, canaries_in, canary_of, produced, wires
+from conformance.hunt._produced import (
+    Produced,
+    canaries_in,
+    canary_of,
+    produced,
+    produced_counts,
+    wires,
+)
 from conformance.traces import delivered, locate, pointers
 
 __all__ = ["ARTIFACT_INVARIANTS"]
@@ -123,22 +131,27 @@ def _produced_then_completed(selector: Selector) -> Callable[[Scenario, Trace, H
 
 
 def no_double_delivery(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
-    """No canary is delivered on two messages, or twice on one."""
+    """No artifact is delivered more often than it was produced: not on two messages, and
+    not twice on one (a tool that emitted it twice is owed two deliveries)."""
+    made = produced_counts(trace)
     for index, _conversation, turn, wire in wires(trace):
-        seen = Counter(canary_of(e) for e in delivered(wire))
-        del seen[None]
-        twice = [c for c, n in seen.items() if n > 1]
+        seen = Counter(c for c in map(canary_of, delivered(wire)) if c is not None)
+        twice = [c for c, n in seen.items() if n > max(1, made[c])]
         if twice:
             return (
                 f"after step {index}, turn {turn} carries {_canary(twice[0])} "
-                f"{seen[twice[0]]} times"
+                f"{seen[twice[0]]} times; it was produced {made[twice[0]]} times"
             )
     if trace.steps:
-        everywhere = Counter(canary_of(e) for _, _, _, w in wires(trace, -1) for e in delivered(w))
-        del everywhere[None]
-        twice = [c for c, n in everywhere.items() if n > 1]
+        everywhere = Counter(
+            c for _, _, _, w in wires(trace, -1) for c in map(canary_of, delivered(w)) if c
+        )
+        twice = [c for c, n in everywhere.items() if n > max(1, made[c])]
         if twice:
-            return f"{_canary(twice[0])} is delivered on {everywhere[twice[0]]} messages"
+            return (
+                f"{_canary(twice[0])} is delivered {everywhere[twice[0]]} times; it was "
+                f"produced {made[twice[0]]} times"
+            )
     return None
 
 
@@ -402,6 +415,45 @@ def collection_released(scenario: Scenario, trace: Trace, handshake: Handshake) 
     return None
 
 
+def payload_within_bound(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    """No delivered artifact's payload exceeds the payload bound, measured in UTF-8 bytes
+    of its compact JSON encoding: every other encoding of it is larger, so whatever the
+    implementation measures, it is over (RT-TOOL-6 ¶3: dropped, with a warning)."""
+    bound = (scenario.bounds.payload_bytes if scenario.bounds else None) or (
+        handshake.limits.payload_bytes
+    )
+    if bound is None:
+        return None
+    for index, _conversation, turn, wire in wires(trace):
+        for entry in delivered(wire):
+            size = _compact_size(_mapping(entry).get("payload"))
+            if size > bound:
+                return (
+                    f"after step {index}, turn {turn} delivers {_canary(canary_of(entry))} whose "
+                    f"payload is {size} bytes encoded, over the bound of {bound}"
+                )
+    return None
+
+
+def _compact_size(payload: object) -> int:
+    return len(json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+
+
+def _over_the_bound_produced(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    bound = (scenario.bounds.payload_bytes if scenario.bounds else None) or (
+        handshake.limits.payload_bytes
+    )
+    if bound is None:
+        return False
+    return any(
+        _compact_size(_mapping(entry).get("payload")) > bound
+        for run in trace.runs()
+        for one in run.passes
+        for result in one.results
+        for entry in _entries(result.result)
+    )
+
+
 def _run_ended_otherwise(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
     return any(run.end != "completed" for run in trace.runs())
 
@@ -497,6 +549,13 @@ ARTIFACT_INVARIANTS: tuple[Invariant, ...] = (
         aggregation,
         "an artifact delivered on the wire",
         _delivered_any,
+    ),
+    invariant(
+        "payload-within-bound",
+        ("RT-TOOL-6#c3",),
+        payload_within_bound,
+        "an artifact whose payload exceeds the payload bound",
+        _over_the_bound_produced,
     ),
     invariant(
         "empty-type-refused",

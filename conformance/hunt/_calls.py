@@ -19,6 +19,7 @@ from adapters.trace import PassRecord, RunRecord, ToolResultRecord, Trace
 from conformance.checks._common import show
 from conformance.hunt._invariant import Invariant, invariant
 from conformance.hunt._produced import canaries_in
+from conformance.hunt._reconcile import readings
 from conformance.traces import located_passes
 
 __all__ = ["CALL_INVARIANTS", "identifier", "paired", "well_formed"]
@@ -233,23 +234,30 @@ def repeat_re_emitted(scenario: Scenario, trace: Trace, handshake: Handshake) ->
     # Per call id, what its latest execution stored: several candidates where one batch
     # executed it twice, since which of them the record keeps is the runtime's
     # (docs/interpretations.md#same-batch-repeats).
-    stored: dict[tuple[str, str], list[tuple[object, object]]] = {}
+    stored: dict[tuple[str, ...], list[tuple[object, object]]] = {}
     for seen in _passes(trace):
         messages = [
             (_mapping(m).get("tool_call_id"), _mapping(m).get("content"))
             for m in seen.one.tool_messages
         ]
-        fresh: dict[tuple[str, str], list[tuple[object, object]]] = {}
+        fresh: dict[tuple[str, ...], list[tuple[object, object]]] = {}
         repeats = 0
         for index, result, call_id in _guarded_results(seen):
-            key = (seen.run.conversation, call_id)
+            # Stored per turn, and per conversation for a guard that spans it
+            # (docs/interpretations.md#guard-scope).
+            keys = (
+                (seen.run.conversation, seen.run.turn, call_id),
+                (seen.run.conversation, call_id),
+            )
             success = _mapping(result.result).get("success")
             sent = [content for owner, content in messages if owner == call_id]
             if result.disposition == "executed":
-                fresh.setdefault(key, []).extend((success, content) for content in sent or [None])
-            elif result.disposition == "skipped" and key in stored:
+                for key in keys:
+                    fresh.setdefault(key, []).extend((success, c) for c in sent or [None])
+            elif result.disposition == "skipped" and any(k in stored or k in fresh for k in keys):
                 repeats += 1
-                candidates = stored[key]
+                # A repeat inside the batch re-emits what this pass just stored.
+                candidates = [c for k in keys for c in fresh.get(k, []) + stored.get(k, [])]
                 if success not in {first for first, _ in candidates}:
                     return (
                         f"the repeat of call {show(call_id, 60)} re-emits success "
@@ -500,6 +508,49 @@ def _failure_of_an_emitter(scenario: Scenario, trace: Trace, handshake: Handshak
     )
 
 
+# -- RT-TOOL-8 ---------------------------------------------------------------------------
+
+
+def arguments_reconciled(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    """What a tool body receives, and what a result reports as the reconciled arguments,
+    is the model's arguments reconciled with the tool's schema: JSON strings decoded for
+    declared array and object parameters when the shape matches, character references
+    decoded until stable, keys and plain text untouched (RT-TOOL-8)."""
+    schemas = {tool.name: tool.input_schema for tool in scenario.tools}
+    bound = handshake.limits.normalize_passes
+    for seen in _passes(trace):
+        received = {
+            _mapping(e).get("tool_call_id"): _mapping(e).get("input") for e in seen.run.side_effects
+        }
+        for index, (result, call) in enumerate(paired(seen.one)):
+            name = str(result.tool)
+            # Reported arguments are judged even where validation then refused the call.
+            if result.disposition not in ("executed", "invalid") or name not in schemas:
+                continue
+            expected = readings(call.get("args"), schemas[name], bound)
+            call_id = result.tool_call_id
+            got = [result.arguments] if result.arguments is not None else []
+            if call_id is not None and call_id in received:
+                got.append(received[call_id])
+            for value in got:
+                if value not in expected:
+                    return (
+                        f"{name} was sent {show(call.get('args'))} and received or reported "
+                        f"{show(value)} (at {seen.at}/results/{index}); reconciled with its "
+                        f"schema it is {show(expected[0])}"
+                    )
+    return None
+
+
+def _reconciling_call(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    declared = {t.name for t in scenario.tools if _mapping(t.input_schema).get("properties")}
+    return any(
+        r.disposition in ("executed", "invalid") and str(r.tool) in declared
+        for _, one in trace.passes()
+        for r in one.results
+    )
+
+
 CALL_INVARIANTS: tuple[Invariant, ...] = (
     invariant(
         "at-most-once",
@@ -549,6 +600,13 @@ CALL_INVARIANTS: tuple[Invariant, ...] = (
         artifacts_beside_data,
         "a successful call of a tool that emits artifacts",
         _success_of_an_emitter,
+    ),
+    invariant(
+        "arguments-reconciled",
+        ("RT-TOOL-8#c1", "RT-TOOL-8#c2", "RT-TOOL-8#c3", "RT-TOOL-8#c4", "RT-TOOL-8#c5"),
+        arguments_reconciled,
+        "a call whose tool declares array, object and string parameters",
+        _reconciling_call,
     ),
     invariant(
         "failed-carries-none",

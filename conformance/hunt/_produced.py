@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from adapters.trace import Trace, TurnWire
 from conformance.hunt.strategies import CANARY_PREFIX
 
-__all__ = ["Produced", "canaries_in", "canary_of", "produced", "wires"]
+__all__ = ["Produced", "canaries_in", "canary_of", "produced", "produced_counts", "wires"]
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,24 @@ def produced(trace: Trace) -> dict[str, Produced]:
                             str(_mapping(entry).get("type")),
                         )
     return out
+
+
+def produced_counts(trace: Trace) -> Counter[str]:
+    """How many artifacts carrying each canary the calls produced (a tool may emit the
+    same artifact twice, and both are owed a delivery)."""
+    counts: Counter[str] = Counter()
+    for run in trace.runs():
+        for one in run.passes:
+            for result in one.results:
+                body = _mapping(result.result)
+                if result.disposition != "executed" or body.get("success") is not True:
+                    continue
+                attached = body.get("artifacts")
+                for entry in attached if isinstance(attached, list) else ():
+                    canary = canary_of(entry)
+                    if canary is not None and _mapping(entry).get("type") != "":
+                        counts[canary] += 1
+    return counts
 
 
 def wires(trace: Trace, step: int | None = None) -> Iterator[tuple[int, str, str, TurnWire]]:

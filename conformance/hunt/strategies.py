@@ -1,14 +1,27 @@
 """Hypothesis strategies for rttool scenarios (a public module: import it in your tests).
 
 ``scenarios(handshake)`` draws complete scenarios that stay within what the handshake
-says the implementation can do: tools with random read-only flags and gates, artifacts
-whose payloads carry unique canary strings (``cn-...``), batches with repeated and
-missing call ids and malformed calls, pauses by question and by gate, answers and
-declines, write-back failures, restarts, interruptions at every named point, time
-limits, Continue and new messages, and bounds small enough to be crossed.
+says the implementation can do, aimed at the inputs real runtimes get wrong:
 
-Every tool invocation that produces artifacts gets its own scripted return, so each
-canary is produced at most once: any canary seen twice was delivered twice.
+* tools with random read-only flags and gates, batches mixing gated, read-only and write
+  calls, repeated, missing and doubtful call ids (empty, blank, numeric), blank and
+  numeric tool names, unwired tools and malformed calls;
+* arguments that carry a ``tool_call_id`` of their own, several keys in varied order,
+  long values, values of union types, JSON strings for special numbers, non-ASCII text
+  and escapes, and, for the ``delta`` tool whose schema declares array, object and
+  string parameters, JSON strings and character references to reconcile (RT-TOOL-8);
+* tool outputs whose artifacts carry unique canary strings (``cn-...``) beside
+  non-ASCII text and escapes, identical artifacts emitted twice, entries with an empty
+  type or malformed shapes, a reserved key nested inside data (which is not the
+  reserved key), empty and falsy data, outputs of nothing but artifacts, and payloads
+  sized around a small payload bound, measured in UTF-8 bytes;
+* pauses by question and by gate, answers and declines, write-back failures, restarts,
+  interruptions at every named point, time limits, Continue and new messages, several
+  conversations interleaved, artifacts arriving out of band, and bounds small enough to
+  be crossed.
+
+Every tool invocation that produces artifacts gets its own scripted return, so a canary
+belongs to one invocation: seen more often than it was produced, it was delivered twice.
 """
 
 from __future__ import annotations
@@ -25,6 +38,7 @@ from adapters.scenario import (
     Bounds,
     Continue,
     Decline,
+    EmitLateArtifact,
     FailLedgerRead,
     FailWriteBack,
     Interrupt,
@@ -41,12 +55,59 @@ from adapters.scenario import (
 )
 from conformance.hunt._stories import story
 
-__all__ = ["CANARY_PREFIX", "batches", "calls", "replies", "scenarios", "steps", "tool_specs"]
+__all__ = [
+    "ARGUMENTS",
+    "CANARY_PREFIX",
+    "RECONCILED",
+    "SCHEMA_TOOL",
+    "batches",
+    "calls",
+    "replies",
+    "scenarios",
+    "steps",
+    "tool_specs",
+]
 
 CANARY_PREFIX = "cn-"
 TOOL_NAMES = ("alpha", "beta", "gamma")
-ARGS: tuple[dict[str, str], ...] = ({}, {"to": "ana"}, {"to": "bo"})
-TURNS = ("t1", "t2")
+#: A tool whose input schema declares array, object and string parameters (RT-TOOL-8).
+SCHEMA_TOOL = "delta"
+SCHEMA: dict[str, object] = {
+    "type": "object",
+    "properties": {
+        "items": {"type": "array"},
+        "meta": {"type": "object"},
+        "title": {"type": "string"},
+    },
+}
+#: Arguments of the plain tools: the same map in two key orders, a forged call id, union
+#: types, special numbers in strings, non-ASCII text and escapes, a long value.
+ARGUMENTS: tuple[dict[str, object], ...] = (
+    {},
+    {},
+    {"to": "ana"},
+    {"to": "bo"},
+    {"a": 1, "b": [1, {"c": None}]},
+    {"b": [1, {"c": None}], "a": 1},
+    {"tool_call_id": "forged-in-arguments"},
+    {"n": 1},
+    {"n": "1"},
+    {"value": "NaN"},
+    {"value": "1e999"},
+    {"text": 'héllo ✓ "quoted" \\ back\tslash 😀 \u2028'},
+    {"note": "long " * 80},
+)
+#: Arguments of the ``delta`` tool: what reconciliation decodes, and what it must leave.
+RECONCILED: tuple[dict[str, object], ...] = (
+    {"items": "[1, 2]", "meta": '{"a": 1}', "title": "Ember &amp;amp; Oak"},
+    {"items": '{"op": "add"}', "title": '["x"]'},
+    {"meta": "[1]", "free": '{"a": 1}'},
+    {"items": "not json", "nested": {"list": ["&lt;b&gt;", "caf&#xe9;", "plain"]}},
+    {"title": "fish & chips; 100% plain"},
+    {"items": '["&amp;", "caf&#233;"]', "meta": '{"k": "v", "n": [1, 2]}'},
+    {"meta": '{"a": 1}', "items": "[1, 2]"},
+    {"a&amp;b": "keys stay as sent", "title": "it&#39;s"},
+)
 # Strategies are immutable; building them once keeps generation cheap.
 _KINDS = st.sampled_from(("link", "note"))
 _ARTIFACT_COUNTS = st.integers(0, 2)
@@ -54,25 +115,69 @@ _ONE_IN_TEN = st.integers(0, 9)
 _ONE_IN_FIVE = st.integers(0, 4)
 # Now and then a tool tries to forge the call id or smuggle a key of its own through.
 _SMUGGLED = st.sampled_from(({},) * 8 + ({"tool_call_id": "forged"}, {"smuggled": 1}))
+# What rides beside the canary in a payload: text that escaping and encoding get wrong.
+_EXTRAS = st.sampled_from(
+    ({},) * 4
+    + ({"text": "ünïcødé ✓ 😀"}, {"html": "<b>&amp;</b>"}, {"quote": '"\\\n'}, {"zero": 0})
+)
+# Data a tool may return beside its artifacts, falsy and nested shapes included; the
+# nested ``artifacts`` key is data like any other (only the top-level key is reserved).
+_NESTED = {"nested": {"artifacts": [{"type": "decoy", "payload": {"note": "not reserved"}}]}}
+_DATA = st.sampled_from(
+    (None, None, None, {}, {"ok": False}, {"empty": ""}, {"zero": 0, "none": None}, _NESTED)
+)
+# What a tool outputs when it produces no artifacts at all: any JSON value.
+_BARE: st.SearchStrategy[object] = st.sampled_from(
+    ({"ok": True}, "", 0, False, None, [], {"text": "plain"})
+)
+_MALFORMED_ENTRIES = st.sampled_from(
+    ("junk", {"type": 3, "payload": {}}, {"type": "link", "payload": "not-a-map"}, {"type": "link"})
+)
+
+
+def _id_strategy() -> st.SearchStrategy[object]:
+    # Mostly a small id space (so repeats happen), now and then an id of a doubtful kind.
+    return st.one_of(
+        st.integers(1, 6).map(lambda n: f"c{n}"),
+        st.integers(1, 6).map(lambda n: f"c{n}"),
+        st.integers(1, 6).map(lambda n: f"c{n}"),
+        st.sampled_from(("", "  ", 7)),
+    )
 
 
 @functools.cache
 def calls(names: tuple[str, ...]) -> st.SearchStrategy[object]:
-    """One tool call: usually well formed, from a small id space (so repeats happen),
-    sometimes without an id, sometimes malformed."""
+    """One tool call: usually well formed, with varied arguments and a small id space,
+    sometimes without an id, sometimes with a doubtful id or name, sometimes malformed."""
     well_formed = st.builds(
-        lambda name, args, n: {"name": name, "args": dict(args), "tool_call_id": f"c{n}"},
+        lambda name, args, call_id: {"name": name, "args": dict(args), "tool_call_id": call_id},
         st.sampled_from(names),
-        st.sampled_from(ARGS),
+        st.sampled_from(ARGUMENTS),
+        _id_strategy(),
+    )
+    reconciled = st.builds(
+        lambda args, n: {"name": SCHEMA_TOOL, "args": dict(args), "tool_call_id": f"d{n}"},
+        st.sampled_from(RECONCILED),
         st.integers(1, 6),
     )
     no_id = st.builds(
         lambda name, args: {"name": name, "args": dict(args)},
         st.sampled_from(names),
-        st.sampled_from(ARGS),
+        st.sampled_from(ARGUMENTS),
     )
-    malformed = st.sampled_from(("not a call", 7, {"name": ""}, {"args": {}}))
-    return st.one_of(well_formed, well_formed, well_formed, well_formed, no_id, malformed)
+    odd = st.sampled_from(
+        (
+            {"name": 7, "args": {}, "tool_call_id": "c7"},  # a numeric name: an unwired tool
+            {"name": "nosuch", "args": {}, "tool_call_id": "c8"},
+            {"name": "alpha", "args": {}, "tool_call_id": None},
+        )
+    )
+    malformed = st.sampled_from(
+        ("not a call", 7, {"name": ""}, {"name": "  "}, {"args": {}}, {"name": ["alpha"]})
+    )
+    return st.one_of(
+        well_formed, well_formed, well_formed, well_formed, reconciled, no_id, odd, malformed
+    )
 
 
 @functools.cache
@@ -104,40 +209,76 @@ def _invocations(model: Sequence[Reply], name: str) -> int:
 
 
 @st.composite
-def tool_specs(draw: st.DrawFn, model: Sequence[Reply], gates: bool) -> tuple[Tool, ...]:
-    """One tool per name the model uses, with a fresh canary per artifact per invocation.
+def _entries(
+    draw: st.DrawFn, index: int, invocation: int, payload_bound: int | None
+) -> list[object]:
+    """The reserved-key entries of one invocation: canaried artifacts, sometimes a twin,
+    an empty type, a malformed entry, or a payload sized around ``payload_bound``."""
+    out: list[object] = []
+    for k in range(draw(_ARTIFACT_COUNTS)):
+        canary = f"{CANARY_PREFIX}{index}-{invocation}-{k}."
+        payload: dict[str, object] = {"canary": canary, **draw(_EXTRAS)}
+        roll = draw(_ONE_IN_TEN)
+        if roll == 0 and payload_bound is not None:
+            # Around the bound, in UTF-8 bytes of the compact encoding: two bytes a char.
+            size = payload_bound + draw(st.integers(-12, 12))
+            overhead = len(f'{{"canary":"{canary}","blob":""}}')
+            payload = {"canary": canary, "blob": "é" * max(0, (size - overhead) // 2)}
+        entry = {"type": "" if roll == 1 else draw(_KINDS), "payload": payload, **draw(_SMUGGLED)}
+        out.append(entry)
+        if roll == 2:
+            out.append(dict(entry))  # the same artifact, emitted twice
+    if draw(_ONE_IN_TEN) == 0:
+        out.append(draw(_MALFORMED_ENTRIES))
+    return out
+
+
+@st.composite
+def tool_specs(
+    draw: st.DrawFn, model: Sequence[Reply], gates: bool, payload_bound: int | None = None
+) -> tuple[Tool, ...]:
+    """One tool per name the model uses (and ``delta``), with fresh canaries per artifact
+    per invocation.
 
     Each tool's returns cover every call naming it; a last, artifact-free return stands
     in for any further invocation (an id-less call re-run, a re-issued batch).
     """
     tools = []
-    for index, name in enumerate(TOOL_NAMES):
-        count = _invocations(model, name)
+    for index, name in enumerate((*TOOL_NAMES, SCHEMA_TOOL)):
         returns = []
-        for invocation in range(count):
-            artifacts = [
-                {
-                    "type": draw(_KINDS),
-                    "payload": {"canary": f"{CANARY_PREFIX}{index}-{invocation}-{k}."},
-                    **draw(_SMUGGLED),
-                }
-                for k in range(draw(_ARTIFACT_COUNTS))
-            ]
+        for invocation in range(_invocations(model, name)):
+            artifacts = draw(_entries(index, invocation, payload_bound))
             if draw(_ONE_IN_TEN) == 0:
                 returns.append(Return(output={"artifacts": artifacts}, fail="refused"))
+            elif not artifacts:
+                returns.append(Return(output=draw(_BARE)))
             else:
-                returns.append(Return(output={"n": invocation, "artifacts": artifacts}))
+                data = draw(_DATA)
+                base = {"n": invocation} if data is None else dict(data)
+                returns.append(Return(output={**base, "artifacts": artifacts}))
         returns.append(Return(output={"n": "again"}))
         tools.append(
             Tool(
                 name=name,
                 returns=tuple(returns),
                 read_only=draw(st.booleans()),
-                input_schema={},
-                gate=gates and draw(_ONE_IN_FIVE) == 0,
+                input_schema=SCHEMA if name == SCHEMA_TOOL else {},
+                gate=gates and name != SCHEMA_TOOL and draw(_ONE_IN_FIVE) == 0,
             )
         )
     return tuple(tools)
+
+
+_LATE = st.builds(
+    lambda turn, target, k: EmitLateArtifact(
+        turn=turn,
+        target=target,
+        artifact={"type": "link", "payload": {"canary": f"{CANARY_PREFIX}9-{k}-0."}},
+    ),
+    st.sampled_from(("t1", "t2")),
+    st.sampled_from(("ended", "unopened")),
+    st.integers(0, 99),
+)
 
 
 def steps(handshake: Handshake, max_steps: int) -> st.SearchStrategy[tuple[Step, ...]]:
@@ -145,20 +286,22 @@ def steps(handshake: Handshake, max_steps: int) -> st.SearchStrategy[tuple[Step,
     caps = handshake.capabilities
     durable = "durable-resume" in handshake.profiles
     options: list[st.SearchStrategy[Step]] = [
-        st.builds(Answer, turn=st.sampled_from(TURNS)),
+        st.builds(Answer, turn=st.sampled_from(("t1", "t2"))),
         st.builds(Answer, turn=st.just("t1")),
         st.builds(StartTurn, turn=st.just("t2"), message=st.just("Another thing")),
         st.just(Poll()),
     ]
     if caps.gates:
         options += [
-            st.builds(Approve, turn=st.sampled_from(TURNS)),
-            st.builds(Decline, turn=st.sampled_from(TURNS)),
+            st.builds(Approve, turn=st.sampled_from(("t1", "t2"))),
+            st.builds(Decline, turn=st.sampled_from(("t1", "t2"))),
         ]
     if caps.restart:
         options.append(st.just(Restart()))
     if caps.write_back_failure:
         options.append(st.just(FailWriteBack()))
+    if caps.late_artifacts:
+        options.append(_LATE)
     points = [p for p in caps.interrupt_points if p]
     causes = [c for c in caps.interrupt_causes if c != "crash" or caps.restart]
     if points and causes:
@@ -168,13 +311,16 @@ def steps(handshake: Handshake, max_steps: int) -> st.SearchStrategy[tuple[Step,
     if durable:
         options += [
             st.just(Wait()),
-            st.builds(Continue, turn=st.sampled_from(TURNS)),
-            st.builds(Stop, turn=st.sampled_from(TURNS)),
+            st.builds(Continue, turn=st.sampled_from(("t1", "t2"))),
+            st.builds(Stop, turn=st.sampled_from(("t1", "t2"))),
         ]
         if caps.ledger_read_failure:
             options.append(st.just(FailLedgerRead()))
     if "chat" in caps.entry_points:
-        options.append(st.just(StartTurn(turn="t3", conversation="other", message="Hi")))
+        options += [
+            st.just(StartTurn(turn="t3", conversation="other", message="Hi")),
+            st.just(Answer(turn="t3")),
+        ]
     return st.lists(st.one_of(options), max_size=max(0, max_steps - 1)).map(_first_message)
 
 
@@ -191,6 +337,18 @@ def _first_message(later: list[Step]) -> tuple[Step, ...]:
     return tuple(kept)
 
 
+def _bounds(handshake: Handshake) -> st.SearchStrategy[Bounds | None]:
+    no_bounds: st.SearchStrategy[Bounds | None] = st.none()
+    if not handshake.capabilities.configurable_bounds:
+        return no_bounds
+    return no_bounds | st.builds(
+        Bounds,
+        held_artifacts=st.integers(1, 4),
+        run_artifacts=st.integers(1, 6),
+        payload_bytes=st.none() | st.sampled_from((160, 240)),
+    )
+
+
 def scenarios(
     handshake: Handshake, *, max_steps: int = 8, max_replies: int = 6
 ) -> st.SearchStrategy[Scenario]:
@@ -198,23 +356,18 @@ def scenarios(
     caps = handshake.capabilities
     driver_steps = steps(handshake, max_steps)
     model_replies = st.lists(replies(TOOL_NAMES), min_size=1, max_size=max_replies)
-    no_bounds: st.SearchStrategy[Bounds | None] = st.none()
-    bounds = (
-        no_bounds
-        | st.builds(Bounds, held_artifacts=st.integers(1, 4), run_artifacts=st.integers(1, 6))
-        if caps.configurable_bounds
-        else no_bounds
-    )
+    bounds = _bounds(handshake)
 
     @st.composite
     def random(draw: st.DrawFn) -> Scenario:
         model = tuple(draw(model_replies))
+        chosen = draw(bounds)
         return Scenario(
             id="hunt",
             steps=draw(driver_steps),
-            tools=draw(tool_specs(model, caps.gates)),
+            tools=draw(tool_specs(model, caps.gates, chosen.payload_bytes if chosen else None)),
             model=model,
-            bounds=draw(bounds),
+            bounds=chosen,
         )
 
     told = story(handshake, TOOL_NAMES[:2], TOOL_NAMES[2])
@@ -222,18 +375,21 @@ def scenarios(
     @st.composite
     def coherent(draw: st.DrawFn) -> Scenario:
         model, driver = draw(told)
-        tools = draw(tool_specs(model, False))
-        if caps.gates:  # the story's gate endings call the last tool, which is gated
+        chosen = draw(bounds)
+        tools = draw(tool_specs(model, False, chosen.payload_bytes if chosen else None))
+        if caps.gates:  # the story's gate endings call the third tool, which is gated
+            gated = tools[2]
             tools = (
                 *tools[:2],
                 Tool(
-                    name=tools[2].name,
-                    returns=tools[2].returns,
-                    read_only=tools[2].read_only,
+                    name=gated.name,
+                    returns=gated.returns,
+                    read_only=gated.read_only,
                     input_schema={},
                     gate=True,
                 ),
+                *tools[3:],
             )
-        return Scenario(id="hunt", steps=driver, tools=tools, model=model, bounds=draw(bounds))
+        return Scenario(id="hunt", steps=driver, tools=tools, model=model, bounds=chosen)
 
     return st.one_of(coherent(), coherent(), coherent(), random())
