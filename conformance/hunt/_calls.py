@@ -10,6 +10,7 @@ number), which a runtime may treat as identifiers or as none.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
@@ -130,17 +131,32 @@ def _guarded_results(seen: _Seen) -> Iterator[tuple[int, ToolResultRecord, str]]
 # -- RT-TOOL-9 ---------------------------------------------------------------------------
 
 
+def _chunks(trace: Trace) -> dict[str, tuple[str, str, int]]:
+    """Each run's stretch of its turn: ``(conversation, turn, cuts before it)``.  The
+    guard's record must last across pauses; whether it lasts across a cut and the run
+    that resumes it, the rules leave open (docs/interpretations.md#guard-scope)."""
+    cuts: dict[tuple[str, str], int] = {}
+    out: dict[str, tuple[str, str, int]] = {}
+    for run in trace.runs():
+        key = (run.conversation, run.turn)
+        out[run.id] = (*key, cuts.get(key, 0))
+        if run.end in ("interrupted", "crashed"):
+            cuts[key] = cuts.get(key, 0) + 1
+    return out
+
+
 def at_most_once(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
     """A call whose execution returned is never executed again in its turn: a later pass
-    (after an answer, an approval, a decline, a restart, a Continue or an automatic
-    continuation) skips it.  A body cut before it returned was never recorded, and may
-    run again."""
-    returned: dict[tuple[str, str, str], _Seen] = {}
+    (after an answer, an approval, a decline, or a restart during the pause) skips it.
+    A body cut before it returned was never recorded, and may run again; so may a call
+    whose run's write-back failed (the run is retried from the state before it), and a
+    call of an earlier stretch of the turn, before a cut (docs/interpretations.md)."""
+    stretch = _chunks(trace)
+    returned: dict[tuple[object, ...], _Seen] = {}
     for seen in _passes(trace):
-        turn = (seen.run.conversation, seen.run.turn)
-        now: list[tuple[str, str, str]] = []
+        now: list[tuple[object, ...]] = []
         for index, result, call_id in _guarded_results(seen):
-            key = (*turn, call_id)
+            key: tuple[object, ...] = (*stretch[seen.run.id], call_id)
             first = returned.get(key)
             if result.disposition == "executed" and first is not None:
                 return (
@@ -148,22 +164,22 @@ def at_most_once(scenario: Scenario, trace: Trace, handshake: Handshake) -> str 
                     f"at {first.at}) and was executed again in run {seen.run.id} "
                     f"({seen.run.cause}, at {seen.at}/results/{index}) of turn {seen.run.turn}"
                 )
-            if result.disposition in ("executed", "reused"):
+            if result.disposition in ("executed", "reused") and seen.run.end != "failed":
                 now.append(key)  # it returned a result (its body's, or the journal's)
         for key in now:
             returned.setdefault(key, seen)
-    return _ran_again(trace)
+    return _ran_again(trace, stretch)
 
 
-def _ran_again(trace: Trace) -> str | None:
-    """A body that ran in two runs of one turn, its first run having returned it (the
-    side effects say so even where a pass under-reports its results)."""
-    first_run: dict[tuple[str, str, str], RunRecord] = {}
+def _ran_again(trace: Trace, stretch: Mapping[str, tuple[str, str, int]]) -> str | None:
+    """A body that ran in two runs of one stretch of a turn, its first run having
+    returned it (the side effects say so even where a pass under-reports its results)."""
+    first_run: dict[tuple[object, ...], RunRecord] = {}
     returned = {
         (seen.run.id, call_id)
         for seen in _passes(trace)
         for _, result, call_id in _guarded_results(seen)
-        if result.disposition == "executed"
+        if result.disposition == "executed" and seen.run.end != "failed"
     }
     doubtful = {i for seen in _passes(trace) for i in _doubtful(seen.one)}
     for run in trace.runs():
@@ -171,7 +187,7 @@ def _ran_again(trace: Trace) -> str | None:
             call_id = _mapping(effect).get("tool_call_id")
             if not isinstance(call_id, str) or not call_id.strip() or call_id in doubtful:
                 continue
-            key = (run.conversation, run.turn, call_id)
+            key = (*stretch[run.id], call_id)
             earlier = first_run.get(key)
             if earlier is None:
                 first_run[key] = run
@@ -185,17 +201,17 @@ def _ran_again(trace: Trace) -> str | None:
 
 
 def _repeated_later(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
-    """A call id that returned is sent again in a later pass of its turn."""
-    returned: set[tuple[str, str, str]] = set()
+    """A call id that returned is sent again in a later pass of its turn's stretch."""
+    stretch = _chunks(trace)
+    returned: set[tuple[object, ...]] = set()
     for seen in _passes(trace):
-        turn = (seen.run.conversation, seen.run.turn)
         for call in well_formed(seen.one.batch):
             call_id = identifier(call)
-            if isinstance(call_id, str) and (*turn, call_id) in returned:
+            if isinstance(call_id, str) and (*stretch[seen.run.id], call_id) in returned:
                 return True
         for _, result, call_id in _guarded_results(seen):
             if result.disposition == "executed":
-                returned.add((*turn, call_id))
+                returned.add((*stretch[seen.run.id], call_id))
     return False
 
 
@@ -264,7 +280,11 @@ def repeat_re_emitted(scenario: Scenario, trace: Trace, handshake: Handshake) ->
                         f"{show(success)} (at {seen.at}/results/{index}), but its first "
                         f"execution's was {show(candidates[0][0])}"
                     )
-                if not any(content in {m for _, m in candidates} for content in sent):
+                stored_messages = {m for _, m in candidates} - {None}
+                # A pass cut or paused midway may not have fed its messages back yet, and
+                # a paused pass may have stored none: nothing to compare with then.
+                complete = not seen.one.paused and not seen.one.cut
+                if complete and stored_messages and not any(c in stored_messages for c in sent):
                     return (
                         f"the repeat of call {show(call_id, 60)} emits the tool messages "
                         f"{show(sent)} (at {seen.at}/tool_messages), not the stored "
@@ -519,8 +539,13 @@ def arguments_reconciled(scenario: Scenario, trace: Trace, handshake: Handshake)
     schemas = {tool.name: tool.input_schema for tool in scenario.tools}
     bound = handshake.limits.normalize_passes
     for seen in _passes(trace):
+        # What a body received, where one body ran for the id (a batch may send an id
+        # twice, and which body got which arguments is then not known).
+        bodies = Counter(_mapping(e).get("tool_call_id") for e in seen.run.side_effects)
         received = {
-            _mapping(e).get("tool_call_id"): _mapping(e).get("input") for e in seen.run.side_effects
+            _mapping(e).get("tool_call_id"): _mapping(e).get("input")
+            for e in seen.run.side_effects
+            if bodies[_mapping(e).get("tool_call_id")] == 1
         }
         for index, (result, call) in enumerate(paired(seen.one)):
             name = str(result.tool)
@@ -530,7 +555,8 @@ def arguments_reconciled(scenario: Scenario, trace: Trace, handshake: Handshake)
             expected = readings(call.get("args"), schemas[name], bound)
             call_id = result.tool_call_id
             got = [result.arguments] if result.arguments is not None else []
-            if call_id is not None and call_id in received:
+            sent = sum(1 for c in well_formed(seen.one.batch) if c.get("tool_call_id") == call_id)
+            if call_id is not None and call_id in received and sent == 1:
                 got.append(received[call_id])
             for value in got:
                 if value not in expected:

@@ -387,7 +387,8 @@ def resume_note(scenario: Scenario, trace: Trace, handshake: Handshake) -> str |
     declared = handshake.durable_resume
     if declared is None:
         return None
-    journal: dict[tuple[str, str], list[str]] = {}
+    completed: dict[tuple[str, str], list[str]] = {}
+    interrupted: dict[tuple[str, str], list[str]] = {}
     unreadable = 0
     for index, step in enumerate(trace.steps):
         armed = scenario.steps[index] if index < len(scenario.steps) else None
@@ -399,12 +400,33 @@ def resume_note(scenario: Scenario, trace: Trace, handshake: Handshake) -> str |
                 if unreadable > 0:
                     unreadable -= 1
                 else:
-                    problem = _note_problem(run, declared.nudge, journal.get(key, []))
+                    owed = completed.get(key, []) + interrupted.get(key, [])
+                    problem = _note_problem(run, declared.nudge, owed)
                     if problem:
                         return problem
-            names = [name for name, _ in _completed(run) + interrupted_calls(run)]
-            journal.setdefault(key, []).extend(names)
+            completed.setdefault(key, []).extend(name for name, _ in _completed(run))
+            completed[key].extend(_receipts(run))
+            interrupted.setdefault(key, []).extend(name for name, _ in interrupted_calls(run))
+            if _mapping(run.interruption).get("point") == "during_model_call":
+                # A cut in flight abandons partial output, which a runtime may mark with a
+                # `clear`: the calls left open before it are then no longer interrupted
+                # (DR-1 ¶5; docs/interpretations.md#when-clear-is-recorded).
+                interrupted[key] = []
     return None
+
+
+def _receipts(run: RunRecord) -> list[str]:
+    """The receipts in the data of the run's completed calls, where the data is short
+    enough that a short result has no reason to cut it (the hunt's tools put one in)."""
+    found: list[str] = []
+    for one in run.passes:
+        for result in one.results:
+            data = _mapping(result.result).get("data")
+            receipt = _mapping(data).get("receipt")
+            short = len(json.dumps(data, separators=(",", ":"), default=str)) <= 60
+            if result.disposition == "executed" and isinstance(receipt, str) and short:
+                found.append(receipt)
+    return found
 
 
 def _note_problem(run: RunRecord, nudge: str, owed: list[str]) -> str | None:
@@ -429,8 +451,9 @@ def _note_problem(run: RunRecord, nudge: str, owed: list[str]) -> str | None:
     missing = sorted({name for name in owed if name not in note})
     if missing:
         return (
-            f"resumed run {run.id} ({run.cause}) is told nothing of {show(missing)} after "
-            f"the nudge, though its turn already ran them: {show(note.strip(), 160)}"
+            f"resumed run {run.id} ({run.cause}) is not told of {show(missing)} after the "
+            f"nudge (tools its turn already ran, and the results they returned): "
+            f"{show(note.strip(), 160)}"
         )
     return None
 

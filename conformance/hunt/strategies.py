@@ -251,7 +251,10 @@ def tool_specs(
             if draw(_ONE_IN_TEN) == 0:
                 returns.append(Return(output={"artifacts": artifacts}, fail="refused"))
             elif not artifacts:
-                returns.append(Return(output=draw(_BARE)))
+                bare = draw(_BARE)
+                # A receipt the journal note must pass on as the call's short result.
+                receipt = {"receipt": f"rc-{index}-{invocation}"}
+                returns.append(Return(output={**bare, **receipt} if bare == {"ok": True} else bare))
             else:
                 data = draw(_DATA)
                 base = {"n": invocation} if data is None else dict(data)
@@ -371,6 +374,7 @@ def scenarios(
         )
 
     told = story(handshake, TOOL_NAMES[:2], TOOL_NAMES[2])
+    storms = _storm(handshake)
 
     @st.composite
     def coherent(draw: st.DrawFn) -> Scenario:
@@ -392,4 +396,70 @@ def scenarios(
             )
         return Scenario(id="hunt", steps=driver, tools=tools, model=model, bounds=chosen)
 
-    return st.one_of(coherent(), coherent(), coherent(), random())
+    if storms is None:
+        return st.one_of(coherent(), coherent(), coherent(), random())
+
+    @st.composite
+    def stormy(draw: st.DrawFn) -> Scenario:
+        model = tuple(draw(st.lists(replies(TOOL_NAMES[:2]), min_size=1, max_size=3)))
+        return Scenario(
+            id="hunt",
+            steps=draw(storms),
+            tools=draw(tool_specs(model, False)),
+            model=model,
+        )
+
+    return st.one_of(coherent(), coherent(), coherent(), random(), stormy())
+
+
+def _storm(handshake: Handshake) -> st.SearchStrategy[tuple[Step, ...]] | None:
+    """Time limits again and again, with Continue, Stop, restarts and a second waiter
+    between them: where a turn is continued automatically too often, or offered
+    Continue for an older stop."""
+    caps = handshake.capabilities
+    if "durable-resume" not in handshake.profiles or "time_limit" not in caps.interrupt_causes:
+        return None
+    points = [p for p in ("during_model_call", "after_tool_done") if p in caps.interrupt_points]
+    if not points:
+        return None
+    cut = st.builds(Interrupt, point=st.sampled_from(points), cause=st.just("time_limit"))
+    between: list[st.SearchStrategy[Step]] = [
+        st.just(Continue(turn="t1")),
+        st.just(Wait()),
+        st.just(Stop(turn="t1")),
+        st.just(StartTurn(turn="t2", message="Something else")),
+    ]
+    if caps.restart:
+        between.append(st.just(Restart()))
+    if caps.concurrent_clients:
+        between.append(st.just(Wait(clients=2)))
+    others = [c for c in caps.interrupt_causes if c in ("error", "stop", "cancel", "rate_limit")]
+    if others:
+        between.append(
+            st.builds(Interrupt, point=st.sampled_from(points), cause=st.sampled_from(others))
+        )
+
+    @st.composite
+    def storm(draw: st.DrawFn) -> tuple[Step, ...]:
+        out: list[Step] = [draw(cut) for _ in range(draw(st.integers(2, 5)))]
+        out += [StartTurn(turn="t1"), Wait()]
+        for _ in range(draw(st.integers(0, 2))):
+            out += [draw(cut) for _ in range(draw(st.integers(1, 4)))]
+            out += [draw(st.one_of(between)) for _ in range(draw(st.integers(1, 2)))]
+            out.append(Wait())
+        return tuple(_first_of_each(out))
+
+    return storm()
+
+
+def _first_of_each(steps: list[Step]) -> list[Step]:
+    """A label names one turn: a later start of a label already used is dropped."""
+    used: set[str] = set()
+    kept: list[Step] = []
+    for step in steps:
+        if isinstance(step, StartTurn):
+            if step.turn in used:
+                continue
+            used.add(step.turn)
+        kept.append(step)
+    return kept

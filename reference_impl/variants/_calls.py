@@ -59,6 +59,48 @@ class _RecordsAfterTheBatch(ToolNode):
         return super().recorded(ctx, call)
 
 
+class _GuardResetAfterACut(ToolNode):
+    """Keeps a fresh record for each stretch of the turn between cuts: a call recorded
+    before the run was cut (a time limit, an error, a crash) and resumed by itself or by
+    Continue may run again, as a new chunk of work; across a pause and its answer, the
+    record holds, as RT-TOOL-9's own example requires."""
+
+    def _chunk(self, ctx: PassContext, call_id: str) -> str:
+        cuts = sum(
+            1
+            for run in records.list_runs(ctx.store.read(), ctx.turn_id)
+            if run.status in ("interrupted", "crashed")
+        )
+        return f"chunk-{cuts}:{call_id}"
+
+    def recorded(self, ctx: PassContext, call: Call) -> tuple[str, str, dict[str, object]] | None:
+        if call.id is None:
+            return None
+        return super().recorded(ctx, Call(call.name, call.args, self._chunk(ctx, call.id)))
+
+    def finish(
+        self,
+        ctx: PassContext,
+        call: Call,
+        disposition: str,
+        result: dict[str, object],
+        *,
+        message: str | None = None,
+        ledger_tool: str | None = None,
+        ledger_input: object = None,
+    ) -> tuple[str, dict[str, object], str]:
+        keyed = call if call.id is None else Call(call.name, call.args, self._chunk(ctx, call.id))
+        return super().finish(
+            ctx,
+            keyed,
+            disposition,
+            result,
+            message=message,
+            ledger_tool=ledger_tool,
+            ledger_input=ledger_input,
+        )
+
+
 VARIANTS: tuple[Variant, ...] = (
     Variant(
         "guard-spans-the-conversation",
@@ -66,6 +108,14 @@ VARIANTS: tuple[Variant, ...] = (
         ("RT-TOOL-9#c1", "RT-TOOL-10#c2"),
         "the at-most-once guard remembers calls across every turn of the conversation",
         lambda: Components(node=_GuardSpansTheConversation()),
+    ),
+    Variant(
+        "guard-resets-after-a-cut",
+        "guard-scope",
+        ("RT-TOOL-9#c1", "RT-TOOL-10#c2"),
+        "the at-most-once guard starts a fresh record when a cut run resumes, and keeps it "
+        "across pauses",
+        lambda: Components(node=_GuardResetAfterACut()),
     ),
     Variant(
         "empty-list-arguments-read-as-map",
