@@ -42,6 +42,7 @@ __all__ = [
     "suite_cases",
     "uncovered_clauses",
     "unproven_cases",
+    "unproven_invariants",
 ]
 
 #: The command that prints the catalogue (run with the current interpreter).
@@ -70,6 +71,8 @@ class MutantInfo:
     description: str
     #: a combination bug: the hunt must catch it and the hand-written cases must not
     hunt: bool = False
+    #: the hunt must catch it as well as the hand-written cases: it proves an invariant
+    hunted: bool = False
 
 
 #: At most this many steps in the shrunk counterexample the hunt finds for a mutant.
@@ -78,21 +81,25 @@ MAX_COUNTEREXAMPLE_STEPS = 8
 
 @dataclass(frozen=True)
 class HuntVerdict:
-    """What the hunt did against a combination mutant.
+    """What the hunt did against a mutant it must find.
 
-    ``checks_alone_caught`` must be false (else it is no combination bug), the hunt must
-    find it, and its counterexample must be short."""
+    For a combination mutant (``hunt_only``) ``checks_alone_caught`` must be false (else
+    it is no combination bug); the hunt must find it, and its counterexample must be
+    short.  ``invariants`` are the invariants it found broken."""
 
     checks_alone_caught: bool
     counterexample_steps: int | None
     first_failure_examples: int | None
     first_failure_s: float | None
+    hunt_only: bool = True
+    invariants: tuple[str, ...] = ()
 
     @property
     def sound(self) -> bool:
-        """The checks miss it and the hunt shrinks it to a short scenario."""
+        """The hunt shrinks it to a short scenario (and, for a combination mutant, the
+        checks miss it)."""
         return (
-            not self.checks_alone_caught
+            not (self.hunt_only and self.checks_alone_caught)
             and self.counterexample_steps is not None
             and self.counterexample_steps <= MAX_COUNTEREXAMPLE_STEPS
         )
@@ -143,6 +150,8 @@ class MutantResult:
                 "counterexample_steps": self.hunt.counterexample_steps,
                 "first_failure_examples": self.hunt.first_failure_examples,
                 "first_failure_s": self.hunt.first_failure_s,
+                "hunt_only": self.hunt.hunt_only,
+                "invariants": list(self.hunt.invariants),
             }
         return out
 
@@ -179,10 +188,12 @@ def _entry(entry: object, pointer: str) -> MutantInfo:
             raise BadJson("not a clause id", pointer=f"{pointer}/breaks/{position}")
     if not isinstance(description, str):
         raise BadJson("a mutant's description is not a string", pointer=f"{pointer}/description")
-    hunt = entry.get("hunt", False)
+    hunt, hunted = entry.get("hunt", False), entry.get("hunted", False)
     if not isinstance(hunt, bool):
         raise BadJson("a mutant's hunt flag is not a boolean", pointer=f"{pointer}/hunt")
-    return MutantInfo(name, tuple(breaks), description, hunt)
+    if not isinstance(hunted, bool):
+        raise BadJson("a mutant's hunted flag is not a boolean", pointer=f"{pointer}/hunted")
+    return MutantInfo(name, tuple(breaks), description, hunt, hunted)
 
 
 def read_catalogue(timeout: float = 120.0) -> tuple[MutantInfo, ...]:
@@ -228,6 +239,15 @@ def unproven_cases(cases: Iterable[Case], results: Iterable[MutantResult]) -> tu
     pass against a broken runtime, so the self-test counts it as a finding."""
     caught = {case_id for result in results for case_id in result.caught_by_cases}
     return tuple(case.id for case in cases if case.id not in caught)
+
+
+def unproven_invariants(results: Iterable[MutantResult]) -> tuple[str, ...]:
+    """The hunt's invariants that no mutant was seen breaking: an invariant never seen
+    failing could pass against a broken runtime, as an unproven check could."""
+    from conformance.hunt import INVARIANTS
+
+    found = {name for result in results if result.hunt for name in result.hunt.invariants}
+    return tuple(invariant.name for invariant in INVARIANTS if invariant.name not in found)
 
 
 def uncovered_clauses(corpus: Corpus, catalogue: Iterable[MutantInfo]) -> tuple[str, ...]:
@@ -295,8 +315,9 @@ def run_hunt_mutant(
     timeout: float = 30.0,
     seed: int = 0,
 ) -> MutantResult:
-    """A combination mutant: the hand-written cases alone must miss it, and the hunt,
-    with its default budget and a fixed seed, must catch it on the clauses it breaks."""
+    """A mutant the hunt must find: the hunt, with its default budget and a fixed seed,
+    must catch it on the clauses it breaks; a combination mutant (``hunt``) must also
+    be missed by the hand-written cases alone."""
     from adapters import Driver, connect
     from conformance import __version__
     from conformance.hunt import INVARIANTS, Budget, HuntOutcome, hunt
@@ -336,11 +357,11 @@ def run_hunt_mutant(
     finally:
         driver.close()
     order = {clause.id: index for index, clause in enumerate(corpus.clauses)}
+    hunted = {c for name in outcome.findings for c in by_name[name].clauses}
+    # A combination mutant is judged by the hunt alone; any other by the checks too.
+    checked = set() if mutant.hunt else set(alone.caught_by)
     caught_by = tuple(
-        sorted(
-            {c for name in outcome.findings for c in by_name[name].clauses},
-            key=lambda clause: (order.get(clause, len(order)), clause),
-        )
+        sorted(hunted | checked, key=lambda clause: (order.get(clause, len(order)), clause))
     )
     first = outcome.first_failure
     verdict = HuntVerdict(
@@ -350,11 +371,13 @@ def run_hunt_mutant(
         ),
         first_failure_examples=first[0] if first else None,
         first_failure_s=first[1] if first else None,
+        hunt_only=mutant.hunt,
+        invariants=tuple(sorted(outcome.findings)),
     )
     return MutantResult(
         mutant.name,
         mutant.breaks,
-        bool(outcome.findings),
+        bool(outcome.findings) or (alone.caught and not mutant.hunt),
         caught_by,
         tuple(c for c in mutant.breaks if c not in caught_by),
         len(cases),

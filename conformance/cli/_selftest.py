@@ -114,7 +114,8 @@ def selftest(args: argparse.Namespace) -> int:
     results: list[MutantResult] = []
     for mutant in chosen:
         selected = engine.selected_cases(cases, mutant, full=args.full)
-        run = engine.run_hunt_mutant if mutant.hunt else engine.run_mutant
+        hunted = mutant.hunt or mutant.hunted
+        run = engine.run_hunt_mutant if hunted else engine.run_mutant
         result = run(mutant, corpus, selected, timeout=args.timeout)
         results.append(result)
         if text:
@@ -122,6 +123,7 @@ def selftest(args: argparse.Namespace) -> int:
     killed = sum(1 for r in results if r.caught)
     # Whether every case was seen failing is only known when every mutant ran.
     unproven = () if args.only else engine.unproven_cases(cases, results)
+    quiet_invariants = () if args.only else engine.unproven_invariants(results)
     if text and chosen_variants:
         print(
             f"rttool: {plural(len(chosen_variants), 'legal variant')}, each against every "
@@ -138,6 +140,13 @@ def selftest(args: argparse.Namespace) -> int:
             )
         elif not args.only:
             print("rttool: every check and example vector failed against at least one mutant")
+        if quiet_invariants:
+            print(
+                f"rttool: {plural(len(quiet_invariants), 'hunt invariant')} found broken "
+                f"against no mutant: {', '.join(quiet_invariants)}"
+            )
+        elif not args.only:
+            print("rttool: every hunt invariant was found broken against at least one mutant")
         _variant_lines(judged, width)
     else:
         print(
@@ -148,6 +157,7 @@ def selftest(args: argparse.Namespace) -> int:
                     "total": len(results),
                     "uncovered": list(uncovered),
                     "unproven": list(unproven),
+                    "unproven_invariants": list(quiet_invariants),
                     "variants": [v.to_json() for v in judged],
                 },
                 indent=2,
@@ -156,6 +166,7 @@ def selftest(args: argparse.Namespace) -> int:
     clean = (
         not uncovered
         and not unproven
+        and not quiet_invariants
         and all(r.clean for r in results)
         and all(v.conforms for v in judged)
     )
@@ -175,11 +186,15 @@ def _line(result: MutantResult, width: int) -> str:
         line += f"  MISSED {', '.join(result.missed)}"
     if result.hunt is not None:
         hunt = result.hunt
-        line += (
-            f"  [hunt: first failure after {hunt.first_failure_examples} examples "
-            f"({hunt.first_failure_s} s), {hunt.counterexample_steps} steps"
-            f"{'; CAUGHT BY THE CHECKS ALONE' if hunt.checks_alone_caught else ''}]"
-        )
+        alone = hunt.hunt_only and hunt.checks_alone_caught
+        if hunt.counterexample_steps is None:
+            line += "  [hunt: NOT FOUND within its budget]"
+        else:
+            line += (
+                f"  [hunt: {', '.join(hunt.invariants)} after {hunt.first_failure_examples} "
+                f"examples ({hunt.first_failure_s} s), {hunt.counterexample_steps} steps"
+                f"{'; CAUGHT BY THE CHECKS ALONE' if alone else ''}]"
+            )
     if result.error is not None:
         line += f"  error: {printable(result.error)}"
     return line

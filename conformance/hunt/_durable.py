@@ -389,6 +389,7 @@ def resume_note(scenario: Scenario, trace: Trace, handshake: Handshake) -> str |
         return None
     completed: dict[tuple[str, str], list[str]] = {}
     interrupted: dict[tuple[str, str], list[str]] = {}
+    cleared: dict[tuple[str, str], list[str]] = {}  # may or may not still be reported
     unreadable = 0
     for index, step in enumerate(trace.steps):
         armed = scenario.steps[index] if index < len(scenario.steps) else None
@@ -401,7 +402,7 @@ def resume_note(scenario: Scenario, trace: Trace, handshake: Handshake) -> str |
                     unreadable -= 1
                 else:
                     owed = completed.get(key, []) + interrupted.get(key, [])
-                    problem = _note_problem(run, declared.nudge, owed)
+                    problem = _note_problem(run, declared.nudge, owed, bool(cleared.get(key)))
                     if problem:
                         return problem
             completed.setdefault(key, []).extend(name for name, _ in _completed(run))
@@ -411,6 +412,7 @@ def resume_note(scenario: Scenario, trace: Trace, handshake: Handshake) -> str |
                 # A cut in flight abandons partial output, which a runtime may mark with a
                 # `clear`: the calls left open before it are then no longer interrupted
                 # (DR-1 ¶5; docs/interpretations.md#when-clear-is-recorded).
+                cleared.setdefault(key, []).extend(interrupted.get(key, []))
                 interrupted[key] = []
     return None
 
@@ -429,7 +431,7 @@ def _receipts(run: RunRecord) -> list[str]:
     return found
 
 
-def _note_problem(run: RunRecord, nudge: str, owed: list[str]) -> str | None:
+def _note_problem(run: RunRecord, nudge: str, owed: list[str], maybe: bool) -> str | None:
     if not run.model_inputs:
         return None
     messages = [_mapping(m) for m in run.model_inputs[0].messages]
@@ -439,7 +441,7 @@ def _note_problem(run: RunRecord, nudge: str, owed: list[str]) -> str | None:
     at = found[-1]
     prompt = str(messages[at].get("content"))
     if not owed:
-        if prompt != nudge:
+        if prompt != nudge and not maybe:
             return (
                 f"resumed run {run.id} had nothing in its journal, yet its prompt is "
                 f"{show(prompt)}, not the nudge alone"

@@ -23,6 +23,7 @@ from adapters.scenario import (
     Approve,
     Continue,
     Decline,
+    EmitLateArtifact,
     FailLedgerRead,
     FailWriteBack,
     Interrupt,
@@ -78,6 +79,7 @@ def _segments(handshake: Handshake, names: tuple[str, ...]) -> st.SearchStrategy
         + (["restart"] * 2 if caps.restart else [])
         + (["fail_write_back"] * 2 if caps.write_back_failure else [])
         + (["fail_ledger_read"] if caps.ledger_read_failure and durable else [])
+        + (["late_unopened", "late_ended"] if caps.late_artifacts else [])
     )
     offered = set(caps.interrupt_causes)
     causes = [c for c in caps.interrupt_causes if c != "crash"]
@@ -117,6 +119,18 @@ _NOISE: dict[str, Step] = {
 }
 
 
+def _noise(name: str, turn: str, index: int) -> Step:
+    """A perturbation before the step that starts the next run: an artifact arriving out
+    of band for the turn's next run (not yet open) or its last (released) is never kept."""
+    if name.startswith("late_"):
+        return EmitLateArtifact(
+            turn=turn,
+            target="unopened" if name == "late_unopened" else "ended",
+            artifact={"type": "link", "payload": {"canary": f"cn-9-{index}-1."}},
+        )
+    return _NOISE[name]
+
+
 def story(
     handshake: Handshake, names: tuple[str, ...], gated: str, max_segments: int = 5
 ) -> st.SearchStrategy[tuple[tuple[Reply, ...], tuple[Step, ...]]]:
@@ -130,7 +144,7 @@ def story(
         turn, turns = "t1", 1
         resume: Step = StartTurn(turn="t1")
         for index, segment in enumerate(segments):
-            steps += [_NOISE[name] for name in segment.noise]
+            steps += [_noise(name, turn, index) for name in segment.noise]
             if segment.ending == "cut" and segment.cut is not None:
                 steps.append(segment.cut)
             steps.append(resume)

@@ -219,7 +219,7 @@ def _entries(
         canary = f"{CANARY_PREFIX}{index}-{invocation}-{k}."
         payload: dict[str, object] = {"canary": canary, **draw(_EXTRAS)}
         roll = draw(_ONE_IN_TEN)
-        if roll == 0 and payload_bound is not None:
+        if roll in (0, 3, 4) and payload_bound is not None:
             # Around the bound, in UTF-8 bytes of the compact encoding: two bytes a char.
             size = payload_bound + draw(st.integers(-12, 12))
             overhead = len(f'{{"canary":"{canary}","blob":""}}')
@@ -348,7 +348,7 @@ def _bounds(handshake: Handshake) -> st.SearchStrategy[Bounds | None]:
         Bounds,
         held_artifacts=st.integers(1, 4),
         run_artifacts=st.integers(1, 6),
-        payload_bytes=st.none() | st.sampled_from((160, 240)),
+        payload_bytes=st.sampled_from((None, 160, 240)),
     )
 
 
@@ -441,12 +441,14 @@ def _storm(handshake: Handshake) -> st.SearchStrategy[tuple[Step, ...]] | None:
 
     @st.composite
     def storm(draw: st.DrawFn) -> tuple[Step, ...]:
-        out: list[Step] = [draw(cut) for _ in range(draw(st.integers(2, 5)))]
+        # Enough cuts to use up the automatic continuations, then what a person does
+        # next (Continue, Stop, a new message, a reload, a second waiter), and more cuts.
+        out: list[Step] = [draw(cut) for _ in range(draw(st.integers(3, 5)))]
         out += [StartTurn(turn="t1"), Wait()]
-        for _ in range(draw(st.integers(0, 2))):
-            out += [draw(cut) for _ in range(draw(st.integers(1, 4)))]
+        for _ in range(draw(st.integers(1, 2))):
             out += [draw(st.one_of(between)) for _ in range(draw(st.integers(1, 2)))]
-            out.append(Wait())
+            out += [draw(cut) for _ in range(draw(st.integers(2, 5)))]
+            out += [Continue(turn="t1"), Wait()]
         return tuple(_first_of_each(out))
 
     return storm()

@@ -18,6 +18,7 @@ from reference_impl.journal import Journal, LedgerEvent, classify
 from reference_impl.mutants._model import Mutant, with_behaviour
 from reference_impl.passes import Call, PassContext, PassResult, ToolNode
 from reference_impl.store import Store
+from reference_impl.workflow import ToolSpec
 
 __all__ = ["MUTANTS"]
 
@@ -123,6 +124,96 @@ class _JournalOfLastChunkOnly(Behaviour):
         return Journal(recent.completed, whole.interrupted)
 
 
+def _run_cause(ctx: PassContext) -> str | None:
+    """The cause of the run a pass belongs to."""
+    for run in records.list_runs(ctx.store.read(), ctx.turn_id):
+        if run.id == ctx.run_id:
+            return run.cause
+    return None
+
+
+class _SiblingReRunsOnDecline(ToolNode):
+    """When one call of a batch paused for the operator and is declined, the batch is
+    re-issued without its record: the siblings that had returned run again (the fault a
+    widely used agent runtime ships, here only on the decline path)."""
+
+    def recorded(self, ctx: PassContext, call: Call) -> tuple[str, str, dict[str, object]] | None:
+        if _run_cause(ctx) == "decline":
+            return None
+        return super().recorded(ctx, call)
+
+
+class _WorkMissedBesideARepeat(ToolNode):
+    """`executed_any` is read off `executed` when the pass skipped a repeat: a new call
+    without an identifier beside a repeat leaves it false."""
+
+    def ports(
+        self,
+        drained: list[dict[str, object]],
+        executed_any: bool,
+        executed: list[str],
+        skipped: list[str],
+    ) -> dict[str, object]:
+        if skipped:
+            executed_any = bool(executed)
+        return super().ports(drained, executed_any, executed, skipped)
+
+
+class _StoredFailureGainsArtifactsKey(ToolNode):
+    """A stored failure re-emitted by a later run of the turn comes back with an empty
+    `artifacts` key."""
+
+    def recorded(self, ctx: PassContext, call: Call) -> tuple[str, str, dict[str, object]] | None:
+        found = super().recorded(ctx, call)
+        if found is None or found[2].get("success") is not False or _run_cause(ctx) == "start":
+            return found
+        tool, message, result = found
+        return tool, message, {**result, "artifacts": []}
+
+
+class _CountResetByContinue(Behaviour):
+    """Counts a turn's automatic continuations from its last Continue only: after a
+    Continue the turn may continue on its own three times more."""
+
+    def automatic_continuations(self, conn: sqlite3.Connection, turn_id: str) -> int:
+        runs = records.list_runs(conn, turn_id)
+        since = [i for i, run in enumerate(runs) if run.cause == "continue"]
+        start = since[-1] + 1 if since else 0
+        return sum(1 for run in runs[start:] if run.cause == "auto_continue")
+
+
+class _NoteOfLastChunkOnly(Behaviour):
+    """The resume note names only what the chunk cut just before did (the hard-block
+    still reads the whole turn)."""
+
+    def __init__(self) -> None:
+        self._recent = threading.local()
+
+    def journal(self, events: Sequence[LedgerEvent]) -> Journal:
+        runs = [event.run for event in events if event.run is not None]
+        last = runs[-1] if runs else None
+        self._recent.journal = classify([e for e in events if e.run in (None, last)])
+        return classify(events)
+
+    def resume_prompt(self, journal: Journal | None) -> str:
+        recent = getattr(self._recent, "journal", None)
+        return super().resume_prompt(journal if journal is None or recent is None else recent)
+
+
+class _InterruptedGuardByName(ToolNode):
+    """Refuses a write as a retry of an interrupted one when only its tool name matches:
+    a different write of the same tool is refused too."""
+
+    def refuse_interrupted(self, ctx: PassContext, tool: ToolSpec, args: object) -> bool:
+        assert ctx.snapshot is not None
+        shown = {sig.split("\x00", 1)[0] for sig in ctx.history_interrupted}
+        return any(
+            ctx.snapshot.interrupted(tool.name, entry.input)
+            for entry in ctx.snapshot.journal.interrupted
+            if entry.tool == tool.name
+        ) and (tool.name in shown)
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "failed-write-back-holds-own-twice",
@@ -152,6 +243,50 @@ MUTANTS: tuple[Mutant, ...] = (
         ("RT-TOOL-7#c1",),
         "a write-back takes what is held against every turn of the conversation",
         with_behaviour(_HeldSharedByConversation),
+        hunt=True,
+    ),
+    Mutant(
+        "batch-sibling-re-runs-on-resume",
+        ("RT-TOOL-9#c1",),
+        "when a call of a batch is declined, its siblings that had returned run again as "
+        "the batch is re-issued",
+        lambda: Components(node=_SiblingReRunsOnDecline()),
+        hunt=True,
+    ),
+    Mutant(
+        "work-missed-beside-a-repeat",
+        ("RT-TOOL-10#c2",),
+        "a pass that skipped a repeat reports executed_any false when its only new call "
+        "has no identifier",
+        lambda: Components(node=_WorkMissedBesideARepeat()),
+        hunt=True,
+    ),
+    Mutant(
+        "stored-failure-gains-artifacts-key",
+        ("RT-TOOL-1#c2",),
+        "a stored failure re-emitted by a later run comes back with an empty artifacts key",
+        lambda: Components(node=_StoredFailureGainsArtifactsKey()),
+        hunt=True,
+    ),
+    Mutant(
+        "continuation-count-reset-by-continue",
+        ("DR-5#c3",),
+        "after a Continue, a turn may continue on its own three more times",
+        with_behaviour(_CountResetByContinue),
+        hunt=True,
+    ),
+    Mutant(
+        "note-of-last-chunk-only",
+        ("DR-2#c2",),
+        "the resume note names only what the chunk cut just before did",
+        with_behaviour(_NoteOfLastChunkOnly),
+        hunt=True,
+    ),
+    Mutant(
+        "interrupted-guard-matches-by-name",
+        ("DR-4#c2",),
+        "any write of a tool with an interrupted call is refused, whatever its arguments",
+        lambda: Components(node=_InterruptedGuardByName()),
         hunt=True,
     ),
     Mutant(

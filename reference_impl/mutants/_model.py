@@ -30,15 +30,18 @@ class Mutant:
     #: shows only after a combination of events: the hunt must find it, the
     #: hand-written checks miss it
     hunt: bool = False
+    #: the hunt must find it too (its checks may or may not): it proves an invariant
+    hunted: bool = False
 
     def to_json(self) -> dict[str, object]:
-        """``{"name", "breaks", "description", "hunt"}``, as ``--list --format json``
-        prints it."""
+        """``{"name", "breaks", "description", "hunt", "hunted"}``, as ``--list --format
+        json`` prints it."""
         return {
             "name": self.name,
             "breaks": list(self.breaks),
             "description": self.description,
             "hunt": self.hunt,
+            "hunted": self.hunted,
         }
 
 
