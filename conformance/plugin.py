@@ -74,14 +74,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="N",
         type=positive_int,
         default=None,
-        help="examples the property-based hunt tries (one search shared by every invariant)",
+        help="the least number of examples the hunt generates (a floor, not a ceiling)",
     )
     group.addoption(
         "--rttool-hunt-seconds",
         metavar="S",
         type=positive_float,
         default=None,
-        help="time budget of the property-based hunt (one search shared by every invariant)",
+        help="how long the property-based hunt searches (spent in full; one search shared "
+        "by every invariant)",
     )
     group.addoption(
         "--rttool-seed",

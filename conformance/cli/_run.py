@@ -81,14 +81,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=positive_int,
         default=None,
         metavar="N",
-        help="examples the hunt tries (one search shared by every invariant; default 150)",
+        help="the least number of examples the hunt generates, a floor and not a ceiling: "
+        "the search goes on until its time budget is spent (default 150)",
     )
     parser.add_argument(
         "--hunt-seconds",
         type=positive_float,
         default=None,
         metavar="S",
-        help="time budget of the hunt (one search shared by every invariant; default 20)",
+        help="how long the hunt searches (one search shared by every invariant, spent in "
+        "full; an implementation too slow to reach the example floor in time gets up to "
+        "four times as long; default 20)",
     )
     parser.add_argument("--seed", type=int, default=None, metavar="N", help="hunt seed")
     parser.add_argument("--no-hunt", action="store_true", help="skip the property-based hunt")

@@ -214,9 +214,7 @@ def sample_report() -> StandingReport:
         ),
         rules=_rules(),
         warnings=("RT-TOOL-7: held list bound not stated by the implementation",),
-        hunt=HuntSummary(
-            budget_s=5.0, elapsed_s=4.75, examples=321, counterexamples=1, shrinks=40
-        ),
+        hunt=HuntSummary(budget_s=5.0, elapsed_s=4.75, examples=321, counterexamples=1, shrinks=40),
     )
 
 
