@@ -50,6 +50,11 @@ def _strings(value: object) -> tuple[str, ...]:
     return tuple(cast("list[str]", value))
 
 
+def _optional_seconds(value: object) -> float | None:
+    """A duration as written, ``None`` where a reproducible report records none."""
+    return None if value is None else float(cast("float", value))
+
+
 def _decode_check(pointer: str, data: _Object) -> CheckResult:
     evidence = cast("_Object", data["evidence"])
     return _make(
@@ -61,7 +66,7 @@ def _decode_check(pointer: str, data: _Object) -> CheckResult:
         message=data["message"],
         skip_kind=cast("SkipKind | None", data["skip_kind"]),
         fault=cast("Fault | None", data["fault"]),
-        duration_s=float(cast("float", data["duration_s"])),
+        duration_s=_optional_seconds(data["duration_s"]),
         evidence=_make(
             pointer + "/evidence",
             Evidence,
@@ -129,7 +134,7 @@ def _decode(data: _Object) -> StandingReport:
             "/run",
             RunInfo,
             started_at=run["started_at"],
-            duration_s=float(cast("float", run["duration_s"])),
+            duration_s=_optional_seconds(run["duration_s"]),
             seed=run["seed"],
             levels=_strings(run["levels"]),
             ci=run["ci"],
@@ -148,7 +153,7 @@ def _decode(data: _Object) -> StandingReport:
             "/hunt",
             HuntSummary,
             budget_s=float(cast("float", hunt["budget_s"])),
-            elapsed_s=float(cast("float", hunt["elapsed_s"])),
+            elapsed_s=_optional_seconds(hunt["elapsed_s"]),
             examples=hunt["examples"],
             counterexamples=hunt["counterexamples"],
         ),

@@ -68,7 +68,8 @@ class CheckResult:
 
     ``skip_kind`` is set exactly when the check was skipped, and says whether it could
     not be tried (``untested``) or does not apply (``not-applicable``).  ``fault`` is set
-    exactly when the check errored, and says whose fault that was.
+    exactly when the check errored, and says whose fault that was.  ``duration_s`` is
+    ``None`` in a reproducible report.
     """
 
     name: str
@@ -76,7 +77,7 @@ class CheckResult:
     message: str = ""
     skip_kind: SkipKind | None = None
     fault: Fault | None = None
-    duration_s: float = 0.0
+    duration_s: float | None = 0.0
     evidence: Evidence = field(default_factory=Evidence)
     kind: CheckKind = "check"
 
@@ -104,7 +105,8 @@ class CheckResult:
             )
         if self.fault is not None:
             choice(self.fault, FAULTS, "fault")
-        seconds(self.duration_s, "duration_s")
+        if self.duration_s is not None:
+            seconds(self.duration_s, "duration_s")
 
 
 @dataclass(frozen=True, kw_only=True)
