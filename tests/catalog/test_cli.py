@@ -109,11 +109,11 @@ def test_building_the_parsers_imports_nothing_heavy() -> None:
 
     code = (
         "import argparse, sys\n"
-        "from conformance.cli import _scenarios\n"
-        "for module in (_scenarios,):\n"
+        "from conformance.cli import _doctor, _scenarios\n"
+        "for module in (_doctor, _scenarios):\n"
         "    module.configure(argparse.ArgumentParser())\n"
         "heavy = [m for m in ('conformance.catalog', 'conformance.checks', 'hypothesis',\n"
-        "                     'jsonschema') if m in sys.modules]\n"
+        "                     'jsonschema', 'conformance.doctor') if m in sys.modules]\n"
         "print(heavy)\n"
     )
     out = subprocess.run(
