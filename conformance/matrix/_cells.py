@@ -6,14 +6,24 @@ from their reports and are untrusted, so each renderer escapes every string it i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from conformance.matrix._build import Column, Matrix, Row, heading_anchor
 from conformance.report import StandingReport
 from conformance.report._labels import STANDING_SYMBOLS, counts_phrase
 from conformance.report._values import Standing
 
-__all__ = ["ABSENT", "LEGEND", "Cell", "cell", "standing_page_anchor", "summary_rows"]
+__all__ = [
+    "ABSENT",
+    "LEGEND",
+    "WORDS",
+    "Cell",
+    "cell",
+    "standing_page_anchor",
+    "summary_rows",
+]
 
 #: What a cell shows for a rule or clause its report does not have.
 ABSENT = "—"
@@ -24,6 +34,18 @@ LEGEND: tuple[tuple[Standing, str], ...] = (
     ("untested", "untested: nothing was tried (a capability or observation not offered)"),
     ("not-applicable", "not applicable: a profile not claimed"),
     ("conforms", "conforms"),
+)
+
+
+#: A cell's word for each standing, short enough for a narrow column.
+WORDS: Mapping[Standing, str] = MappingProxyType(
+    {
+        "conforms": "conforms",
+        "does-not-conform": "fails",
+        "error": "error",
+        "untested": "untested",
+        "not-applicable": "n/a",
+    }
 )
 
 

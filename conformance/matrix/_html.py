@@ -15,7 +15,14 @@ import html
 from pathlib import Path
 
 from conformance.matrix._build import Column, Matrix, Row
-from conformance.matrix._cells import ABSENT, LEGEND, cell, standing_page_anchor, summary_rows
+from conformance.matrix._cells import (
+    ABSENT,
+    LEGEND,
+    WORDS,
+    cell,
+    standing_page_anchor,
+    summary_rows,
+)
 from conformance.report._escape import code_spans, xml_text
 from conformance.report._labels import STANDING_SYMBOLS
 
@@ -35,7 +42,8 @@ tr.rule th { text-align: left; padding-top: .6rem; }
 tr.clause th { text-align: left; font-weight: normal; padding-left: 1.5rem; }
 .text { display: block; font-size: .85em; color: var(--muted); max-width: 38rem; }
 td.cell { text-align: center; white-space: nowrap; }
-td.cell a { text-decoration: none; display: block; }
+td.cell a { text-decoration: none; display: block; color: inherit; }
+.word { font-size: .85em; }
 .s-conforms { background: #2e7d3233; }
 .s-does-not-conform { background: #c6282855; }
 .s-error { background: #b4530955; }
@@ -106,7 +114,7 @@ def _row(matrix: Matrix, row: Row, out: Path) -> str:
         head = f"{_e(row.rule.id)}: {_e(row.rule.title)}"
         kind = "rule"
     else:
-        head = f'{_e(row.clause.citation)}<span class="text">{_e(row.clause.text)}</span>'
+        head = f'{_e(row.clause.citation)}<span class="text">{_prose(row.clause.text)}</span>'
         kind = "clause"
     cells = []
     for column in matrix.columns:
@@ -114,7 +122,9 @@ def _row(matrix: Matrix, row: Row, out: Path) -> str:
         if found.standing is None:
             cells.append(f'<td class="cell absent" title="{_e(found.detail)}">{ABSENT}</td>')
             continue
-        link = _a(_e(found.symbol), _report_link(column, out, row), found.detail)
+        # The word as well as the symbol: a symbol a font lacks must not hide the standing.
+        label = f'{_e(found.symbol)} <span class="word">{_e(WORDS[found.standing])}</span>'
+        link = _a(label, _report_link(column, out, row), found.detail)
         cells.append(f'<td class="cell s-{found.standing}">{link}</td>')
     return f'<tr class="{kind}"><th scope="row">{head}</th>{"".join(cells)}</tr>'
 
