@@ -8,6 +8,10 @@ every invariant the handshake allows: those invariants' clauses are the sample's
 from __future__ import annotations
 
 import json
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 
 from adapters._codec import to_json
@@ -18,6 +22,7 @@ __all__ = ["DEFAULT_SAMPLES", "DEFAULT_SEED", "hunt_clauses", "hunt_samples"]
 
 DEFAULT_SAMPLES = 10
 DEFAULT_SEED = 0
+_STORAGE = "HYPOTHESIS_STORAGE_DIRECTORY"
 
 
 def hunt_clauses(handshake: Handshake) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -34,6 +39,24 @@ def hunt_clauses(handshake: Handshake) -> tuple[tuple[str, ...], tuple[str, ...]
     clauses = tuple(dict.fromkeys(c for invariant in applying for c in invariant.clauses))
     observes = tuple(dict.fromkeys(n for invariant in applying for n in invariant.needs))
     return clauses, observes
+
+
+@contextmanager
+def _scratch_storage() -> Iterator[None]:
+    """Hypothesis caches what it learns in a directory, by default ``.hypothesis`` in the
+    working directory: listing scenarios writes nothing there.  A directory the user
+    chose (``HYPOTHESIS_STORAGE_DIRECTORY``) is left alone."""
+    if os.environ.get(_STORAGE):
+        yield
+        return
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    with tempfile.TemporaryDirectory(prefix="rttool-hunt-sample-") as scratch:
+        set_hypothesis_home_dir(scratch)
+        try:
+            yield
+        finally:
+            set_hypothesis_home_dir(None)  # decided again, as before, on next use
 
 
 def hunt_samples(handshake: Handshake, count: int, seed: int) -> list[Scenario]:
@@ -62,7 +85,8 @@ def hunt_samples(handshake: Handshake, count: int, seed: int) -> list[Scenario]:
         # Repeats are dropped: a sample of distinct shapes says more.
         drawn.setdefault(json.dumps(to_json(scenario), sort_keys=True), scenario)
 
-    draw()
+    with _scratch_storage():
+        draw()
     kept = list(drawn.values())[:count]
     return [
         replace(scenario, id=f"hunt-sample-{number:02d}") for number, scenario in enumerate(kept, 1)

@@ -120,3 +120,12 @@ def test_building_the_parsers_imports_nothing_heavy() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
+
+
+def test_listing_writes_nothing_in_the_working_directory(tmp_path: Path) -> None:
+    from tests.conformance._support import rttool
+
+    done = rttool("scenarios", "list", "--only", "RT-TOOL-7#c1", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "10 hunt samples" in done.stdout
+    assert list(tmp_path.iterdir()) == []
