@@ -71,3 +71,26 @@ def test_every_linked_evidence_file_is_committed_and_nothing_else(entry: Committ
 def test_the_reports_readme_is_the_matrix_of_the_committed_standings() -> None:
     readme = (REPORTS / "README.md").read_text("utf-8")
     assert readme == matrix_page(), REGENERATE
+
+
+def test_an_implementation_without_its_dependencies_is_skipped_with_a_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.standings import __main__ as regenerate
+
+    absent = Committed(
+        name="absent",
+        impl="python:absent_runtime.harness:create",
+        requires=("absent_runtime_for_rttool_tests",),
+        install="pip install -e '.[absent]'",
+    )
+    ran: list[str] = []
+    monkeypatch.setattr(regenerate, "COMMITTED", (absent,))
+    monkeypatch.setattr(regenerate, "run_standing", lambda entry, _: ran.append(entry.name))
+    monkeypatch.setattr(regenerate, "write_matrix_pages", tuple)
+    assert regenerate.main([]) == 0
+    assert ran == []
+    assert capsys.readouterr().out == (
+        "standings: skipped absent: absent_runtime_for_rttool_tests not installed "
+        "(install them with pip install -e '.[absent]')\n"
+    )

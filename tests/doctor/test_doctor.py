@@ -10,7 +10,7 @@ import pytest
 
 from conformance.cli import main
 from conformance.doctor import ARGS_HINT
-from tests.adapters.conftest import MISBEHAVING, stdio_spec
+from tests.adapters.conftest import MISBEHAVING, TOY_STDIO, stdio_spec
 from tests.adapters.toy import write_toy
 
 
@@ -95,9 +95,8 @@ def test_a_handshake_with_typos_gets_every_problem_with_a_suggestion(
 def test_another_protocol_version_cannot_be_driven(
     toy: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    spec = "python:tests.adapters.toy:create?" + urlencode(
-        {"source": str(toy), "protocol": "rttool-adapter/2"}
-    )
+    # The guide's toy, bent, served over stdio by the transport tests' own server.
+    spec = stdio_spec(str(TOY_STDIO), f"source={toy}", "protocol=rttool-adapter/2")
     code, lines = _doctor(spec, capsys)
     assert code == 3
     assert _problems(lines) == [
