@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adapters.handshake import Handshake
+from conformance.cases import Case
 from conformance.catalog._entries import CaseSummary, Entry, EntryKind, file_names
 from conformance.catalog._hunt_sample import (
     DEFAULT_SAMPLES,
@@ -25,6 +26,7 @@ from conformance.catalog._hunt_sample import (
     hunt_samples,
 )
 from conformance.catalog._recording import CaseRecording, record_case
+from conformance.checks import ScenarioRunner
 from conformance.rules import Corpus
 
 __all__ = [
@@ -71,6 +73,51 @@ def _unclaimed(rules: Sequence[str], corpus: Corpus, handshake: Handshake) -> st
         if rule is not None and not set(rule.profiles) & set(handshake.profiles):
             return "/".join(rule.profiles)
     return None
+
+
+def _record(
+    cases: Sequence[Case], corpus: Corpus, handshake: Handshake, answer: ScenarioRunner | None
+) -> tuple[list[Entry], list[CaseSummary]]:
+    """Each case run against a recorder; a case of a profile the handshake does not claim
+    is not applicable and sends nothing, as in a run."""
+    entries: list[Entry] = []
+    summaries: list[CaseSummary] = []
+    for case in cases:
+        kind: EntryKind = "vector" if case.kind == "vector" else "check"
+        unclaimed = _unclaimed(case.rules, corpus, handshake)
+        if unclaimed:
+            ended = f"not applicable: profile {unclaimed} not claimed"
+            summaries.append(CaseSummary(case.id, kind, case.clauses, 0, ended))
+            continue
+        recording = record_case(case.run, handshake, answer)
+        entries += _entries(case.id, kind, case.clauses, recording)
+        summaries.append(
+            CaseSummary(case.id, kind, case.clauses, len(recording.sent), recording.ended)
+        )
+    return entries, summaries
+
+
+def _hunt_entries(
+    corpus: Corpus, handshake: Handshake, only: Sequence[str], samples: int, seed: int
+) -> list[Entry]:
+    """``samples`` hunt scenarios, unless ``only`` selects none of the hunt's clauses."""
+    clauses, observes = hunt_clauses(handshake)
+    order = {clause.id: index for index, clause in enumerate(corpus.clauses)}
+    clauses = tuple(sorted(clauses, key=lambda clause: order.get(clause, len(order))))
+    wanted = set(only)
+    if wanted and not any(c in wanted or c.split("#")[0] in wanted for c in clauses):
+        return []
+    return [
+        Entry(
+            id=f"HUNT/{scenario.id}",
+            case="HUNT",
+            kind="hunt-sample",
+            clauses=clauses,
+            scenario=scenario,
+            observes=observes,
+        )
+        for scenario in hunt_samples(handshake, samples, seed)
+    ]
 
 
 def _entries(
@@ -126,43 +173,16 @@ def build_catalog(
     check_selection(corpus, only, ())
     selection = Selection(only=tuple(only), kinds=("check", "vector"))
     cases = collect_cases(corpus, selection, vector_cases(corpus))
-    needed = not (first_only and handshake is not None)
-    reference = Driver(connect(REFERENCE_SPEC), suite_version=__version__) if needed else None
+    runs = not (first_only and handshake is not None)
+    reference = Driver(connect(REFERENCE_SPEC), suite_version=__version__) if runs else None
     try:
-        listed = handshake or (reference.handshake() if reference else None)
-        assert listed is not None
-        handshake = listed
-        entries: list[Entry] = []
-        summaries: list[CaseSummary] = []
-        for case in cases:
-            kind: EntryKind = "vector" if case.kind == "vector" else "check"
-            unclaimed = _unclaimed(case.rules, corpus, handshake)
-            if unclaimed:  # as in a run: the case is not applicable and sends nothing
-                ended = f"not applicable: profile {unclaimed} not claimed"
-                summaries.append(CaseSummary(case.id, kind, case.clauses, 0, ended))
-                continue
-            recording = record_case(case.run, handshake, None if first_only else reference)
-            entries += _entries(case.id, kind, case.clauses, recording)
-            summaries.append(
-                CaseSummary(case.id, kind, case.clauses, len(recording.sent), recording.ended)
-            )
+        if handshake is None:
+            assert reference is not None
+            handshake = reference.handshake()
+        answer = None if first_only else reference
+        entries, summaries = _record(cases, corpus, handshake, answer)
     finally:
         if reference is not None:
             reference.close()
-    clauses, observes = hunt_clauses(handshake)
-    order = {clause.id: index for index, clause in enumerate(corpus.clauses)}
-    clauses = tuple(sorted(clauses, key=lambda clause: order.get(clause, len(order))))
-    wanted = set(only)
-    if not wanted or any(c in wanted or c.split("#")[0] in wanted for c in clauses):
-        for scenario in hunt_samples(handshake, samples, seed):
-            entries.append(
-                Entry(
-                    id=f"HUNT/{scenario.id}",
-                    case="HUNT",
-                    kind="hunt-sample",
-                    clauses=clauses,
-                    scenario=scenario,
-                    observes=observes,
-                )
-            )
+    entries += _hunt_entries(corpus, handshake, only, samples, seed)
     return Catalog(tuple(entries), tuple(summaries), handshake, first_only, seed)
