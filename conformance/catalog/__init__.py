@@ -3,12 +3,12 @@
 ``rttool scenarios list|show|dump`` is built on :func:`build_catalog`.  No scenario is
 written down twice: each check and each example vector is run, as in a real run,
 against a runner that records what it sends (see :mod:`conformance.catalog._recording`),
-and a sample of the hunt's scenarios is drawn with a fixed seed.  Your implementation is
-never contacted: the handshake is the bundled reference runtime's (it claims every
-profile and offers every capability), and the reference runtime answers the scenarios
-so that a check reaches the ones it sends only after judging an earlier one; those are
-marked ``after`` the one they wait on.  ``first_only`` lists only what each case sends
-before it judges anything, and runs nothing.
+and a sample of the hunt's scenarios is drawn with a fixed seed.  No scenario is sent to
+the implementation under test: the handshake is the bundled reference runtime's (it
+claims every profile and offers every capability) unless one is given, and the reference
+runtime answers the scenarios so that a check reaches the ones it sends only after
+judging an earlier one; those are marked ``after`` the one they wait on.  ``first_only``
+lists only what each case sends before it judges anything, and runs nothing.
 """
 
 from __future__ import annotations

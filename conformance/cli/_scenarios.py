@@ -31,11 +31,12 @@ __all__ = ["configure"]
 _DESCRIPTION = """\
 Every scenario the suite can send: the hand-written checks', the rule examples'
 (vectors), and a sample of what the property-based hunt generates (kind hunt-sample: a
-run draws its own).  Your implementation is never contacted.  Each check is run, as in
-a real run, against a recorder; the handshake is the bundled reference runtime's, which
-claims every profile and offers every capability, and a check whose scenario is sized
-from the handshake (declared limits, entry points, resumable causes) is listed as the
-reference runtime's handshake shapes it.  Some checks send a second scenario only after
+run draws its own).  No scenario is sent to your implementation.  Each check is run,
+as in a real run, against a recorder.  The handshake the checks see is the bundled
+reference runtime's, which claims every profile and offers every capability, or with
+--impl your harness's (only hello is sent to it); a check whose scenario is sized from
+the handshake (declared limits, entry points, resumable causes) is listed as that
+handshake shapes it.  Some checks send a second scenario only after
 judging the trace of the first: the reference runtime answers the first so that the
 second can be listed, and it is marked "after" the first.  An implementation whose
 answer to the first fails the check never receives it.  --first-only lists only what
@@ -90,12 +91,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     listing = sub.add_parser("list", help="one line per scenario", description=_DESCRIPTION)
     _common(listing)
     listing.set_defaults(handler=_list)
-    show = sub.add_parser("show", help="one scenario, or a case's, with its JSON")
+    show = sub.add_parser(
+        "show", help="one scenario, or a case's, with its JSON", description=_DESCRIPTION
+    )
     show.add_argument("id", metavar="ID", help="a scenario id as listed, a case id, or a bare id")
     show.add_argument("--json", action="store_true", help="only the JSON, one scenario a line")
     _common(show)
     show.set_defaults(handler=_show)
-    dump = sub.add_parser("dump", help="write every scenario as a JSON file, with index.json")
+    dump = sub.add_parser(
+        "dump",
+        help="write every scenario as a JSON file, with index.json",
+        description=_DESCRIPTION,
+    )
     dump.add_argument("directory", type=Path, metavar="DIR", help="where the files go")
     _common(dump)
     dump.set_defaults(handler=_dump)
