@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # Two workers: the tests are independent, and this machine class has two cores.
 PYTEST := $(BIN)/python -m pytest -q -n 2
 
-.PHONY: run test lint typecheck unit slow selftest bench golden clean
+.PHONY: run reports test lint typecheck unit slow selftest bench golden clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,10 +18,15 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 ## run: run the suite against the bundled reference runtime and write reports/reference/
+## (its committed standing.json and STANDING.md change only when a standing does)
 run: $(STAMP)
 	$(BIN)/rttool rules lint
 	$(BIN)/rttool rules list
-	$(BIN)/rttool run --impl reference --report-dir reports/reference
+	$(BIN)/python -m tests.standings reference
+
+## reports: regenerate every committed standing in reports/ and the matrix reports/README.md
+reports: $(STAMP)
+	$(BIN)/python -m tests.standings
 
 ## test: the project's own gates: lint, types, fast tests, slow tests, the mutant selftest
 test: $(STAMP) lint typecheck unit slow selftest

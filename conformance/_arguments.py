@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 
-__all__ = ["positive_float", "positive_int"]
+__all__ = ["non_negative_int", "positive_float", "positive_int"]
 
 
 def positive_int(text: str) -> int:
@@ -20,6 +20,17 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """A whole number of at least 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
     return value
 
 

@@ -40,8 +40,9 @@ __all__ = [
 VARIANT_CATALOGUE_COMMAND = ("-m", "reference_impl.variants", "--list", "--format", "json")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _CLAUSE = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*#c[1-9][0-9]*$")
-#: How long the hunt searches each variant (a seeded search: the same examples each run).
-HUNT_SECONDS = 3.0
+#: How many examples the hunt judges against each variant (a seeded search: the same
+#: examples each run, however busy the machine).
+HUNT_EXAMPLES = 60
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ def run_variant(
     cases: Sequence[Case],
     *,
     timeout: float = 30.0,
-    hunt_seconds: float = HUNT_SECONDS,
+    hunt_examples: int = HUNT_EXAMPLES,
     seed: int = 0,
 ) -> VariantResult:
     """Run ``cases`` and a short seeded hunt against the legal variant ``variant``."""
@@ -174,7 +175,7 @@ def run_variant(
                 rejected.append((case.id, outcome.message))
             elif outcome.outcome == "passed":
                 passed.update(case.clauses)
-        rejected += _hunt(variant, timeout=timeout, seconds=hunt_seconds, seed=seed)
+        rejected += _hunt(variant, timeout=timeout, examples=hunt_examples, seed=seed)
     except ImplementationError as err:
         return _undrivable(variant, err, started)
     finally:
@@ -191,7 +192,7 @@ def run_variant(
 
 
 def _hunt(
-    variant: VariantInfo, *, timeout: float, seconds: float, seed: int
+    variant: VariantInfo, *, timeout: float, examples: int, seed: int
 ) -> list[tuple[str, str]]:
     """The invariants a short seeded hunt finds broken, as rejecting cases."""
     from adapters import Driver, connect
@@ -206,7 +207,9 @@ def _hunt(
     try:
         handshake = driver.handshake()
         claimed = [i for i in INVARIANTS if i.profile in handshake.profiles]
-        outcome = hunt(driver, handshake, claimed, Budget(examples=1, seconds=seconds, seed=seed))
+        # A fixed number of seeded examples: the same search however busy the machine is.
+        budget = Budget(seed=seed, limit=examples, seconds=60.0, shrinks=100)
+        outcome = hunt(driver, handshake, claimed, budget)
     finally:
         driver.close()
     return [(f"HUNT/{name}", found.message) for name, found in outcome.findings.items()]

@@ -341,8 +341,11 @@ def run_hunt_mutant(
             covered = {c for name in found.findings for c in by_name[name].clauses}
             return wanted <= covered
 
-        # The default budget, stopped as soon as the mutant's clauses are found.
-        outcome = hunt(driver, handshake, claimed, Budget(seed=seed), enough=enough)
+        # A seeded search of at most a thousand examples, stopped as soon as the mutant's
+        # clauses are found: the same examples however busy the machine is (the time
+        # bound only guards against a harness that never finishes).
+        budget = Budget(seed=seed, limit=1000, seconds=120.0, shrinks=200)
+        outcome = hunt(driver, handshake, claimed, budget, enough=enough)
     except ImplementationError as err:
         return MutantResult(
             mutant.name,

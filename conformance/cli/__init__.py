@@ -33,6 +33,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "report": ("_report", "render, compare and gate standing reports"),
     "expectations": ("_expectations", "keep an expectations file in step with a report"),
     "selftest": ("_selftest", "prove every check fails against a runtime breaking its clause"),
+    "scenarios": ("_scenarios", "list, show and dump every scenario the suite can send"),
+    "doctor": ("_doctor", "smoke-test a harness: is it ready for rttool run?"),
 }
 
 

@@ -6,6 +6,8 @@
   changed rules and clauses; exit 1 on any regression, 0 otherwise, 2 on bad input.
 * ``gate STANDING_JSON [--level L]... [--expectations FILE]`` applies the CI gate to a
   finished report; exit 0 pass, 1 fail, 2 bad input.
+* ``matrix DIR... --out DIR [--title TEXT]`` compares implementations side by side
+  (``README.md`` and ``index.html``); exit 0, or 2 on bad input.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ def say(line: str, *, stream: TextIO | None = None) -> None:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    """Add ``render``, ``diff`` and ``gate`` to ``parser``."""
+    """Add ``render``, ``diff``, ``gate`` and ``matrix`` to ``parser``."""
     sub = parser.add_subparsers(
         dest="report_command", metavar="ACTION", parser_class=type(parser), required=True
     )
@@ -87,6 +89,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="append a Markdown summary to $GITHUB_STEP_SUMMARY when it is set",
     )
     gate.set_defaults(handler=_gate)
+    matrix = sub.add_parser(
+        "matrix",
+        help="compare implementations rule by rule and clause by clause (README.md and index.html)",
+    )
+    matrix.add_argument(
+        "reports",
+        type=Path,
+        nargs="+",
+        metavar="DIR",
+        help="a report directory holding standing.json (or the file itself); one per "
+        "implementation, in the order of the columns",
+    )
+    matrix.add_argument(
+        "--out", type=Path, required=True, metavar="DIR", help="where README.md and index.html go"
+    )
+    matrix.add_argument("--title", default=None, metavar="TEXT", help="the pages' heading")
+    matrix.add_argument("--intro", default="", metavar="TEXT", help="a paragraph under the heading")
+    matrix.set_defaults(handler=_matrix)
 
 
 def _render(args: argparse.Namespace) -> int:
@@ -115,6 +135,19 @@ def _diff(args: argparse.Namespace) -> int:
         )
         return EXIT_USAGE
     return result.exit_code
+
+
+def _matrix(args: argparse.Namespace) -> int:
+    from conformance.matrix import DEFAULT_TITLE, build_matrix, write_matrix
+
+    matrix = build_matrix(args.reports)
+    written = write_matrix(matrix, args.out, title=args.title or DEFAULT_TITLE, intro=args.intro)
+    columns = len(matrix.columns)
+    say(
+        f"compared {columns} implementation{'s' * (columns != 1)}: "
+        + ", ".join(str(path) for path in written)
+    )
+    return EXIT_OK
 
 
 def report_problems(error: ExpectationsError) -> int:

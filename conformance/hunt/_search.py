@@ -49,8 +49,15 @@ class Budget:
     derandomize: bool = False
     database: Path | None = None
     batch: int = 25
+    #: stop after this many generated examples whatever the time: a reproducible search
+    #: (CI, the self-test) judges the same examples on a busy machine as on an idle one,
+    #: and ``seconds`` only guards against an implementation that never finishes
+    limit: int | None = None
     #: time allowed for shrinking each finding (hypothesis's own bound is 300 s)
     shrink_seconds: float = 4.0
+    #: where set, shrinking is bounded by this many shrinks rather than by time, so that
+    #: a reproducible search shrinks to the same counterexample on any machine
+    shrinks: int | None = None
 
 
 @dataclass(frozen=True)
@@ -184,13 +191,19 @@ def hunt(
         if enough is not None and enough(outcome):
             break
         now = time.monotonic()
-        if now >= give_up_at or (now >= stop_at and outcome.examples >= budget.examples):
-            break
-        # Within the floor's grace the batch runs to its end; past the budget it stops.
-        deadline = give_up_at if outcome.examples < budget.examples else stop_at
+        if budget.limit is not None:
+            if outcome.examples >= budget.limit or now >= give_up_at:
+                break
+            deadline, size = give_up_at, min(budget.batch, budget.limit - outcome.examples)
+        else:
+            if now >= give_up_at or (now >= stop_at and outcome.examples >= budget.examples):
+                break
+            # Within the floor's grace the batch runs to its end; past the budget it stops.
+            deadline = give_up_at if outcome.examples < budget.examples else stop_at
+            size = budget.batch
         batch = _Batch(runner, handshake, active, outcome, started, deadline)
         test = settings(
-            max_examples=budget.batch,
+            max_examples=size,
             deadline=None,
             database=database,
             derandomize=False,
@@ -207,7 +220,7 @@ def hunt(
             test = fixed_seed(base_seed + number)(test)
         number += 1
         try:
-            with _shrinking_bounded(budget.shrink_seconds):
+            with _shrinking_bounded(budget.shrink_seconds, budget.shrinks):
                 test()
         except Unsatisfiable:
             outcome.error = "the implementation could run none of the generated scenarios"
@@ -228,24 +241,29 @@ def hunt(
 
 
 @contextmanager
-def _shrinking_bounded(seconds: float) -> Iterator[None]:
-    """Bound the time hypothesis spends shrinking, for this search only.
+def _shrinking_bounded(seconds: float, shrinks: int | None) -> Iterator[None]:
+    """Bound how long hypothesis shrinks, for this search only: by time, or, where
+    ``shrinks`` is given, by a count of shrinks (with a time bound ten times as generous,
+    only against a shrink that never ends), which makes the result the same however busy
+    the machine is.
 
-    Hypothesis keeps the bound in a module constant of its engine; it is set here and
-    restored after.  Should a later hypothesis drop the constant, shrinking is simply
-    unbounded again.
+    Hypothesis keeps both bounds in module constants of its engine; they are set here
+    and restored after.  Should a later hypothesis drop one, that bound is simply its
+    own again.
     """
     from hypothesis.internal.conjecture import engine
 
-    previous = getattr(engine, "MAX_SHRINKING_SECONDS", None)
-    if previous is None:
-        yield
-        return
-    engine.MAX_SHRINKING_SECONDS = seconds  # type: ignore[assignment]
+    wanted = {"MAX_SHRINKING_SECONDS": seconds if shrinks is None else seconds * 10}
+    if shrinks is not None:
+        wanted["MAX_SHRINKS"] = shrinks
+    previous = {name: getattr(engine, name) for name in wanted if hasattr(engine, name)}
+    for name in previous:
+        setattr(engine, name, wanted[name])
     try:
         yield
     finally:
-        engine.MAX_SHRINKING_SECONDS = previous
+        for name, value in previous.items():
+            setattr(engine, name, value)
 
 
 def _violations(group: BaseExceptionGroup[BaseException]) -> list[Violation]:

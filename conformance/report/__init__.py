@@ -8,6 +8,8 @@
   ``junit``, ``allure``, ``html``, ``badge``, ``earl``) into a directory.
 * :func:`gate` judges a report against gated levels and an expectations file;
   :func:`publish` does all of it at the end of a run.
+* :func:`reproducible` drops the start time and durations from a report, for one that
+  is committed and must not change when only the clock did.
 """
 
 from conformance.report._codec import from_json, load_standing
@@ -41,6 +43,7 @@ from conformance.report._model import (
 )
 from conformance.report._output import Rendered, RenderOptions
 from conformance.report._publish import publish
+from conformance.report._reproducible import is_reproducible, reproducible
 from conformance.report._run import (
     HuntSummary,
     ImplementationInfo,
@@ -116,12 +119,14 @@ __all__ = [
     "from_json",
     "gate",
     "github_step_summary",
+    "is_reproducible",
     "junit_xml",
     "load_expectations",
     "load_standing",
     "parse_expectations",
     "publish",
     "render",
+    "reproducible",
     "resolve_expectations",
     "rule_line",
     "rule_standing",

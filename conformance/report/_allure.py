@@ -127,8 +127,8 @@ def _result(
     impl = report.implementation
     name = check.name if check else f"{clause.id} has no checks"
     check_id = f"{clause.id}::{name}"
-    result_uuid = _uuid(report.run.started_at, impl.name, impl.version, check_id)
-    duration_ms = round(1000 * check.duration_s) if check else 0
+    result_uuid = _uuid(report.run.started_at or "", impl.name, impl.version, check_id)
+    duration_ms = round(1000 * check.duration_s) if check and check.duration_s else 0
     outcome = check.outcome if check else "skipped"
     message = (
         "\n".join(failure_lines(check)) or check.message
@@ -194,7 +194,7 @@ def _environment(report: StandingReport) -> bytes:
         ("implementation.spec", impl.spec),
         ("suite", f"{report.suite.name} {report.suite.version}"),
         ("spec", run.spec),
-        ("started_at", run.started_at),
+        ("started_at", run.started_at or ""),
         ("seed", "" if run.seed is None else str(run.seed)),
         ("levels", ",".join(run.levels)),
     ]
@@ -206,7 +206,8 @@ def render_allure(report: StandingReport, options: RenderOptions) -> Rendered:
     """``allure-results/``: results, categories, environment, and evidence to copy."""
     files: list[OutputFile] = []
     copies: list[CopiedFile] = []
-    clock = int(report.run.started.timestamp() * 1000)
+    started = report.run.started
+    clock = int(started.timestamp() * 1000) if started is not None else 0
     for rule in report.rules:
         for clause in rule.clauses:
             for check in clause.checks or (None,):

@@ -57,6 +57,11 @@ def _strings(value: object) -> tuple[str, ...]:
     return tuple(cast("list[str]", value))
 
 
+def _optional_seconds(value: object) -> float | None:
+    """A duration as written, ``None`` where a reproducible report records none."""
+    return None if value is None else float(cast("float", value))
+
+
 def _decode_check(pointer: str, data: _Object) -> CheckResult:
     evidence = cast("_Object", data["evidence"])
     hunt = cast("_Object | None", data.get("hunt"))
@@ -69,7 +74,7 @@ def _decode_check(pointer: str, data: _Object) -> CheckResult:
         message=data["message"],
         skip_kind=cast("SkipKind | None", data["skip_kind"]),
         fault=cast("Fault | None", data["fault"]),
-        duration_s=float(cast("float", data["duration_s"])),
+        duration_s=_optional_seconds(data["duration_s"]),
         evidence=_make(
             pointer + "/evidence",
             Evidence,
@@ -153,7 +158,7 @@ def _decode(data: _Object) -> StandingReport:
             "/run",
             RunInfo,
             started_at=run["started_at"],
-            duration_s=float(cast("float", run["duration_s"])),
+            duration_s=_optional_seconds(run["duration_s"]),
             seed=run["seed"],
             levels=_strings(run["levels"]),
             ci=run["ci"],
@@ -172,7 +177,7 @@ def _decode(data: _Object) -> StandingReport:
             "/hunt",
             HuntSummary,
             budget_s=float(cast("float", hunt["budget_s"])),
-            elapsed_s=float(cast("float", hunt["elapsed_s"])),
+            elapsed_s=_optional_seconds(hunt["elapsed_s"]),
             examples=hunt["examples"],
             counterexamples=hunt["counterexamples"],
             shrinks=hunt.get("shrinks", 0),

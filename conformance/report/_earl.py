@@ -105,7 +105,12 @@ def _requirement(rule: RuleResult) -> dict[str, object]:
 
 def _assertion(report: StandingReport, clause: ClauseResult) -> dict[str, object]:
     date = {"@value": report.run.started_at, "@type": "xsd:dateTime"}
-    return {
+    result: dict[str, object] = {
+        "@type": "earl:TestResult",
+        "earl:outcome": {"@id": EARL_OUTCOMES[clause.standing]},
+        "earl:info": _info(clause),
+    }
+    assertion: dict[str, object] = {
         "@type": "earl:Assertion",
         "earl:assertedBy": {"@id": _ASSERTOR},
         "earl:subject": {"@id": _SUBJECT},
@@ -118,14 +123,11 @@ def _assertion(report: StandingReport, clause: ClauseResult) -> dict[str, object
             "dct:isPartOf": {"@id": _rule_iri(clause.rule)},
         },
         "earl:mode": {"@id": "earl:automatic"},
-        "earl:result": {
-            "@type": "earl:TestResult",
-            "earl:outcome": {"@id": EARL_OUTCOMES[clause.standing]},
-            "earl:info": _info(clause),
-            "dct:date": date,
-        },
-        "dct:date": date,
+        "earl:result": result,
     }
+    if report.run.started_at is not None:  # a reproducible report records no time
+        result["dct:date"] = assertion["dct:date"] = date
+    return assertion
 
 
 def earl_document(report: StandingReport) -> dict[str, object]:

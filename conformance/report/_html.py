@@ -75,18 +75,19 @@ def _header(report: StandingReport) -> list[str]:
         ("Capabilities offered", _e(", ".join(impl.capabilities)) or "none"),
         ("Levels gated", _e(", ".join(run.levels)) or "none"),
         ("Seed", "none" if run.seed is None else str(run.seed)),
-        ("Duration", f"{run.duration_s:.1f} s"),
     ]
+    if run.duration_s is not None:
+        facts.append(("Duration", f"{run.duration_s:.1f} s"))
     if run.only:
         facts.append(("Only", _e(", ".join(run.only))))
     if run.mutant:
         facts.append(("Mutant", _e(run.mutant)))
     against = f" against {_e(run.spec)}" if run.spec else ""
+    when = f" on {_e(run.started_at)}" if run.started_at is not None else ""
     lines = [
         "<header>",
         f"<h1>RT-TOOL standing: {_e(impl.name)} {_e(impl.version)}</h1>",
-        f"<p>Checked by {_e(report.suite.name)} {_e(report.suite.version)} "
-        f"on {_e(run.started_at)}{against}.</p>",
+        f"<p>Checked by {_e(report.suite.name)} {_e(report.suite.version)}{when}{against}.</p>",
         '<dl class="facts">',
     ]
     lines += [f"<dt>{term}</dt><dd>{value}</dd>" for term, value in facts]

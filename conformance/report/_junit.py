@@ -23,6 +23,16 @@ def _seconds(value: float) -> str:
     return f"{value:.3f}"
 
 
+def _timing(**values: float | str | None) -> dict[str, str]:
+    """``time`` and ``timestamp`` attributes for the values a report recorded (a
+    reproducible report records none, and JUnit makes both optional)."""
+    return {
+        name: value if isinstance(value, str) else _seconds(value)
+        for name, value in values.items()
+        if value is not None
+    }
+
+
 def _element(parent: ET.Element, tag: str, **attributes: str) -> ET.Element:
     return ET.SubElement(parent, tag, {key: xml_text(value) for key, value in attributes.items()})
 
@@ -53,7 +63,7 @@ def _testcase(
     expected: Mapping[str, str],
 ) -> tuple[int, int, int]:
     case = _element(
-        suite, "testcase", classname=rule.id, name=check.name, time=_seconds(check.duration_s)
+        suite, "testcase", classname=rule.id, name=check.name, **_timing(time=check.duration_s)
     )
     _properties(case, [("clause", clause.id), ("citation", clause.citation), ("kind", check.kind)])
     why = expected.get(clause.check_id(check))
@@ -85,7 +95,7 @@ def _testcase(
 def _testsuite(
     root: ET.Element, report: StandingReport, rule: RuleResult, expected: Mapping[str, str]
 ) -> tuple[int, ...]:
-    suite = _element(root, "testsuite", name=rule.id, timestamp=report.run.started_at)
+    suite = _element(root, "testsuite", name=rule.id, **_timing(timestamp=report.run.started_at))
     _properties(
         suite,
         [
@@ -97,7 +107,7 @@ def _testsuite(
         ],
     )
     tests = failures = errors = skipped = 0
-    time = 0.0
+    time: float | None = 0.0
     for clause in rule.clauses:
         if not clause.checks:
             case = _element(
@@ -117,13 +127,13 @@ def _testsuite(
             failed, errored, skip = _testcase(suite, rule, clause, check, expected)
             tests, failures, errors = tests + 1, failures + failed, errors + errored
             skipped += skip
-            time += check.duration_s
+            time = None if time is None or check.duration_s is None else time + check.duration_s
     suite.attrib.update(
         tests=str(tests),
         failures=str(failures),
         errors=str(errors),
         skipped=str(skipped),
-        time=_seconds(time),
+        **_timing(time=time),
     )
     return tests, failures, errors, skipped
 
@@ -141,7 +151,7 @@ def junit_xml(report: StandingReport, expected: Mapping[str, str] | None = None)
             "name": xml_text(
                 f"{report.suite.name} {report.suite.version}: {impl.name} {impl.version}"
             ),
-            "timestamp": xml_text(report.run.started_at),
+            **_timing(timestamp=report.run.started_at),
         },
     )
     totals = [0, 0, 0, 0]
@@ -153,7 +163,7 @@ def junit_xml(report: StandingReport, expected: Mapping[str, str] | None = None)
         failures=str(totals[1]),
         errors=str(totals[2]),
         skipped=str(totals[3]),
-        time=_seconds(report.run.duration_s),
+        **_timing(time=report.run.duration_s),
     )
     ET.indent(root)
     body: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)

@@ -91,11 +91,12 @@ def counts_phrase(counts: CheckCounts) -> str:
 
 def hunt_sentence(hunt: HuntSummary) -> str:
     """``321 generated examples in 4.8 s (budget 5.0 s); 1 counterexample, shrunk in 40
-    more runs.``"""
+    more runs.`` (without the time taken when the report records none)."""
     plural = "" if hunt.counterexamples == 1 else "s"
+    took = "" if hunt.elapsed_s is None else f" in {hunt.elapsed_s:.1f} s"
     shrunk = f", shrunk in {hunt.shrinks} more runs" if hunt.shrinks else ""
     return (
-        f"{hunt.examples} generated examples in {hunt.elapsed_s:.1f} s "
+        f"{hunt.examples} generated examples{took} "
         f"(budget {hunt.budget_s:.1f} s); {hunt.counterexamples} counterexample{plural}"
         f"{shrunk}."
     )

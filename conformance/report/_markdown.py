@@ -56,10 +56,9 @@ def _header(report: StandingReport) -> list[str]:
     impl, run = report.implementation, report.run
     name = f"{markdown(impl.name)} {markdown(impl.version)}".strip()
     lines = [f"# RT-TOOL standing: {name}", ""]
-    facts = [
-        f"Checked by {markdown(report.suite.name)} {markdown(report.suite.version)}",
-        f"on {markdown(_when(run.started_at))}",
-    ]
+    facts = [f"Checked by {markdown(report.suite.name)} {markdown(report.suite.version)}"]
+    if run.started_at is not None:  # a reproducible report records no time
+        facts.append(f"on {markdown(_when(run.started_at))}")
     if run.spec:
         facts.append(f"against {markdown(run.spec)}")
     lines.append(" ".join(facts) + ".")

@@ -114,7 +114,8 @@ class CheckResult:
 
     ``skip_kind`` is set exactly when the check was skipped, and says whether it could
     not be tried (``untested``) or does not apply (``not-applicable``).  ``fault`` is set
-    exactly when the check errored, and says whose fault that was.
+    exactly when the check errored, and says whose fault that was.  ``duration_s`` is
+    ``None`` in a reproducible report.
     """
 
     name: str
@@ -122,7 +123,7 @@ class CheckResult:
     message: str = ""
     skip_kind: SkipKind | None = None
     fault: Fault | None = None
-    duration_s: float = 0.0
+    duration_s: float | None = 0.0
     evidence: Evidence = field(default_factory=Evidence)
     kind: CheckKind = "check"
     #: every expectation that failed, most specific first (a failed check only)
@@ -154,7 +155,8 @@ class CheckResult:
             )
         if self.fault is not None:
             choice(self.fault, FAULTS, "fault")
-        seconds(self.duration_s, "duration_s")
+        if self.duration_s is not None:
+            seconds(self.duration_s, "duration_s")
         if self.failures and self.outcome != "failed":
             raise bad("only a failed check lists failed expectations", check=self.name)
         if self.hunt is not None and self.kind != "hunt":

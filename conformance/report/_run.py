@@ -76,11 +76,13 @@ class RunInfo:
 
     ``levels`` are the levels the run gated; ``spec`` names the specification edition
     the rules were taken from; ``only`` holds ``--only`` filters (empty: every rule);
-    ``mutant`` names the mutant the implementation was run as, if any.
+    ``mutant`` names the mutant the implementation was run as, if any.  A reproducible
+    report (:func:`conformance.report.reproducible`) records no ``started_at`` and no
+    ``duration_s`` (``None``), so that it is the same from run to run.
     """
 
-    started_at: str
-    duration_s: float = 0.0
+    started_at: str | None
+    duration_s: float | None = 0.0
     seed: int | None = None
     levels: tuple[Level, ...] = LEVELS
     ci: bool = False
@@ -91,12 +93,14 @@ class RunInfo:
     def __post_init__(self) -> None:
         normalise_strings(self)
         try:
-            datetime.fromisoformat(self.started_at)
+            if self.started_at is not None:
+                datetime.fromisoformat(self.started_at)
         except ValueError as err:
             raise bad(
                 "started_at is not an ISO 8601 timestamp", started_at=self.started_at
             ) from err
-        seconds(self.duration_s, "duration_s")
+        if self.duration_s is not None:
+            seconds(self.duration_s, "duration_s")
         seed = self.seed
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise bad("seed is an integer or None", seed=self.seed)
@@ -106,18 +110,21 @@ class RunInfo:
             raise bad("levels repeat", levels=",".join(self.levels))
 
     @property
-    def started(self) -> datetime:
-        """``started_at`` as a datetime (naive timestamps are read as UTC)."""
+    def started(self) -> datetime | None:
+        """``started_at`` as a datetime (naive timestamps are read as UTC), if recorded."""
+        if self.started_at is None:
+            return None
         moment = datetime.fromisoformat(self.started_at)
         return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True, kw_only=True)
 class HuntSummary:
-    """What the property-based hunt did: its budget, what it tried, what it found."""
+    """What the property-based hunt did: its budget, what it tried, what it found
+    (``elapsed_s`` is ``None`` in a reproducible report)."""
 
     budget_s: float
-    elapsed_s: float
+    elapsed_s: float | None
     #: examples generated and judged (never the steps of shrinking a finding)
     examples: int
     counterexamples: int
@@ -126,7 +133,8 @@ class HuntSummary:
 
     def __post_init__(self) -> None:
         seconds(self.budget_s, "budget_s")
-        seconds(self.elapsed_s, "elapsed_s")
+        if self.elapsed_s is not None:
+            seconds(self.elapsed_s, "elapsed_s")
         for name in ("examples", "counterexamples", "shrinks"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:

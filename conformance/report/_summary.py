@@ -32,12 +32,13 @@ def github_step_summary(report: StandingReport, result: GateResult) -> str:
     """The summary: verdict, one row per family, then what failed and what is stale."""
     impl = report.implementation
     verdict = "✅ passed" if result.passed else "❌ failed"
+    started = report.run.started_at
     lines = [
         f"## rttool: {markdown(impl.name)} {markdown(impl.version)}: gate {verdict}",
         "",
         f"Levels gated: {', '.join(result.levels) or 'none'}. "
-        f"Suite {markdown(report.suite.name)} {markdown(report.suite.version)}; "
-        f"run started {markdown(report.run.started_at)}.",
+        f"Suite {markdown(report.suite.name)} {markdown(report.suite.version)}"
+        + (f"; run started {markdown(started)}." if started is not None else "."),
         "",
         "| Family | Conforming / applicable | "
         + " | ".join(f"{symbol} {standing}" for standing, symbol in STANDING_SYMBOLS.items())

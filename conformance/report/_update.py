@@ -77,7 +77,7 @@ def _render(report: StandingReport, entries: list[Expectation], new: set[str]) -
         f"# Known failures of {json.dumps(impl.name)} {json.dumps(impl.version)}, for "
         "`rttool run --expectations`.",
         "# Written by `rttool expectations update` from the run of "
-        f"{json.dumps(report.run.started_at)}.",
+        f"{json.dumps(report.run.started_at or 'unrecorded time')}.",
         "# Every entry needs a reason. An entry whose target passes again is stale and fails",
         "# the gate: delete it when the fix lands. The hunt's findings are listed check by",
         "# check (::hunt-...); a run that does not find them again only notes it, since a",

@@ -97,7 +97,13 @@ def test_list_as_json_prints_the_catalogue() -> None:
     assert done.returncode == 0, done.stderr
     listed = json.loads(done.stdout)
     assert listed == [
-        {"name": m.name, "breaks": list(m.breaks), "description": m.description, "hunt": m.hunt}
+        {
+            "name": m.name,
+            "breaks": list(m.breaks),
+            "description": m.description,
+            "hunt": m.hunt,
+            "hunted": m.hunted,
+        }
         for m in catalogue()
     ]
 

@@ -130,9 +130,9 @@ def test_restricted_mode_runs_only_the_rules_a_mutant_breaks(
 ) -> None:
     # A failing case of another rule is not run by default, and is with --full.
     _only_cases(monkeypatch, _case("RT-TOOL-2#c1", _fails), _case("RT-TOOL-1#c1", _fails))
-    main(["selftest", "--format", "json", "--only", "empty-artifacts-key-always"])
+    main(["selftest", "--format", "json", "--only", "result-missing-error-key"])
     assert _mutants(capsys)[0]["caught_by"] == ["RT-TOOL-1#c1"]
-    main(["selftest", "--format", "json", "--full", "--only", "empty-artifacts-key-always"])
+    main(["selftest", "--format", "json", "--full", "--only", "result-missing-error-key"])
     assert _mutants(capsys)[0]["caught_by"] == [
         "RT-TOOL-1#c1",
         "RT-TOOL-2#c1",

@@ -1,0 +1,136 @@
+"""Is an answer sound as a harness's answer?  Not whether the runtime conforms.
+
+The doctor does not judge any rule: that is ``rttool run``'s work.  It looks for what a
+harness gets wrong in the plumbing: a step record for another step, a started turn its
+wire does not list, a run on a turn the scenario never named, an observation offered
+in the handshake and then not reported, and a call whose ``"args": []`` the harness
+took for malformed.
+"""
+
+from __future__ import annotations
+
+from adapters.handshake import Handshake
+from adapters.scenario import Scenario, StartTurn
+from adapters.trace import Trace
+from conformance.doctor._findings import ARGS_HINT, Diagnosis
+
+__all__ = ["check_trace", "empty_list_calls"]
+
+# Observations: the step record's field each fills, and what the harness reports there.
+_OBSERVED = {
+    "held_observation": ("held", "the artifacts held against each turn"),
+    "collection_observation": ("open_collections", "the runs whose collection is open"),
+}
+
+
+def empty_list_calls(scenario: Scenario) -> list[tuple[str, str]]:
+    """``(pointer, call id)`` of every call in the model's replies whose ``args`` is ``[]``."""
+    found = []
+    for r, reply in enumerate(scenario.model):
+        for k, call in enumerate(reply.tool_calls or ()):
+            if isinstance(call, dict) and call.get("args") == [] and call.get("tool_call_id"):
+                found.append((f"/model/{r}/tool_calls/{k}/args", str(call["tool_call_id"])))
+    return found
+
+
+def _steps(scenario: Scenario, trace: Trace, where: str, diagnosis: Diagnosis) -> None:
+    labels = {step.turn for step in scenario.steps if isinstance(step, StartTurn)}
+    for index, (step, record) in enumerate(zip(scenario.steps, trace.steps, strict=False)):
+        at = f"{where} /steps/{index}"
+        if record.index != index or record.op != step.op:
+            diagnosis.problem(
+                f"step {index} ({step.op}) was answered with the record of step "
+                f"{record.index} ({record.op})",
+                f"{at}/index",
+                f'answer each step request with that step\'s record: "index": {index}, '
+                f'"op": "{step.op}"',
+            )
+        for number, run in enumerate(record.runs):
+            if run.turn not in labels:
+                diagnosis.problem(
+                    f"a run names turn {run.turn!r}, which the scenario never started",
+                    f"{at}/runs/{number}/turn",
+                    "name turns by the scenario's labels (t1, t2...), not the runtime's ids",
+                )
+        if isinstance(step, StartTurn) and record.outcome == "ok":
+            turns = record.wire.get(step.conversation, {})
+            if step.turn not in turns:
+                diagnosis.problem(
+                    f"turn {step.turn!r} was started, but the wire lists no such turn under "
+                    f"conversation {step.conversation!r}",
+                    f"{at}/wire",
+                    "list every turn under its conversation label, both keyed by the "
+                    "scenario's labels",
+                )
+
+
+def _observations(trace: Trace, handshake: Handshake, where: str, diagnosis: Diagnosis) -> None:
+    caps = handshake.capabilities
+    for capability, (field, meaning) in _OBSERVED.items():
+        if getattr(caps, capability) is not True:
+            continue
+        silent = [record.index for record in trace.steps if getattr(record, field) is None]
+        if silent:
+            diagnosis.problem(
+                f"the handshake offers {capability}, but step {silent[0]} reports no {field}",
+                f"{where} /steps/{silent[0]}/{field}",
+                f"report {meaning} in every step record, or leave {capability} out",
+            )
+    if caps.ledger and trace.ledger is None:
+        diagnosis.problem(
+            "the handshake offers ledger, but the finish reply carries none",
+            f"{where} finish /ledger",
+            "answer finish with the run-event ledger, or leave ledger out",
+        )
+
+
+def _probes(scenario: Scenario, trace: Trace, where: str, diagnosis: Diagnosis) -> None:
+    for index, record in enumerate(trace.steps):
+        asked = index < len(scenario.steps) and scenario.steps[index].op == "classify_ledger"
+        if asked and record.journal is None and record.outcome == "ok":
+            diagnosis.problem(
+                "a classify_ledger step was answered without a journal",
+                f"{where} /steps/{index}/journal",
+                "answer classify_ledger with the journal's classification, or leave "
+                "journal_probe out",
+            )
+
+
+def _empty_args(scenario: Scenario, trace: Trace, where: str, diagnosis: Diagnosis) -> None:
+    seen: set[str] = set()
+    for pointer, call_id in empty_list_calls(scenario):
+        if call_id in seen:  # the same call sent again (a repeat the runtime skips)
+            continue
+        seen.add(call_id)
+        results = [
+            (f"/steps/{s}/runs/{r}/passes/{p}/results/{n}", result)
+            for s, step in enumerate(trace.steps)
+            for r, run in enumerate(step.runs)
+            for p, one in enumerate(run.passes)
+            for n, result in enumerate(one.results)
+            if result.tool_call_id == call_id
+        ]
+        if any(result.disposition == "executed" for _, result in results):
+            continue
+        if results:
+            at, told = results[0][0], f"reported it as {results[0][1].disposition}"
+        else:  # nothing in the trace to point at: point at the call
+            at, told = pointer, "reported no result for it"
+        diagnosis.problem(
+            f'call {call_id} sends "args": [] (scenario {pointer}) and the harness {told}',
+            f"{where} {at}",
+            ARGS_HINT,
+        )
+
+
+def check_trace(
+    scenario: Scenario, trace: Trace, handshake: Handshake, diagnosis: Diagnosis
+) -> int:
+    """Record every unsound part of ``trace``; returns how many problems were found."""
+    before = len(diagnosis.problems)
+    where = f"scenario {scenario.id}"
+    _steps(scenario, trace, where, diagnosis)
+    _observations(trace, handshake, where, diagnosis)
+    _probes(scenario, trace, where, diagnosis)
+    _empty_args(scenario, trace, where, diagnosis)
+    return len(diagnosis.problems) - before

@@ -1,0 +1,64 @@
+"""The comparison matrix: implementations side by side, rule by rule, clause by clause.
+
+``rttool report matrix DIR... --out DIR`` reads each ``standing.json`` and writes
+``README.md`` (a Markdown page: a summary table, then a row per rule and clause) and
+``index.html`` (the same as one self-contained page).  Each cell links to the
+implementation's own report; untested is shown apart from a failure.
+
+* :func:`build_matrix` reads the reports (each refused in one line when it cannot be);
+* :func:`matrix_markdown` and :func:`matrix_html` render it;
+* :func:`write_matrix` writes both files, atomically, and nothing else.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from conformance.matrix._build import Column, Matrix, Row, build_matrix, heading_anchor
+from conformance.matrix._html import matrix_html
+from conformance.matrix._markdown import DEFAULT_TITLE, matrix_markdown
+from conformance.report import ReportWriteError
+
+__all__ = [
+    "DEFAULT_TITLE",
+    "HTML_FILE",
+    "MARKDOWN_FILE",
+    "Column",
+    "Matrix",
+    "Row",
+    "build_matrix",
+    "heading_anchor",
+    "matrix_html",
+    "matrix_markdown",
+    "write_matrix",
+]
+
+MARKDOWN_FILE = "README.md"
+HTML_FILE = "index.html"
+
+
+def write_matrix(
+    matrix: Matrix, out: Path, *, title: str = DEFAULT_TITLE, intro: str = ""
+) -> tuple[Path, ...]:
+    """Write ``README.md`` and ``index.html`` into ``out``; returns the two paths."""
+    pages = {
+        MARKDOWN_FILE: matrix_markdown(matrix, out, title=title, intro=intro),
+        HTML_FILE: matrix_html(matrix, out, title=title, intro=intro),
+    }
+    written = []
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, text in pages.items():
+            target = out / name
+            partial = target.with_name(name + ".partial")
+            partial.write_text(text, encoding="utf-8")
+            os.replace(partial, target)
+            written.append(target)
+    except OSError as err:
+        raise ReportWriteError(
+            "cannot write the matrix",
+            path=str(err.filename or out),
+            complaint=err.strerror or str(err),
+        ) from err
+    return tuple(written)
