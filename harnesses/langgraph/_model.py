@@ -32,11 +32,19 @@ __all__ = ["QUESTION", "ScriptedChatModel", "ai_message"]
 QUESTION = "question"
 
 
+def provider_arguments(args: object) -> str:
+    """A call's arguments as a provider sends them: a JSON text.  ``[]`` is the scenario's
+    spelling of no arguments (the specification's examples come from a runtime where an
+    empty list and an empty map are one value), and a provider sends ``{}`` for it;
+    langchain-core's parser would read ``"[]"`` as no arguments too."""
+    return json.dumps({} if args == [] else args)
+
+
 def _provider_call(raw: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": raw.get("tool_call_id"),
         "type": "function",
-        "function": {"name": raw["name"], "arguments": json.dumps(raw.get("args", {}))},
+        "function": {"name": raw["name"], "arguments": provider_arguments(raw.get("args", {}))},
     }
 
 
