@@ -9,12 +9,16 @@ STAMP := $(VENV)/.installed
 # Two workers: the tests are independent, and this machine class has two cores.
 PYTEST := $(BIN)/python -m pytest -q -n 2
 
-.PHONY: run test lint typecheck unit slow selftest bench golden clean
+# The shipped harnesses (harnesses/): report directory name, then the spec that drives it.
+HARNESSES := langgraph=python:harnesses.langgraph:create pydantic-ai=python:harnesses.pydanticai:create
 
+.PHONY: run test lint typecheck unit slow selftest bench golden standings clean
+
+# The harness extras are installed too: their slow tests run the suite against each one.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,langgraph,pydantic-ai]'
 	touch $(STAMP)
 
 ## run: run the suite against the bundled reference runtime and write reports/reference/
@@ -22,6 +26,16 @@ run: $(STAMP)
 	$(BIN)/rttool rules lint
 	$(BIN)/rttool rules list
 	$(BIN)/rttool run --impl reference --report-dir reports/reference
+
+## standings: run the suite against each shipped harness and write reports/<name>/
+## (a finding, exit 1, is a standing like any other; a harness that cannot be driven fails)
+standings: $(STAMP)
+	@for pair in $(HARNESSES); do \
+	  name=$${pair%%=*}; spec=$${pair#*=}; \
+	  echo "rttool run --impl $$spec --report-dir reports/$$name"; \
+	  CI=true $(BIN)/rttool run --impl "$$spec" --report-dir "reports/$$name" -q --hunt-seconds 300; \
+	  code=$$?; [ $$code -le 1 ] || exit $$code; \
+	done
 
 ## test: the project's own gates: lint, types, fast tests, slow tests, the mutant selftest
 test: $(STAMP) lint typecheck unit slow selftest
