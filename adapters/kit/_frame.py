@@ -12,7 +12,7 @@ what was reported.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
@@ -22,7 +22,7 @@ from jsonschema.exceptions import best_match
 from adapters._schemas import validator
 from adapters.errors import RttoolError
 
-__all__ = ["BuildError", "Frame", "checked", "escape_pointer", "json_copy"]
+__all__ = ["BuildError", "Frame", "as_list", "checked", "escape_pointer", "json_copy"]
 
 
 class BuildError(RttoolError):
@@ -60,6 +60,15 @@ def _schema_of(ref: str) -> dict[str, Any]:
     schema = validator(ref).schema
     assert isinstance(schema, dict)  # every definition the kit builds is an object schema
     return schema
+
+
+def as_list(values: Iterable[object], pointer: str) -> list[object]:
+    """``values`` as a list; a string or a map is refused rather than split into items."""
+    if isinstance(values, str | bytes | Mapping):
+        raise BuildError(
+            "expected a list", pointer=pointer, complaint=f"got {type(values).__name__}"
+        )
+    return list(values)
 
 
 @cache

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Literal
 
-from adapters.kit._frame import Frame, escape_pointer
+from adapters.kit._frame import Frame, as_list, escape_pointer
 from adapters.kit._runs import Run
 
 __all__ = ["Outcome", "StepRecord", "WireTurn"]
@@ -42,7 +42,7 @@ class WireTurn(Frame):
         self._set("status", status)
         self._set("continueOffered", continue_offered)
         self._set("pending", pending)
-        self._set("messages", list(messages))
+        self._set("messages", as_list(messages, "/messages"))
         artifacts = list(tool_artifacts) if isinstance(tool_artifacts, tuple) else tool_artifacts
         self._set("toolArtifacts", artifacts)
         if id is not None:
@@ -136,7 +136,7 @@ class StepRecord(Frame):
 
     def open_collections(self, run_ids: Iterable[str]) -> StepRecord:
         """The runs whose artifact collection is open (``collection_observation``)."""
-        self._set("open_collections", list(run_ids))
+        self._set("open_collections", as_list(run_ids, "/open_collections"))
         return self
 
     def poll(self, envelope: object) -> StepRecord:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Literal
 
-from adapters.kit._frame import Frame
+from adapters.kit._frame import Frame, as_list
 
 __all__ = ["Cause", "Disposition", "End", "Pass", "Run", "note"]
 
@@ -43,7 +43,7 @@ class Pass(Frame):
 
     def __init__(self, batch: Iterable[object], *, exposed: Mapping[str, object]) -> None:
         super().__init__()
-        self._set("batch", list(batch))
+        self._set("batch", as_list(batch, "/batch"))
         self._set("exposed", dict(exposed))
         self._ports: dict[str, object] = {}
         self._set("ports", {})
@@ -131,7 +131,10 @@ class Run(Frame):
 
     def model_input(self, messages: Iterable[object]) -> Run:
         """One model call: the messages the model was given, as the runtime built them."""
-        self._append("model_inputs", {"messages": list(messages)})
+        given = self._data["model_inputs"]
+        assert isinstance(given, list)
+        at = f"{self.at}/model_inputs/{len(given)}/messages"
+        self._append("model_inputs", {"messages": as_list(messages, at)})
         return self
 
     def add_pass(self, one: Pass) -> Pass:
