@@ -114,7 +114,11 @@ def http_server(
             if self.path.split("?")[0].rstrip("/") != path.rstrip("/"):
                 self._send(404, {"error": {"message": f"no harness at {self.path[:100]}"}})
                 return
-            size = int(self.headers.get("Content-Length") or 0)
+            declared = self.headers.get("Content-Length") or "0"
+            if not declared.isdigit():
+                self._send(400, {"error": {"message": "bad Content-Length", "code": "bad_json"}})
+                return
+            size = int(declared)
             if size > MAX_REQUEST_BYTES:
                 self._send(413, {"error": {"message": "request too large"}})
                 return

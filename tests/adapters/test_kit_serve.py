@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import socket
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,7 +13,7 @@ import httpx
 import pytest
 
 from adapters import Driver, connect
-from adapters.kit import http_server, main, serve_stdio
+from adapters.kit import MAX_REQUEST_BYTES, http_server, main, serve_stdio
 from adapters.scenario import Scenario, StartTurn, Wait
 from tests.adapters.conftest import stdio_spec
 from tests.adapters.test_kit_harness import Harness
@@ -88,6 +89,23 @@ def test_the_http_loop_answers_bad_requests(served: str) -> None:
         assert elsewhere.status_code == 404
         garbled = client.post(served + "/rttool", content=b"{not json")
         assert garbled.status_code == 200 and garbled.json()["error"]["code"] == "bad_json"
+
+
+def _status_of_raw_post(base: str, length: str) -> int:
+    """The status line's code for a POST declaring ``length`` (which a client won't send)."""
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=20) as sock:
+        sock.sendall(
+            f"POST /rttool HTTP/1.1\r\nHost: x\r\nContent-Length: {length}\r\n\r\n{{}}".encode()
+        )
+        return int(sock.recv(200).split(b" ")[1])
+
+
+@pytest.mark.parametrize(
+    ("length", "status"), [("-5", 400), ("ten", 400), (str(MAX_REQUEST_BYTES + 1), 413)]
+)
+def test_the_http_loop_refuses_a_bad_length(served: str, length: str, status: int) -> None:
+    assert _status_of_raw_post(served, length) == status
 
 
 def test_main_refuses_a_bad_address(capsys: pytest.CaptureFixture[str]) -> None:
