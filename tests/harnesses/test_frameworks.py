@@ -8,7 +8,10 @@ the run resumes after another call of the batch paused, and PydanticAI does not.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 
 import pytest
 
@@ -166,3 +169,40 @@ def test_each_harness_serves_over_stdio(module: str) -> None:
     finally:
         driver.close()
     assert [step.outcome for step in trace.steps] == ["ok", "ok"]
+
+
+@pytest.mark.slow
+def test_the_suite_says_langgraph_runs_a_returned_call_again(tmp_path: Path) -> None:
+    """RT-TOOL-9 ¶4 names the behaviour itself, not only the ports LangGraph lacks."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "conformance.cli",
+            "run",
+            "--impl",
+            SPECS["langgraph"],
+            "--only",
+            "RT-TOOL-9#c4",
+            "--no-hunt",
+            "--report-dir",
+            str(tmp_path),
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    standing = json.loads((tmp_path / "standing.json").read_text("utf-8"))
+    (clause,) = [
+        clause
+        for rule in standing["rules"]
+        for clause in rule["clauses"]
+        if clause["id"] == "RT-TOOL-9#c4"
+    ]
+    messages = {check["name"]: check["message"] for check in clause["checks"]}
+    assert messages["recorded-only-once-returned"] == (
+        "the call that had returned before the pause ran again"
+    )
