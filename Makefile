@@ -9,12 +9,14 @@ STAMP := $(VENV)/.installed
 # Two workers: the tests are independent, and this machine class has two cores.
 PYTEST := $(BIN)/python -m pytest -q -n 2
 
+
 .PHONY: run reports test lint typecheck unit slow selftest bench golden clean
 
+# The harness extras are installed too: their slow tests run the suite against each one.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,langgraph,pydantic-ai]'
 	touch $(STAMP)
 
 ## run: run the suite against the bundled reference runtime and write reports/reference/

@@ -252,16 +252,27 @@ def test_connection_refused_on_a_real_socket(opened: list[HttpConnection]) -> No
     assert isinstance(caught.value.__cause__, httpx.ConnectError)
 
 
+class _Raising:
+    """A harness with a bug its web framework turns into HTTP 500."""
+
+    def request(self, message: dict[str, object]) -> dict[str, object]:
+        raise KeyError(message.get("session"))
+
+
 def test_through_a_wsgi_app(opened: list[HttpConnection], toy_path: object) -> None:
-    harness = toy.create(str(toy_path))
-    connection = HttpConnection(
-        "http://toy.test", timeout=5, transport=httpx.WSGITransport(app=toy.wsgi_app({"": harness}))
+    app = toy.wsgi_app({"": toy.create(str(toy_path)), "broken": _Raising()})
+    transport = httpx.WSGITransport(app=app)
+    connection = HttpConnection("http://toy.test", timeout=5, transport=transport)
+    broken = HttpConnection(
+        "http://toy.test/broken/rttool", timeout=5, transport=httpx.WSGITransport(app=app)
     )
-    opened.append(connection)
+    opened += [connection, broken]
     reply = connection.request(HELLO)
     assert reply["protocol"] == "rttool-adapter/1"
+    unknown = connection.request({"cmd": "step", "session": "no-such-session", "index": 0})
+    assert unknown["error"]["code"] == "unknown_session"  # type: ignore[index]
     with pytest.raises(ImplementationError, match="HTTP 500") as caught:
-        connection.request({"cmd": "step", "session": "no-such-session", "index": 0})
+        broken.request({"cmd": "step", "session": "no-such-session", "index": 0})
     assert "KeyError" in caught.value.details["body"]
 
 

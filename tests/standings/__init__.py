@@ -74,6 +74,18 @@ class Committed:
 COMMITTED: tuple[Committed, ...] = (
     Committed(name="reference", impl="reference", conforms=True),
     Committed(name="toy", impl="stdio:python toy_harness.py", prepare=_toy),
+    Committed(
+        name="langgraph",
+        impl="python:harnesses.langgraph:create",
+        requires=("langgraph",),
+        install="pip install -e '.[langgraph]'",
+    ),
+    Committed(
+        name="pydantic-ai",
+        impl="python:harnesses.pydanticai:create",
+        requires=("pydantic_ai",),
+        install="pip install -e '.[pydantic-ai]'",
+    ),
 )
 
 
