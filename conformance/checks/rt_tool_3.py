@@ -29,7 +29,15 @@ from collections.abc import Mapping
 from adapters.scenario import Answer, Reply, StartTurn, Step
 from adapters.trace import Trace
 from conformance.checks import CheckContext, check
-from conformance.checks._common import listing, mapping, one_turn, port, show
+from conformance.checks._common import (
+    listing,
+    mapping,
+    misplaced,
+    one_turn,
+    port,
+    show,
+    whereabouts,
+)
 from conformance.checks._port_cases import (
     DEFAULTS,
     EXPOSURES,
@@ -118,16 +126,38 @@ def check_port_entries_built_key_by_key(ctx: CheckContext, variant: Pairing) -> 
                 at=f"{at}/ports/tool_artifacts",
             )
     if ctx.handshake.collects_artifacts:
-        base, wire = wire_at(trace)
-        real = {m.call_id for batch in variant.passes for m in batch}
-        for pointer, _, entry in delivered_at(wire, base):
-            keys = sorted(entry) if isinstance(entry, Mapping) else None
-            paired = mapping(entry).get("tool_call_id")
-            ctx.expect(
-                keys == sorted(ENTRY_KEYS) and paired in real,
-                f"a message carries the entry {show(entry, 160)}, built from the port; {CLAUSE_1}",
-                at=pointer,
-            )
+        _delivered_as_surfaced(ctx, trace, variant)
+
+
+def _delivered_as_surfaced(ctx: CheckContext, trace: Trace, variant: Pairing) -> None:
+    """What reaches the messages is built from the port: every entry exactly
+    ``{type, payload, tool_call_id}``, paired with the call that produced it, all of them."""
+    base, wire = wire_at(trace)
+    real = {m.call_id for batch in variant.passes for m in batch}
+    carried = delivered_at(wire, base)
+    for pointer, _, entry in carried:
+        keys = sorted(entry) if isinstance(entry, Mapping) else None
+        paired = mapping(entry).get("tool_call_id")
+        ctx.expect(
+            keys == sorted(ENTRY_KEYS) and paired in real,
+            f"a message carries the entry {show(entry, 160)}, built from the port; {CLAUSE_1}",
+            at=pointer,
+            reading="key-order",
+        )
+    expected = [
+        {**entry, "tool_call_id": m.call_id}
+        for batch in variant.passes
+        for m in batch
+        for entry in m.expected
+    ]
+    on_wire = [entry for _, _, entry in carried]
+    ctx.expect(
+        sorted(map(show, on_wire)) == sorted(map(show, expected)),
+        f"the messages' toolArtifacts carry {show(on_wire, 160)}, the port's entries were "
+        f"{show(expected, 160)}{misplaced(wire, expected)}; {CLAUSE_1}, and they travel on "
+        "to the turn's messages as they are",
+        at=base,
+    )
 
 
 @check("RT-TOOL-3#c2", variants=DEFAULTS)
@@ -284,9 +314,9 @@ def check_prose_unchanged_by_artifacts(ctx: CheckContext) -> None:
 
 def _delivery(
     ctx: CheckContext, name: str, variant: Exposure, choice: bool | None
-) -> tuple[list[object], str]:
-    """What the turn's messages deliver, as ``[call, {type, payload}]`` pairs, and the
-    turn's pointer."""
+) -> tuple[list[object], str, str]:
+    """What the turn's messages deliver, as ``[call, {type, payload}]`` pairs, the turn's
+    pointer, and where the first artifact really is."""
     tools = [
         tool(f"make_{i}", output({"ok": True}, link(f"https://e.x/{i}"), artifact("n", {"i": i})))
         for i in range(variant.calls)
@@ -309,7 +339,7 @@ def _delivery(
         [mapping(entry).get("tool_call_id"), projection(entry)]
         for _, _, entry in delivered_at(wire, base)
     ]
-    return found, base
+    return found, base, f"the first one {whereabouts(wire, link('https://e.x/0'))}"
 
 
 CLAUSE_4 = "RT-TOOL-3 ¶4: delivery of a run's artifacts must not depend on exposure"
@@ -320,18 +350,20 @@ def check_delivery_does_not_depend_on_exposure(ctx: CheckContext, variant: Expos
     """A run's artifacts are delivered the same whether the author exposed the port, did
     not, or made no choice."""
     needs_delivery(ctx)
-    default, at = _delivery(ctx, "rt3-c4-no-choice", variant, None)
+    default, at, where = _delivery(ctx, "rt3-c4-no-choice", variant, None)
     ctx.need(
         bool(default),
-        f"with no exposure choice made, the turn's messages deliver none of the run's "
-        f"{2 * variant.calls} artifacts; {CLAUSE_4} (and RT-TOOL-4 ¶1 persists them)",
+        f"with no exposure choice made, none of the run's {2 * variant.calls} artifacts is "
+        f"carried by any message's toolArtifacts: {where}; {CLAUSE_4} (and RT-TOOL-4 ¶1 "
+        "persists them)",
         at=at,
     )
     said = "exposed" if variant.choice else "explicitly not exposed"
-    chosen, at = _delivery(ctx, f"rt3-c4-{said.replace(' ', '-')}", variant, variant.choice)
+    chosen, at, where = _delivery(ctx, f"rt3-c4-{said.replace(' ', '-')}", variant, variant.choice)
     ctx.expect(
         sorted(map(show, chosen)) == sorted(map(show, default)),
-        f"with tool_artifacts {said}, the turn's messages deliver {show(chosen, 160)}; with "
-        f"no choice made, {show(default, 160)}; {CLAUSE_4}",
+        f"with tool_artifacts {said}, the turn's messages deliver {show(chosen, 160)}"
+        + ("" if chosen else f" ({where})")
+        + f"; with no choice made, {show(default, 160)}; {CLAUSE_4}",
         at=at,
     )
