@@ -6,7 +6,7 @@ it, and say where (a JSON pointer into the trace) each thing they find was obser
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from adapters._codec import to_json
 from adapters.trace import Trace, TurnWire
@@ -19,7 +19,6 @@ __all__ = [
     "BASE_KEYS",
     "assistant_indexes",
     "carrying",
-    "count_in",
     "counted",
     "delivered_at",
     "entries",
@@ -159,8 +158,3 @@ def carrying(wire: TurnWire | None, needle: str) -> list[int]:
             if isinstance(row, Mapping) and pointers(entries(row.get("toolArtifacts")), needle)
         }
     )
-
-
-def count_in(values: Sequence[object], needle: str) -> int:
-    """How many of ``values`` mention ``needle``."""
-    return sum(1 for value in values if pointers(value, needle))

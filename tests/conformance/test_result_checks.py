@@ -137,12 +137,15 @@ FIRING = (
 
 
 def _failures(case: Case, mutant: str) -> list[Failure]:
-    ctx = CheckContext(mutant_driver(mutant))
+    driver = mutant_driver(mutant)
     try:
+        ctx = CheckContext(driver)
         case.run(ctx)
         ctx.conclude()
     except CheckFailed as failed:
         return list(failed.failures)
+    finally:
+        driver.close()
     return []
 
 
