@@ -399,7 +399,9 @@ class RunExecutor:
         # start of the turn) would only erase the genuinely interrupted calls of earlier
         # chunks, and with them DR-2's note and DR-4's refusal.
         with self.s.store.transaction() as conn:
-            if behaviour.hold_on_cut():
+            if behaviour.persist_cut(conn, state.turn_id, state.run_id, list(state.collected)):
+                state.collected = []
+            elif behaviour.hold_on_cut():
                 self._hold(conn, state)
             records.end_run(conn, state.run_id, "interrupted", interruption)
             automatic = behaviour.automatic_continuations(conn, state.turn_id)

@@ -53,6 +53,14 @@ class Behaviour:
         """Whether a run cut off before it finished holds what it collected."""
         return True
 
+    def persist_cut(
+        self, conn: sqlite3.Connection, turn_id: str, run_id: str, collected: list[object]
+    ) -> bool:
+        """Whether a run cut off before it finished (not paused) persisted what it
+        collected itself; ``False`` (this runtime) holds it as a pause does, for the run
+        that completes the turn to deliver."""
+        return False
+
     def resumes_on_its_own(self) -> frozenset[str]:
         """The interruption causes after which a turn continues by itself (DR-2 ¶1 names
         a soft timeout, a gateway timeout and a resumable transport error); the harness's

@@ -263,12 +263,7 @@ class ToolNode:
         if tool.gate:
             decision = self.consent(ctx, call, args)
             if decision[0] == "declined":
-                result = self.policy.tool_result(
-                    success=False,
-                    output=None,
-                    error=f"declined: the operator declined this call ({decision[1]})",
-                )
-                return self.finish(ctx, call, "declined", result)
+                return self.finish(ctx, call, "declined", self.declined(decision[1]))
         if ctx.snapshot is not None and not tool.read_only:
             entry = ctx.snapshot.claim(tool.name, args)
             if entry is not None:
@@ -285,6 +280,14 @@ class ToolNode:
                 result = self.policy.tool_result(success=False, output=None, error=REFUSED_MESSAGE)
                 return self.finish(ctx, call, "refused", result)
         return self.execute(ctx, call, tool, args)
+
+    def declined(self, reason: str | None) -> dict[str, object]:
+        """The result of a gated call the operator declined: a recoverable failure."""
+        return self.policy.tool_result(
+            success=False,
+            output=None,
+            error=f"declined: the operator declined this call ({reason})",
+        )
 
     def refuse_interrupted(self, ctx: PassContext, tool: ToolSpec, args: object) -> bool:
         """DR-4: refuse an identical retry of an interrupted write, only when the resumed

@@ -8,17 +8,34 @@ from collections.abc import Mapping
 from adapters.scenario import Answer, Approve, Bounds, EmitLateArtifact, Return, StartTurn, Tool
 from adapters.trace import PassRecord, Trace
 from conformance.checks import CheckContext
+from conformance.checks._argument_cases import Reconcile
 from conformance.checks._common import (
+    listing,
     mapping,
     misplaced,
     one_turn,
     port,
-    reconciled_arguments,
     show,
 )
+from conformance.checks._results import (
+    assistant_indexes,
+    in_model_inputs,
+    same_json,
+    shown_key,
+    wire_at,
+)
 from conformance.checks.rt_tool_6 import blob
+from conformance.checks.rt_tool_8 import judge_arguments
 from conformance.scenarios import artifact, ask, call, calls, say, tool
-from conformance.traces import all_passes, assistant_rows, delivered, results, strings, turn
+from conformance.traces import (
+    all_passes,
+    delivered,
+    located_passes,
+    located_results,
+    results,
+    strings,
+    turn,
+)
 from conformance.vectors._binding import Binding, VectorRun
 
 __all__ = ["RT_BINDINGS"]
@@ -42,11 +59,14 @@ def _result_vector(ctx: CheckContext, run: VectorRun) -> None:
         tools=[tool("example", returns)],
         model=[calls(call("example", {}, "c1")), say("done")],
     )
-    found = results(trace, "c1")
-    ctx.need(bool(found), "no tool result was reported")
-    ctx.need(
-        found[0].result == expected,
-        f"the tool result is {show(found[0].result)}, the example says {show(dict(expected))}",
+    found = located_results(trace, "c1")
+    ctx.need(bool(found), "no tool result was reported for call c1; RT-TOOL-1 ¶1", at="/steps")
+    at, record = found[0]
+    ctx.expect(
+        same_json(record.result, dict(expected)),
+        f"the tool result is {show(record.result)}, the example says {show(dict(expected))} "
+        "(key order aside); RT-TOOL-1",
+        at=f"{at}/result",
     )
 
 
@@ -108,14 +128,15 @@ def _surfaced(ctx: CheckContext, run: VectorRun) -> None:
         tools=[tool("example", Return(output))],
         model=[calls(call("example", {}, call_id)), say("done")],
     )
-    surfaced = [port(one, "tool_artifacts") for _, one in all_passes(trace)]
-    ctx.need(
-        surfaced[:1] == [expected],
-        f"tool_artifacts carried {show(surfaced[:1])}, the example says {show(expected)}",
+    passes = located_passes(trace)
+    ctx.need(bool(passes), "no tool pass was reported; RT-TOOL-3 ¶1", at="/steps")
+    at, _, first = passes[0]
+    ctx.expect(
+        same_json(port(first, "tool_artifacts"), expected),
+        f"tool_artifacts carries {show(port(first, 'tool_artifacts'))}, the example says "
+        f"{show(expected)}; RT-TOOL-3 ¶1",
+        at=f"{at}/ports/tool_artifacts",
     )
-    given = [
-        text for r in trace.runs() for i in r.model_inputs for text in strings(list(i.messages))
-    ]
     # The payloads' values are what must not leak (a key or a type word such as "link"
     # may well appear in a prompt for reasons of its own).
     payload_values = [
@@ -125,15 +146,20 @@ def _surfaced(ctx: CheckContext, run: VectorRun) -> None:
         if text not in strings(produced.get("data"))
     ]
     for text in payload_values:
-        ctx.need(
-            not any(text in g for g in given),
-            f"the artifact's {show(text)} reached the prose fed to the model",
+        leaked = in_model_inputs(trace, text)
+        ctx.expect(
+            not leaked,
+            f"the artifact's {show(text)} reached what the model was given, at "
+            f"{listing(leaked)}; RT-TOOL-3 ¶3: the prose is built from data alone",
+            at=leaked[0] if leaked else None,
         )
-    for text in strings(produced.get("data")):
-        if text != "result":
-            ctx.need(
-                any(text in g for g in given), f"the data {show(text)} never reached the model"
-            )
+    for text in _values(produced.get("data")):
+        ctx.expect(
+            bool(in_model_inputs(trace, text)),
+            f"the model was never given the data's {show(text)}; RT-TOOL-3 ¶3: the prose "
+            "is built from data",
+            at=f"{at}/tool_messages",
+        )
 
 
 def _reported(ctx: CheckContext, run: VectorRun) -> None:
@@ -146,27 +172,41 @@ def _reported(ctx: CheckContext, run: VectorRun) -> None:
         tools=[tool("example", Return(output={"ok": True, "artifacts": [entry]}))],
         model=[calls(call("example", {}, str(produced.get("tool_call_id")))), say("done")],
     )
-    rows = assistant_rows(turn(trace, "t1"))
-    ctx.need(bool(rows), "the turn has no assistant message")
+    base, wire = wire_at(trace)
+    rows = assistant_indexes(wire)
+    ctx.need(bool(rows), "the turn has no assistant message; RT-TOOL-4 ¶1", at=base)
+    assert wire is not None
+    at = f"{base}/messages/{rows[-1]}"
+    last = mapping(wire.messages[rows[-1]])
     expected = mapping(run.value("reported"))
     for key, want in expected.items():
-        shown = rows[-1].get(key)
+        shown = last.get(key)
         if key == "metadata":
             # The example's empty metadata stands for "nothing of the artifacts in it": a
-            # message may carry metadata of its own.
-            # Containment, not equality: a payload value kept as part of a longer
-            # string (a JSON text in metadata, say) leaks just the same.
+            # message may carry metadata of its own.  Containment, not equality: a payload
+            # value kept as part of a longer string (a JSON text in metadata, say) leaks
+            # just the same.
+            ctx.expect(
+                isinstance(shown, dict),
+                f"the last assistant message's metadata is {shown_key(last, key)}, where the "
+                "example shows a map; RT-TOOL-4 ¶3",
+                at=f"{at}/metadata",
+            )
             found = strings(shown)
             leaked = [t for t in _values(produced.get("payload")) if any(t in s for s in found)]
-            ctx.need(
-                isinstance(shown, dict) and not leaked,
-                f"the message's metadata is {show(shown)}; it must not carry the artifact",
+            ctx.expect(
+                not leaked,
+                f"the last assistant message's metadata {show(shown)} holds the artifact's "
+                f"{show(leaked[:3])}; RT-TOOL-4 ¶3: artifacts are not message metadata",
+                at=f"{at}/metadata",
             )
             continue
-        ctx.need(
-            shown == want,
-            f"the assistant message shows {key}={show(shown)}, the example says {show(want)}"
-            + (misplaced(turn(trace, "t1"), _list(want)) if key == "toolArtifacts" else ""),
+        ctx.expect(
+            same_json(shown, want),
+            f"the last assistant message shows {key} {shown_key(last, key)}, the example says "
+            f"{show(want)}; RT-TOOL-4 ¶1, ¶3"
+            + (misplaced(wire, _list(want)) if key == "toolArtifacts" else ""),
+            at=f"{at}/{key}",
         )
 
 
@@ -267,25 +307,16 @@ def _kind(value: object) -> str:
     return "array" if isinstance(value, list) else "object" if isinstance(value, dict) else "string"
 
 
-def _reconciled(ctx: CheckContext, name: str, schema: object, args: object) -> object:
-    trace = one_turn(
-        ctx,
-        name,
-        tools=[tool("example", schema=schema)],
-        model=[calls(call("example", args, "c1")), say("done")],
-    )
-    return reconciled_arguments(ctx, trace, "c1", "example")
-
-
 def _decoded(ctx: CheckContext, run: VectorRun) -> None:
     """RT-TOOL-8: sent arguments -> what reaches the tool (the schema declares each
     parameter with the shape of its decoded value)."""
     sent, expected = mapping(run.value("sent")), mapping(run.value("decoded"))
     schema = _declared({key: _kind(value) for key, value in expected.items()})
-    got = _reconciled(ctx, "vector-sent-decoded", schema, dict(sent))
-    ctx.need(
-        got == dict(expected),
-        f"the tool received {show(got)}, the example says {show(dict(expected))}",
+    judge_arguments(
+        ctx,
+        "vector-sent-decoded",
+        Reconcile(schema, dict(sent), dict(expected)),
+        "RT-TOOL-8 ¶4: the example's decoded arguments",
     )
 
 
@@ -306,11 +337,12 @@ def _untouched(ctx: CheckContext, run: VectorRun) -> None:
         if isinstance(parsed, dict):
             failing.remove("object")
         for kind in failing:
-            got = _reconciled(ctx, f"vector-sent-{kind}", _declared({key: kind}), {key: value})
-            ctx.need(
-                got == {key: value},
-                f"declared {kind}, {show(key)} became {show(got)}; it "
-                "fails a decoding condition and must pass through unmodified",
+            judge_arguments(
+                ctx,
+                f"vector-sent-{kind}",
+                Reconcile(_declared({key: kind}), {key: value}, {key: value}),
+                f"RT-TOOL-8 ¶3: declared {kind}, the argument fails a decoding condition and "
+                "passes through unmodified",
             )
 
 

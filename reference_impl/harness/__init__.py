@@ -24,7 +24,6 @@ from reference_impl.artifacts import Bounds
 from reference_impl.behaviour import Components
 from reference_impl.durable import NUDGE
 from reference_impl.harness._session import ScenarioSession, scratch
-from reference_impl.normalize import DEFAULT_MAX_PASSES
 from reference_impl.seams import POINTS, RESUMABLE
 from reference_impl.store import Store
 
@@ -98,7 +97,7 @@ def handshake(
             "run_artifacts": bounds.run_artifacts,
             "run_bytes": bounds.run_bytes,
             "held_artifacts": bounds.held_artifacts,
-            "normalize_passes": DEFAULT_MAX_PASSES,
+            "normalize_passes": parts.node.normalizer.max_passes,
         },
         "durable_resume": durable,
     }

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import math
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -111,6 +113,50 @@ class _CallWithoutIdGuardedByContent(ToolNode):
         return disposition, result, message, arguments
 
 
+class _JsonDecodedRegardlessOfSchema(Normalizer):
+    def decode_json(self, value: object, declared: set[str]) -> object:
+        # Any JSON text that parses to a list or a map is decoded, whatever was declared.
+        return super().decode_json(value, set(_SHAPES))
+
+
+def _finite_or_none(text: str) -> float | None:
+    number = float(text)
+    return number if math.isfinite(number) else None
+
+
+def _null(constant: str) -> None:
+    return None
+
+
+class _NonJsonAcceptedAsJson(Normalizer):
+    """Parses leniently: NaN and the infinities as null, single quotes as double."""
+
+    def decode_json(self, value: object, declared: set[str]) -> object:
+        if not isinstance(value, str) or "string" in declared or not declared & _SHAPES:
+            return value
+        parsed: object = None
+        for text in (value, value.replace("'", '"')):
+            try:
+                parsed = json.loads(
+                    text, parse_constant=lambda _: None, parse_float=_finite_or_none
+                )
+                break
+            except ValueError:
+                continue
+        else:
+            return value
+        if isinstance(parsed, list) and "array" in declared:
+            return parsed
+        if isinstance(parsed, dict) and "object" in declared:
+            return parsed
+        return value
+
+
+class _PlainTextTrimmed(Normalizer):
+    def decode_text(self, text: str) -> str:
+        return super().decode_text(text).strip()  # a clean-up the rule does not allow
+
+
 MUTANTS = (
     Mutant(
         "raw-arguments-reach-tool",
@@ -171,5 +217,23 @@ MUTANTS = (
         ("RT-TOOL-9#c5",),
         "a call without an identifier is guarded by its name and arguments",
         with_node(_CallWithoutIdGuardedByContent),
+    ),
+    Mutant(
+        "json-decoded-regardless-of-schema",
+        ("RT-TOOL-8#c3",),
+        "any JSON text that parses to a list or a map is decoded, whatever the schema declares",
+        with_node(normalizer=_JsonDecodedRegardlessOfSchema),
+    ),
+    Mutant(
+        "non-json-accepted-as-json",
+        ("RT-TOOL-8#c3",),
+        "text JSON does not parse (NaN, Infinity, single quotes) is decoded leniently",
+        with_node(normalizer=_NonJsonAcceptedAsJson),
+    ),
+    Mutant(
+        "plain-text-whitespace-trimmed",
+        ("RT-TOOL-8#c5",),
+        "every string argument is trimmed of surrounding whitespace",
+        with_node(normalizer=_PlainTextTrimmed),
     ),
 )

@@ -7,16 +7,14 @@ are the clauses of the hunt invariant that catches them.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from collections.abc import Mapping, Sequence
 
 from reference_impl import records
-from reference_impl.behaviour import Behaviour, Components
+from reference_impl.behaviour import Behaviour
 from reference_impl.journal import Journal, LedgerEvent, classify
 from reference_impl.mutants._model import Mutant, with_behaviour
-from reference_impl.passes import Call, PassContext, PassResult, ToolNode
 from reference_impl.store import Store
 from reference_impl.workflow import ToolSpec
 
@@ -75,23 +73,6 @@ class _HeldMirroredInMemory(Behaviour):
         if collected:
             return [*self._taken, *collected]
         return super().merge(held, collected)
-
-
-class _SameNameCallsShareProse(ToolNode):
-    """When two calls of one batch name the same tool, the second call's prose mentions
-    the first call's artifacts."""
-
-    def run_pass(self, ctx: PassContext, batch: list[object]) -> PassResult:
-        self._seen: dict[str, object] = {}
-        return super().run_pass(ctx, batch)
-
-    def handle(self, ctx: PassContext, call: Call) -> tuple[str, dict[str, object], str, object]:
-        disposition, result, message, arguments = super().handle(ctx, call)
-        earlier = self._seen.get(call.name)
-        if earlier:
-            message = f"{message} (see also {json.dumps(earlier)})"
-        self._seen[call.name] = result.get("artifacts")
-        return disposition, result, message, arguments
 
 
 class _HeldSharedByConversation(Behaviour):
@@ -228,14 +209,6 @@ MUTANTS: tuple[Mutant, ...] = (
         "a resumed run with artifacts of its own merges with an in-memory copy of the "
         "held list, which a restart empties",
         with_behaviour(_HeldMirroredInMemory),
-        hunt=True,
-    ),
-    Mutant(
-        "same-name-calls-share-prose",
-        ("RT-TOOL-3#c3",),
-        "the second of two calls to one tool in a batch mentions the first call's "
-        "artifacts in its prose",
-        lambda: Components(node=_SameNameCallsShareProse()),
         hunt=True,
     ),
     Mutant(

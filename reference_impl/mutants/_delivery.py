@@ -92,6 +92,14 @@ class _HeldShownOnWire(Behaviour):
             )
 
 
+class _CutRunArtifactsDiscarded(Behaviour):
+    """A run cut off by a time limit or an error neither holds nor persists what it
+    collected: the artifacts are lost with the run."""
+
+    def hold_on_cut(self) -> bool:
+        return False
+
+
 MUTANTS = (
     Mutant(
         "held-bound-off-by-one",
@@ -152,5 +160,11 @@ MUTANTS = (
         ("RT-TOOL-7#c5",),
         "over the held bound, the oldest entries are dropped instead of the newest",
         with_behaviour(_HeldBoundKeepsNewest),
+    ),
+    Mutant(
+        "cut-run-artifacts-discarded",
+        ("RT-TOOL-4#c1",),
+        "a run cut off by a time limit or an error loses what it collected",
+        with_behaviour(_CutRunArtifactsDiscarded),
     ),
 )

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from reference_impl.artifacts import ArtifactPolicy
 from reference_impl.mutants._model import Mutant, with_node
+from reference_impl.normalize import Normalizer
 from reference_impl.passes import Call, PassContext, PassResult, ToolNode
 from reference_impl.workflow import ToolSpec, Workflow
 
@@ -127,6 +128,92 @@ class _ExecutedPortExposedByDefault(ToolNode):
         return exposed
 
 
+class _PortEntriesCopiedWhole(ArtifactPolicy):
+    def port_entries(
+        self, result: Mapping[str, object], tool_call_id: str | None
+    ) -> list[dict[str, object]]:
+        attached = result.get("artifacts")
+        if not isinstance(attached, list):
+            return []
+        # copied, then the real id set: a tool's own keys ride along
+        return [{**entry, "tool_call_id": tool_call_id} for entry in attached]
+
+
+class _PairedWithTheRunsFirstCall(ToolNode):
+    """Pairs every port entry with the first call identifier the run saw."""
+
+    def __init__(
+        self, policy: ArtifactPolicy | None = None, normalizer: Normalizer | None = None
+    ) -> None:
+        super().__init__(policy, normalizer)
+        self._first: dict[str, str | None] = {}
+
+    def collect(
+        self, ctx: PassContext, call: Call, tool: ToolSpec, result: Mapping[str, object]
+    ) -> None:
+        first = self._first.setdefault(ctx.run_id, call.id)
+        for entry in self.policy.port_entries(result, first):
+            ctx.collector.add(ctx.run_id, tool.name, entry)
+
+
+class _ProseCountsAttachments(ToolNode):
+    def prose_for(self, result: Mapping[str, object]) -> str:
+        text = super().prose_for(result)
+        attached = result.get("artifacts")
+        return f"{text} ({len(attached)} attached)" if isinstance(attached, list) else text
+
+
+class _FailureProseCarriesRawOutput(ToolNode):
+    """A failed call's prose quotes what its node emitted, artifacts included."""
+
+    def execute(
+        self, ctx: PassContext, call: Call, tool: ToolSpec, args: object
+    ) -> tuple[str, dict[str, object], str]:
+        with ctx.store.transaction() as conn:
+            self.record_event(conn, ctx, "tool_start", tool.name, tool_input=args)
+        ctx.seams.checkpoint("before_tool_body", tool.name)
+        outcome = ctx.world.invoke(tool.name, args, call.id, turn_id=ctx.turn_id, run_id=ctx.run_id)
+        ctx.seams.checkpoint("after_tool_body", tool.name)
+        result = self.policy.tool_result(
+            success=outcome.error is None, output=outcome.output, error=outcome.error
+        )
+        message = None
+        if outcome.error is not None and outcome.output is not None:
+            said = json.dumps(outcome.output, default=str, sort_keys=True)
+            message = f"{self.prose_for(result)} (the tool said: {said})"
+        disposition, result, message = self.finish(
+            ctx, call, "executed", result, message=message, ledger_tool=tool.name, ledger_input=args
+        )
+        self.collect(ctx, call, tool, result)
+        return disposition, result, message
+
+
+class _WithheldOnceExposureIsChosen(ToolNode):
+    def collect(
+        self, ctx: PassContext, call: Call, tool: ToolSpec, result: Mapping[str, object]
+    ) -> None:
+        # An author who made any choice about the port is taken to consume it themselves.
+        if "tool_artifacts" not in ctx.workflow.expose:
+            super().collect(ctx, call, tool, result)
+
+
+class _SameNameCallsShareProse(ToolNode):
+    """When two calls of one batch name the same tool, the second call's prose mentions
+    the first call's artifacts."""
+
+    def run_pass(self, ctx: PassContext, batch: list[object]) -> PassResult:
+        self._seen: dict[str, object] = {}
+        return super().run_pass(ctx, batch)
+
+    def handle(self, ctx: PassContext, call: Call) -> tuple[str, dict[str, object], str, object]:
+        disposition, result, message, arguments = super().handle(ctx, call)
+        earlier = self._seen.get(call.name)
+        if earlier:
+            message = f"{message} (see also {json.dumps(earlier)})"
+        self._seen[call.name] = result.get("artifacts")
+        return disposition, result, message, arguments
+
+
 MUTANTS = (
     Mutant(
         "tool-call-id-from-tool-entry",
@@ -187,5 +274,42 @@ MUTANTS = (
         ("RT-TOOL-10#c5",),
         "`executed` is exposed when the author made no choice",
         with_node(_ExecutedPortExposedByDefault),
+    ),
+    Mutant(
+        "port-entries-copied-whole",
+        ("RT-TOOL-3#c1",),
+        "a port entry is the tool's entry copied whole, its own keys riding along",
+        with_node(policy=_PortEntriesCopiedWhole),
+    ),
+    Mutant(
+        "port-entries-paired-with-the-runs-first-call",
+        ("RT-TOOL-3#c1",),
+        "every port entry is paired with the first call identifier the run saw",
+        with_node(_PairedWithTheRunsFirstCall),
+    ),
+    Mutant(
+        "prose-counts-attachments",
+        ("RT-TOOL-3#c3",),
+        "the prose fed back to the model says how many artifacts the result carries",
+        with_node(_ProseCountsAttachments),
+    ),
+    Mutant(
+        "failure-prose-carries-raw-output",
+        ("RT-TOOL-3#c3",),
+        "a failed call's prose quotes what its node emitted, artifacts included",
+        with_node(_FailureProseCarriesRawOutput),
+    ),
+    Mutant(
+        "artifacts-withheld-once-exposure-is-chosen",
+        ("RT-TOOL-3#c4",),
+        "once the author makes any choice about `tool_artifacts`, nothing is delivered",
+        with_node(_WithheldOnceExposureIsChosen),
+    ),
+    Mutant(
+        "same-name-calls-share-prose",
+        ("RT-TOOL-3#c3",),
+        "the second of two calls to one tool in a batch mentions the first call's "
+        "artifacts in its prose",
+        with_node(_SameNameCallsShareProse),
     ),
 )

@@ -62,60 +62,78 @@ class ArtifactsMovedUnderMetadata:
 CHECKS = {one.id: one for one in all_checks()}
 
 
-def _failure(check_id: str, runner: ScenarioRunner | None = None) -> str:
+def _failures(check_id: str, runner: ScenarioRunner | None = None) -> list[str]:
+    """Every failure the check reports, each on one line (its message, where it was seen)."""
     ctx = CheckContext(runner or ArtifactsMovedUnderMetadata())
     with pytest.raises(CheckFailed) as failed:
         CHECKS[check_id].function(ctx)
-    message = str(failed.value)
-    assert "\n" not in message
-    return message
+        ctx.conclude()
+    lines = [failure.line() for failure in failed.value.failures]
+    assert all("\n" not in line for line in lines)
+    return lines
+
+
+def _failure(check_id: str, runner: ScenarioRunner | None = None) -> str:
+    return _failures(check_id, runner)[0]
 
 
 @pytest.mark.parametrize(
     "check_id",
     [
-        "RT-TOOL-2#c2/channel-survives-unexposed-port",
-        "RT-TOOL-3#c4/delivery-does-not-depend-on-exposure",
+        "RT-TOOL-2#c2/channel-survives-unexposed-port[port-not-exposed]",
+        "RT-TOOL-3#c4/delivery-does-not-depend-on-exposure[exposed]",
         "RT-TOOL-5#c3/drain-does-not-end-collection",
         "RT-TOOL-7#c1/held-durably-off-the-wire",
     ],
 )
 def test_a_missing_delivery_names_where_the_artifact_went(check_id: str) -> None:
     message = _failure(check_id)
-    assert "delivered in any message's toolArtifacts" in message or "0 times" in message
+    assert any(
+        said in message
+        for said in (
+            "delivered in any message's toolArtifacts",
+            "0 times",
+            "no message's toolArtifacts",
+            "carried by any message's toolArtifacts",
+        )
+    )
     assert METADATA_POINTER in message
     assert "/messages/" in message
 
 
 def test_rt_tool_2_c2_reads_as_the_real_fault() -> None:
-    message = _failure("RT-TOOL-2#c2/channel-survives-unexposed-port")
+    message = _failure("RT-TOOL-2#c2/channel-survives-unexposed-port[port-not-exposed]")
     assert message == (
-        "with the tool's port not exposed, the artifact was not delivered in any message's "
-        "toolArtifacts; it was found at /messages/1/metadata/toolArtifacts/0, /toolArtifacts/0"
+        "with the tool's `artifacts` port not exposed, the entry is carried by no message's "
+        "toolArtifacts: it was found at /messages/1/metadata/toolArtifacts/0, /toolArtifacts/0; "
+        "RT-TOOL-2 ¶2: the reserved key is a system channel that survives either way "
+        "(at /steps/0/wire/main/t1 of rt2-c2-exposure)"
     )
 
 
 def test_rt_tool_3_c1_shows_json_and_the_misplaced_entry() -> None:
-    message = _failure("RT-TOOL-3#c1/port-entries-built-key-by-key")
-    assert "the messages' toolArtifacts carried []" in message
+    message = _failure("RT-TOOL-3#c1/port-entries-built-key-by-key[several-calls]")
+    assert "the messages' toolArtifacts carry []" in message
     assert '"tool_call_id": "c1"' in message and "'type'" not in message
-    assert message.endswith("was found at /messages/1/metadata/toolArtifacts/0, /toolArtifacts/0")
+    assert "was found at /messages/1/metadata/toolArtifacts/0, /toolArtifacts/0" in message
 
 
 def test_rt_tool_4_c3_says_where_the_artifacts_are() -> None:
-    message = _failure("RT-TOOL-4#c3/top-level-field-not-metadata")
-    assert message.startswith("no message carries a top-level toolArtifacts list")
-    assert "/messages/1/metadata/toolArtifacts/0" in message
+    failures = _failures("RT-TOOL-4#c3/top-level-field-not-metadata[turn-read]")
+    assert failures[0].startswith("message 1's metadata carries the artifact")
+    assert failures[-1].startswith("no message carries the artifact in a top-level toolArtifacts")
+    assert "/messages/1/metadata/toolArtifacts/0" in failures[-1]
 
 
 def test_rt_tool_4_c3_points_into_the_metadata_of_the_mutant() -> None:
     driver = mutant_driver("artifacts-under-metadata")
     try:
-        message = _failure("RT-TOOL-4#c3/top-level-field-not-metadata", driver)
+        message = _failure("RT-TOOL-4#c3/top-level-field-not-metadata[turn-read]", driver)
     finally:
         driver.close()
-    assert message == (
-        "message 1's metadata carries the artifact, at /messages/1/metadata/tool_artifacts/0"
+    assert message.startswith(
+        "message 1's metadata carries the artifact, at "
+        "/steps/0/wire/main/t1/messages/1/metadata/tool_artifacts/0; RT-TOOL-4 ¶3"
     )
 
 
