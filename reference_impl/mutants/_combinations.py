@@ -12,9 +12,10 @@ import threading
 from collections.abc import Mapping, Sequence
 
 from reference_impl import records
-from reference_impl.behaviour import Behaviour
+from reference_impl.behaviour import Behaviour, Components
 from reference_impl.journal import Journal, LedgerEvent, classify
 from reference_impl.mutants._model import Mutant, with_behaviour
+from reference_impl.passes import Call, PassContext, ToolNode
 from reference_impl.store import Store
 from reference_impl.workflow import ToolSpec
 
