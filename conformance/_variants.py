@@ -164,6 +164,9 @@ def run_variant(
     state = SuiteState(options, corpus, list(cases))
     rejected: list[tuple[str, str]] = []
     passed: set[str] = set()
+    # A clause every case of which is not applicable is settled too (a variant that
+    # collects nothing, say, is not held to what binds one that does).
+    settled: dict[str, bool] = {}
     try:
         try:
             state.handshake()
@@ -175,12 +178,19 @@ def run_variant(
                 rejected.append((case.id, outcome.message))
             elif outcome.outcome == "passed":
                 passed.update(case.clauses)
+            for clause in case.clauses:
+                inapplicable = outcome.skip_kind == "not-applicable"
+                settled[clause] = settled.get(clause, True) and inapplicable
         rejected += _hunt(variant, timeout=timeout, examples=hunt_examples, seed=seed)
     except ImplementationError as err:
         return _undrivable(variant, err, started)
     finally:
         state.close()
-    unproven = tuple(clause.id for clause in corpus.clauses if clause.id not in passed)
+    unproven = tuple(
+        clause.id
+        for clause in corpus.clauses
+        if clause.id not in passed and not settled.get(clause.id, False)
+    )
     return VariantResult(
         variant.name,
         variant.reading,

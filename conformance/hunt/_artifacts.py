@@ -171,12 +171,18 @@ def held_off_wire(scenario: Scenario, trace: Trace, handshake: Handshake) -> str
     """Nothing produced before a turn paused is on the wire while the turn is paused.
 
     Only a pause holds artifacts (RT-TOOL-7): a run cut by a time limit or an error may
-    persist what it collected on the last message it wrote (RT-TOOL-4 ¶1), so a turn that
-    is resuming or stopped is not held to this (docs/interpretations.md)."""
+    persist what it collected on the last message it wrote (RT-TOOL-4 ¶1), so only what
+    a run that paused produced is judged, whatever the turn did before or after
+    (docs/interpretations.md#cut-is-not-a-pause)."""
+    made = produced(trace)
     for index, _conversation, turn, wire in wires(trace):
         if not in_state(handshake, wire, "paused"):
             continue
-        shown = canaries_in([wire.messages, wire.toolArtifacts])
+        shown = [
+            canary
+            for canary in canaries_in([wire.messages, wire.toolArtifacts])
+            if canary in made and made[canary].run_end == "paused"
+        ]
         if shown:
             return (
                 f"after step {index}, turn {turn} is paused but its wire shows "
@@ -345,14 +351,19 @@ def _two_turns_produce(scenario: Scenario, trace: Trace, handshake: Handshake) -
 
 
 def aggregation(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
-    """A turn's result is the concatenation of its messages' artifacts, after every step
-    (restarts included)."""
+    """A turn's result holds exactly its messages' artifacts, after every step (restarts
+    included); in which order the rule does not say."""
     for index, _conversation, turn, wire in wires(trace):
-        if wire.toolArtifacts != delivered(wire):
+        carried = wire.toolArtifacts if isinstance(wire.toolArtifacts, list) else None
+        if carried is None or sorted(map(_key, carried)) != sorted(map(_key, delivered(wire))):
             return (
                 f"after step {index}, turn {turn}'s result does not equal what its messages carry"
             )
     return None
+
+
+def _key(entry: object) -> str:
+    return json.dumps(entry, sort_keys=True, default=str)
 
 
 def empty_type_refused(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
