@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # Two workers: the tests are independent, and this machine class has two cores.
 PYTEST := $(BIN)/python -m pytest -q -n 2
 
-.PHONY: run test lint typecheck unit slow selftest bench golden clean
+.PHONY: run test lint typecheck unit slow selftest bench golden mutation clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,14 @@ selftest: $(STAMP)
 ## bench: benchmarks; they print figures and assert nothing (docs/benchmarks.md)
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+## mutation: machine-made mutants of the reference runtime scored against the suite (long;
+## not part of test). SAMPLE=N SEED=S for a quick estimate, ONLY=FILE to re-run listed
+## mutants (build/mutation/survivors.txt), JOBS=N, TIMEOUT=S; see docs/mutants.md
+mutation: $(STAMP)
+	$(BIN)/python -m mutation $(if $(SAMPLE),--sample $(SAMPLE)) $(if $(SEED),--seed $(SEED)) \
+		$(if $(ONLY),--only $(ONLY)) $(if $(JOBS),--jobs $(JOBS)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
+		$(if $(RESUME),--resume)
 
 ## golden: regenerate the report formats' golden files after an intended change
 golden: $(STAMP)
