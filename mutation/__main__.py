@@ -13,7 +13,7 @@ from importlib import metadata
 from pathlib import Path
 
 from mutation._catalogue import Mutant, enumerate_mutants, load_modules
-from mutation._equivalents import Equivalent, load_equivalents, stale
+from mutation._equivalents import CONFORMING, UNOBSERVABLE, Equivalent, load_equivalents, stale
 from mutation._errors import BaselineError, EquivalentsError, SelectionError
 from mutation._execute import Outcome
 from mutation._report import RunRecord, diff_of, summary_lines, write_outputs
@@ -127,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         listed = read_id_list(args.only) if args.only else None
         selection = select(
             mutants,
-            {entry.mutant_id for entry in equivalents},
+            {entry.mutant_id for entry in equivalents if entry.kind == UNOBSERVABLE},
             listed=listed,
             listed_from=str(args.only),
             sample=args.sample,
@@ -150,10 +150,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{args.equivalents}:{entry.line}: stale: {entry.mutant_id} matches no mutant\n"
             )
         sys.stdout.write(
-            f"mutation: {len(equivalents)} equivalents, {len(gone)} stale, {len(mutants)} mutants\n"
+            f"mutation: {len(equivalents)} triaged, {len(gone)} stale, {len(mutants)} mutants\n"
         )
         return EXIT_STALE if gone else EXIT_OK
-    return _measure(args, selection.chosen, by_id, sources, len(equivalents), gone)
+    return _measure(args, selection.chosen, by_id, sources, equivalents, gone)
 
 
 def _show(wanted: Sequence[str], by_id: dict[str, Mutant], sources: dict[str, str]) -> int:
@@ -173,7 +173,7 @@ def _measure(
     chosen: list[Mutant],
     by_id: dict[str, Mutant],
     sources: dict[str, str],
-    equivalent_count: int,
+    triage: list[Equivalent],
     gone: list[Equivalent],
 ) -> int:
     out: Path = args.out.resolve()
@@ -218,16 +218,17 @@ def _measure(
         tool=tool,
         package=PACKAGE.name,
         enumerated=len(by_id),
-        equivalents=equivalent_count,
+        equivalents=sum(entry.kind == UNOBSERVABLE for entry in triage),
         mode=mode,
         sample=args.sample,
         seed=args.seed,
         listed_from=str(args.only) if args.only else None,
         outcomes=every,
-        score=score(every),
+        score=score(every, {e.mutant_id for e in triage if e.kind == CONFORMING}),
         timing=timing(every, time.monotonic() - started, baseline_s, args.jobs),
         stale=gone,
         interrupted=interrupted,
+        conforming=frozenset(e.mutant_id for e in triage if e.kind == CONFORMING),
     )
     write_outputs(out, record, by_id, sources)
     for line in summary_lines(record, out):

@@ -1,14 +1,23 @@
-"""The committed list of equivalent mutants: mutants that cannot change anything a
-runtime's user or the suite can observe.
+"""The committed triage of surviving mutants that no check can, or may, kill.
 
-One entry a line: the mutant's stable id, then, after white space, a one-line reason::
+One entry a line: the mutant's stable id, its kind, and a one-line reason::
 
     # blank lines and lines starting with '#' are ignored
-    wire.py:<module>:NumberReplacer:0a1b2c3d  a cache size: no output depends on it
+    wire.py:<module>:NumberReplacer:0a1b2c3d  unobservable  a cache size: no output depends on it
 
-Equivalents are never run and never counted in the score. An entry whose id matches no
-mutant of the current source is *stale*: the code it was about has changed, so the
-triage must be done again.
+Two kinds:
+
+``unobservable``
+    An equivalent mutant: nothing a runtime's user or the suite can observe changes.
+    It is never run and never counted in the score.
+``conforming``
+    The mutant changes what can be observed, but only within what the rules allow (a
+    bound raised above its floor, say), so a check that killed it would be wrong. It
+    is still run: it counts in the score like any mutant, and a second figure leaves
+    it out; a run that kills one says so, since then the triage or a check is wrong.
+
+An entry whose id matches no mutant of the current source is *stale*: the code it was
+about has changed, so the triage must be done again.
 """
 
 from __future__ import annotations
@@ -20,7 +29,21 @@ from pathlib import Path
 from mutation._catalogue import ID_PATTERN
 from mutation._errors import EquivalentsError
 
-__all__ = ["MAX_REASON_CHARS", "Equivalent", "load_equivalents", "parse_equivalents", "stale"]
+__all__ = [
+    "CONFORMING",
+    "KINDS",
+    "MAX_REASON_CHARS",
+    "UNOBSERVABLE",
+    "Equivalent",
+    "load_equivalents",
+    "parse_equivalents",
+    "stale",
+]
+
+UNOBSERVABLE = "unobservable"
+CONFORMING = "conforming"
+#: the kinds an entry may have
+KINDS = (UNOBSERVABLE, CONFORMING)
 
 #: a reason is one short line
 MAX_REASON_CHARS = 200
@@ -30,9 +53,10 @@ _MAX_FILE_BYTES = 2_000_000
 
 @dataclass(frozen=True)
 class Equivalent:
-    """One entry: the mutant's id, why it is equivalent, and where it is written."""
+    """One entry: the mutant's id, its kind, why, and where it is written."""
 
     mutant_id: str
+    kind: str
     reason: str
     line: int
 
@@ -65,16 +89,23 @@ def parse_equivalents(text: str, source: str) -> list[Equivalent]:
         if not line or line.startswith("#"):
             continue
         where = f"{source}:{number}"
-        ident, *rest = line.split(None, 1)
-        reason = rest[0].strip() if rest else ""
+        ident, kind, reason = [*line.split(None, 2), "", ""][:3]
         if not ID_PATTERN.fullmatch(ident):
             problems.append(
                 f"{where}: not a mutant id: {ident[:120]!r} "
                 "(expected module.py:Scope:Operator:digest, as python -m mutation --list prints)"
             )
             continue
+        if kind not in KINDS:
+            problems.append(
+                f"{where}: {ident}: the kind is {kind[:40]!r}, not one of {', '.join(KINDS)}"
+                if kind
+                else f"{where}: {ident}: no kind after the id ({', '.join(KINDS)})"
+            )
+            continue
+        reason = reason.strip()
         if not reason:
-            problems.append(f"{where}: {ident}: no reason after the id")
+            problems.append(f"{where}: {ident}: no reason after the kind")
             continue
         if not reason.isprintable():
             problems.append(f"{where}: {ident}: the reason has a control character")
@@ -89,7 +120,7 @@ def parse_equivalents(text: str, source: str) -> list[Equivalent]:
             problems.append(f"{where}: {ident}: already listed on line {first_line[ident]}")
             continue
         first_line[ident] = number
-        entries.append(Equivalent(ident, reason, number))
+        entries.append(Equivalent(ident, kind, reason, number))
     if problems:
         raise EquivalentsError(problems)
     return entries

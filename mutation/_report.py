@@ -1,9 +1,10 @@
 """What a mutation run leaves in its output directory, and the lines it prints.
 
 ``results.json`` holds everything (the score, timing, every outcome, survivors with their
-diffs, stale equivalents); ``survivors.md`` lists the surviving mutants grouped by module
-and function, each with its diff; ``survivors.txt`` lists their ids, one a line, so that
-``--only`` can run them again.
+diffs, stale triage entries). The *gaps* are the survivors not triaged as conforming
+variants: ``survivors.md`` lists them grouped by module and function, each with its
+diff, and ``survivors.txt`` lists their ids, one a line, so that ``--only`` can run them
+again.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class RunRecord:
     tool: str
     package: str
     enumerated: int
-    equivalents: int
+    equivalents: int  # unobservable: never run
     mode: str  # "all", "sample" or "listed"
     sample: int | None
     seed: int | None
@@ -44,6 +45,7 @@ class RunRecord:
     timing: Timing
     stale: Sequence[Equivalent]
     interrupted: bool
+    conforming: frozenset[str] = frozenset()  # ids triaged as conforming variants
 
 
 def diff_of(mutant: Mutant, source: str, package: str) -> str:
@@ -64,7 +66,11 @@ def write_outputs(
     out: Path, record: RunRecord, mutants: Mapping[str, Mutant], sources: Mapping[str, str]
 ) -> None:
     """Write ``results.json``, ``survivors.md`` and ``survivors.txt`` into ``out``."""
-    survivors = [o for o in record.outcomes if o.status is Status.SURVIVED]
+    survivors = [
+        o
+        for o in record.outcomes
+        if o.status is Status.SURVIVED and o.mutant_id not in record.conforming
+    ]
     diffs = {
         o.mutant_id: diff_of(
             mutants[o.mutant_id], sources[mutants[o.mutant_id].module], record.package
@@ -95,6 +101,9 @@ def write_outputs(
             "survived": record.score.survived,
             "invalid": record.score.invalid,
             "ratio": round(ratio, 4) if ratio is not None else None,
+            "conforming": record.score.conforming,
+            "conforming_killed": record.score.conforming_killed,
+            "rule_ratio": _rounded(record.score.rule_ratio),
             "interval95": [round(v, 4) for v in interval] if interval else None,
         },
         "timing": {
@@ -106,7 +115,10 @@ def write_outputs(
         },
         "stale_equivalents": [{"id": e.mutant_id, "line": e.line} for e in record.stale],
         "outcomes": [
-            _outcome_json(o, mutants[o.mutant_id], diffs.get(o.mutant_id)) for o in record.outcomes
+            _outcome_json(
+                o, mutants[o.mutant_id], diffs.get(o.mutant_id), o.mutant_id in record.conforming
+            )
+            for o in record.outcomes
         ],
     }
     out.mkdir(parents=True, exist_ok=True)
@@ -126,7 +138,7 @@ def summary_lines(record: RunRecord, out: Path) -> list[str]:
     s, t = record.score, record.timing
     lines = [
         f"mutation: {record.enumerated} mutants of {record.package} ({record.tool}), "
-        f"{record.equivalents} listed as equivalent; {s.run} run with {t.jobs} jobs"
+        f"{record.equivalents} unobservable (not run); {s.run} run with {t.jobs} jobs"
         + (" (interrupted)" if record.interrupted else "")
     ]
     if s.ratio is None:
@@ -137,6 +149,16 @@ def summary_lines(record: RunRecord, out: Path) -> list[str]:
             f"{s.killed} by failing cases, {s.crashed} crashed, {s.timeout} timed out; "
             f"{s.survived} survived)"
         )
+        if s.conforming and s.rule_ratio is not None:
+            lines.append(
+                f"mutation: over the mutants that break a rule ({s.conforming} run mutants "
+                f"triaged as conforming variants left out): {_percent(s.rule_ratio)}"
+            )
+        if s.conforming_killed:
+            lines.append(
+                f"mutation: warning: {s.conforming_killed} mutants triaged as conforming were "
+                "killed: the triage or a check is wrong (see results.json)"
+            )
         if s.invalid:
             lines.append(
                 f"mutation: {s.invalid} more mutants do not compile and are left out of the score"
@@ -169,7 +191,9 @@ def _estimated(record: RunRecord) -> bool:
     return record.mode == "sample" or (record.mode == "all" and record.interrupted)
 
 
-def _outcome_json(outcome: Outcome, mutant: Mutant, diff: str | None) -> dict[str, object]:
+def _outcome_json(
+    outcome: Outcome, mutant: Mutant, diff: str | None, conforming: bool
+) -> dict[str, object]:
     entry: dict[str, object] = {
         "id": outcome.mutant_id,
         "module": mutant.module,
@@ -182,6 +206,8 @@ def _outcome_json(outcome: Outcome, mutant: Mutant, diff: str | None) -> dict[st
         "seconds": outcome.seconds,
         "detail": outcome.detail,
     }
+    if conforming:
+        entry["triage"] = "conforming"
     if diff is not None:
         entry["diff"] = diff
     return entry
@@ -200,7 +226,9 @@ def _survivors_markdown(
         "",
         f"{s.survived} of {s.run} mutants run survived"
         + (f" (score {_percent(s.ratio)})" if s.ratio is not None else "")
-        + f"; selection: {record.mode}.",
+        + f"; selection: {record.mode}. Listed here are the gaps: the survivors not triaged"
+        + f" as conforming variants ({s.conforming - s.conforming_killed} of the survivors"
+        + " are).",
         "",
     ]
     body: list[str] = []
@@ -224,6 +252,10 @@ def _survivors_markdown(
 
 def _longest_backtick_run(text: str) -> int:
     return max((len(run) for run in re.findall(r"`+", text)), default=0)
+
+
+def _rounded(value: float | None) -> float | None:
+    return round(value, 4) if value is not None else None
 
 
 def _percent(ratio: float) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from mutation._execute import Outcome, Status
@@ -25,6 +25,8 @@ class Score:
     timeout: int
     survived: int
     invalid: int = 0
+    conforming: int = 0  # run mutants triaged as conforming variants, whatever became of them
+    conforming_killed: int = 0  # of those, the ones the suite killed (a triage or check error)
 
     @property
     def run(self) -> int:
@@ -40,6 +42,12 @@ class Score:
     def ratio(self) -> float | None:
         """``detected / run``; ``None`` when nothing was run."""
         return self.detected / self.run if self.run else None
+
+    @property
+    def rule_ratio(self) -> float | None:
+        """The ratio over the mutants that break a rule: conforming variants left out."""
+        breaking = self.run - self.conforming
+        return (self.detected - self.conforming_killed) / breaking if breaking else None
 
     def interval(self) -> tuple[float, float] | None:
         """The 95 % Wilson interval of the ratio, for a score measured on a sample."""
@@ -57,15 +65,18 @@ class Timing:
     jobs: int
 
 
-def score(outcomes: Sequence[Outcome]) -> Score:
-    """Count ``outcomes`` by status."""
+def score(outcomes: Sequence[Outcome], conforming: Collection[str] = ()) -> Score:
+    """Count ``outcomes`` by status; ``conforming`` are the ids triaged as conforming."""
     counts = Counter(outcome.status for outcome in outcomes)
+    variants = [o for o in outcomes if o.mutant_id in conforming and o.status is not Status.INVALID]
     return Score(
         killed=counts[Status.KILLED],
         crashed=counts[Status.CRASHED],
         timeout=counts[Status.TIMEOUT],
         survived=counts[Status.SURVIVED],
         invalid=counts[Status.INVALID],
+        conforming=len(variants),
+        conforming_killed=sum(o.status is not Status.SURVIVED for o in variants),
     )
 
 

@@ -20,23 +20,36 @@ OTHER = "records.py:<module>:AddNot:ffffffff~2"
 
 
 def test_entries_comments_and_blank_lines() -> None:
-    text = f"# header\n\n{GOOD}  a log text only\n{OTHER}\tthe branch is unreachable  \n"
+    text = (
+        f"# header\n\n{GOOD}  unobservable  a log text only\n"
+        f"{OTHER}\tconforming\ta bound above its floor  \n"
+    )
     assert parse_equivalents(text, "eq.txt") == [
-        Equivalent(GOOD, "a log text only", 3),
-        Equivalent(OTHER, "the branch is unreachable", 4),
+        Equivalent(GOOD, "unobservable", "a log text only", 3),
+        Equivalent(OTHER, "conforming", "a bound above its floor", 4),
     ]
 
 
 @pytest.mark.parametrize(
     ("line", "problem"),
     [
-        ("wire.py:Wire.poll  reason", "not a mutant id: 'wire.py:Wire.poll'"),
-        ("wire.py:Wire.poll:NumberReplacer:0A1B2C3D  reason", "not a mutant id"),
-        (GOOD, f"{GOOD}: no reason after the id"),
-        (f"{GOOD}  bell \x07 here", "control character"),
-        (f"{GOOD}  {'x' * (MAX_REASON_CHARS + 1)}", f"more than {MAX_REASON_CHARS}"),
+        ("wire.py:Wire.poll  unobservable  reason", "not a mutant id: 'wire.py:Wire.poll'"),
+        ("wire.py:Wire.poll:NumberReplacer:0A1B2C3D  unobservable  reason", "not a mutant id"),
+        (GOOD, f"{GOOD}: no kind after the id (unobservable, conforming)"),
+        (f"{GOOD}  a log text only", "the kind is 'a', not one of unobservable, conforming"),
+        (f"{GOOD}  unobservable", f"{GOOD}: no reason after the kind"),
+        (f"{GOOD}  unobservable  bell \x07 here", "control character"),
+        (f"{GOOD}  conforming  {'x' * (MAX_REASON_CHARS + 1)}", f"more than {MAX_REASON_CHARS}"),
     ],
-    ids=["short-id", "upper-case-digest", "no-reason", "control-character", "long-reason"],
+    ids=[
+        "short-id",
+        "upper-case-digest",
+        "no-kind",
+        "unknown-kind",
+        "no-reason",
+        "control-character",
+        "long-reason",
+    ],
 )
 def test_a_bad_entry_is_named_by_file_and_line(line: str, problem: str) -> None:
     with pytest.raises(EquivalentsError) as caught:
@@ -47,7 +60,7 @@ def test_a_bad_entry_is_named_by_file_and_line(line: str, problem: str) -> None:
 
 
 def test_every_problem_is_reported_not_only_the_first() -> None:
-    text = f"{GOOD}  one\nnot-an-id  two\n{GOOD}  three\n{OTHER}\n"
+    text = f"{GOOD} unobservable one\nnot-an-id two\n{GOOD} unobservable three\n{OTHER}\n"
     with pytest.raises(EquivalentsError) as caught:
         parse_equivalents(text, "eq.txt")
     assert [p.split(": ")[0] for p in caught.value.problems] == [
@@ -59,8 +72,8 @@ def test_every_problem_is_reported_not_only_the_first() -> None:
 
 
 def test_stale_entries_are_those_matching_no_mutant() -> None:
-    entries = parse_equivalents(f"{GOOD}  a\n{OTHER}  b\n", "eq.txt")
-    assert stale(entries, {GOOD}) == [Equivalent(OTHER, "b", 2)]
+    entries = parse_equivalents(f"{GOOD} unobservable a\n{OTHER} conforming b\n", "eq.txt")
+    assert stale(entries, {GOOD}) == [Equivalent(OTHER, "conforming", "b", 2)]
     assert stale(entries, {GOOD, OTHER}) == []
 
 
@@ -70,7 +83,7 @@ def test_a_missing_file_means_no_equivalents(tmp_path: Path) -> None:
 
 def test_a_file_that_is_not_utf8_is_one_clear_problem(tmp_path: Path) -> None:
     path = tmp_path / "eq.txt"
-    path.write_bytes(b"\xff\xfe" + GOOD.encode() + b"  reason\n")
+    path.write_bytes(b"\xff\xfe" + GOOD.encode() + b"  unobservable  reason\n")
     with pytest.raises(EquivalentsError, match="not UTF-8"):
         load_equivalents(path)
 

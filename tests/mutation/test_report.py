@@ -14,7 +14,12 @@ from mutation._score import score, timing
 from tests.mutation._fixtures import LAZY
 
 
-def _record(outcomes: list[Outcome], mode: str = "all", interrupted: bool = False) -> RunRecord:
+def _record(
+    outcomes: list[Outcome],
+    mode: str = "all",
+    interrupted: bool = False,
+    conforming: tuple[str, ...] = (),
+) -> RunRecord:
     return RunRecord(
         tool="cosmic-ray 0",
         package="pkg",
@@ -25,10 +30,11 @@ def _record(outcomes: list[Outcome], mode: str = "all", interrupted: bool = Fals
         seed=4,
         listed_from="list.txt" if mode == "listed" else None,
         outcomes=outcomes,
-        score=score(outcomes),
+        score=score(outcomes, conforming),
         timing=timing(outcomes, 75.0, 2.0, 2),
-        stale=[Equivalent("box.py:gone:AddNot:00000000", "it was", 7)],
+        stale=[Equivalent("box.py:gone:AddNot:00000000", "unobservable", "it was", 7)],
         interrupted=interrupted,
+        conforming=frozenset(conforming),
     )
 
 
@@ -36,25 +42,30 @@ def _mutants() -> tuple[list[Mutant], dict[str, str]]:
     return enumerate_mutants([ModuleSource("box.py", LAZY)]), {"box.py": LAZY}
 
 
-def test_outputs_hold_score_survivors_and_their_diffs(tmp_path: Path) -> None:
+def test_outputs_hold_score_gaps_and_their_diffs(tmp_path: Path) -> None:
     mutants, sources = _mutants()
-    survivor, killed, invalid = mutants[5], mutants[1], mutants[2]
+    survivor, killed, invalid, variant = mutants[5], mutants[1], mutants[2], mutants[7]
     outcomes = [
         Outcome(killed.id, Status.KILLED, 1, 3.0, "failing: R#c1"),
         Outcome(survivor.id, Status.SURVIVED, 0, 4.0, ""),
         Outcome(invalid.id, Status.INVALID, None, 0.0, "does not compile"),
+        Outcome(variant.id, Status.SURVIVED, 0, 4.0, ""),
     ]
-    write_outputs(tmp_path, _record(outcomes), {m.id: m for m in mutants}, sources)
+    record = _record(outcomes, conforming=(variant.id,))
+    write_outputs(tmp_path, record, {m.id: m for m in mutants}, sources)
     data = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
-    assert data["score"]["ratio"] == 0.5
-    assert (data["score"]["run"], data["score"]["invalid"]) == (2, 1)
+    assert (data["score"]["ratio"], data["score"]["rule_ratio"]) == (0.3333, 0.5)
+    assert (data["score"]["run"], data["score"]["invalid"]) == (3, 1)
+    assert (data["score"]["conforming"], data["score"]["conforming_killed"]) == (1, 0)
     assert data["stale_equivalents"] == [{"id": "box.py:gone:AddNot:00000000", "line": 7}]
     by_id = {entry["id"]: entry for entry in data["outcomes"]}
     assert by_id[survivor.id]["diff"] == diff_of(survivor, LAZY, "pkg")
     assert "diff" not in by_id[killed.id]
+    assert by_id[variant.id]["triage"] == "conforming" and "diff" not in by_id[variant.id]
     assert (tmp_path / "survivors.txt").read_text(encoding="utf-8") == f"{survivor.id}\n"
     markdown = (tmp_path / "survivors.md").read_text(encoding="utf-8")
-    assert f"`{survivor.id}`" in markdown and killed.id not in markdown
+    assert f"`{survivor.id}`" in markdown
+    assert killed.id not in markdown and variant.id not in markdown
     assert "```diff" in markdown
     assert "--- a/pkg/box.py" in markdown
 
@@ -76,7 +87,7 @@ def test_summary_of_a_full_run() -> None:
         "mutation: score 75.0% (3 of 4 killed: 3 by failing cases, 0 crashed, "
         "0 timed out; 1 survived)"
     )
-    assert not any("interval" in line for line in lines)
+    assert not any("interval" in line or "conforming" in line for line in lines)
     assert any("stale equivalent: line 7: box.py:gone:AddNot:00000000" in line for line in lines)
     assert "median 3.0 s per mutant" in lines[-3]
 
@@ -89,3 +100,16 @@ def test_summary_of_a_sample_or_a_cut_short_run_gives_an_interval() -> None:
         )
     listed = summary_lines(_record(outcomes, "listed"), Path("o"))
     assert any("listed in list.txt" in line for line in listed)
+
+
+def test_summary_gives_the_score_without_conforming_variants_and_warns_of_killed_ones() -> None:
+    outcomes = [
+        Outcome("k", Status.KILLED, 1, 3.0, ""),
+        Outcome("s", Status.SURVIVED, 0, 3.0, ""),
+        Outcome("c1", Status.SURVIVED, 0, 3.0, ""),
+        Outcome("c2", Status.KILLED, 1, 3.0, ""),
+    ]
+    lines = summary_lines(_record(outcomes, conforming=("c1", "c2")), Path("o"))
+    assert "mutation: score 50.0% (2 of 4 killed" in lines[1]
+    assert lines[2].endswith("(2 run mutants triaged as conforming variants left out): 50.0%")
+    assert "warning: 1 mutants triaged as conforming were killed" in lines[3]

@@ -52,3 +52,12 @@ def test_timing_leaves_out_mutants_that_never_ran() -> None:
     figures = timing([*ran, *never], total_s=20.04, baseline_s=2.5, jobs=2)
     assert (figures.median_s, figures.max_s, figures.total_s, figures.jobs) == (3.0, 3.0, 20.0, 2)
     assert timing([], 1.0, 1.0, 1).median_s is None
+
+
+def test_conforming_variants_count_in_the_score_and_not_in_the_rule_ratio() -> None:
+    outcomes = _outcomes(Status.KILLED, Status.SURVIVED, Status.SURVIVED, Status.KILLED)
+    result = score(outcomes, conforming={"id2", "id3"})
+    assert (result.conforming, result.conforming_killed) == (2, 1)
+    assert result.ratio == pytest.approx(0.5)
+    assert result.rule_ratio == pytest.approx(0.5)  # "id0" killed, "id1" survived
+    assert score(outcomes[:1], conforming={"id0"}).rule_ratio is None
