@@ -1,5 +1,6 @@
 """The one architectural rule: adapters depend on nothing else of the project, the suite
-never imports the reference runtime, and the reference runtime never imports the suite."""
+never imports the reference runtime, and the reference runtime never imports the suite
+(nor does the mutation run import either)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ FORBIDDEN = {
     "adapters": ("conformance", "reference_impl"),
     "conformance": ("reference_impl",),
     "reference_impl": ("conformance",),
+    # The mutation run reads the runtime as text and drives the suite as a child process.
+    "mutation": ("conformance", "reference_impl"),
 }
 
 
