@@ -5,6 +5,7 @@ equivalents, 2 a usage or input error, 3 the suite cannot be scored at all (base
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import shutil
 import sys
 import time
@@ -66,7 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=_positive_float,
         default=None,
         metavar="S",
         help=f"per-mutant time limit (default ten baseline runs, at least {MIN_TIMEOUT_S:.0f} s)",
@@ -115,9 +116,22 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must be more than 0: {text}")
+    return value
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``python -m mutation``; returns the exit code."""
     args = _parser().parse_args(argv)
+    if importlib.util.find_spec("cosmic_ray") is None:
+        sys.stderr.write(
+            "mutation: error: cosmic-ray is not installed: install the dev extras "
+            "(pip install -e '.[dev]', which make does)\n"
+        )
+        return EXIT_USAGE
     modules = load_modules(PACKAGE)
     sources = {module.name: module.text for module in modules}
     mutants = enumerate_mutants(modules)
