@@ -119,7 +119,10 @@ def classify(
         if exit_code == EXIT_UNDRIVABLE
         else (f"the suite run exited with {exit_code}")
     )
-    return Status.CRASHED, f"{reason}: {last.strip()[:_TAIL_CHARS]}" if last else reason
+    last = last.strip().removeprefix("rttool: ")
+    if last.startswith(reason):  # rttool's own line already says it
+        return Status.CRASHED, last[:_TAIL_CHARS]
+    return Status.CRASHED, f"{reason}: {last[:_TAIL_CHARS]}" if last else reason
 
 
 def failing_clauses(standing: Path) -> list[str]:

@@ -57,6 +57,14 @@ def test_classify(
     assert detail in got_detail
 
 
+def test_rttools_own_undrivable_line_is_not_repeated(tmp_path: Path) -> None:
+    line = "rttool: the implementation could not be driven: broke the protocol schema"
+    assert classify(EXIT_UNDRIVABLE, False, tmp_path, f"{line}\n") == (
+        Status.CRASHED,
+        "the implementation could not be driven: broke the protocol schema",
+    )
+
+
 def test_a_finding_without_a_readable_report_is_still_killed(tmp_path: Path) -> None:
     assert classify(EXIT_FINDING, False, tmp_path, "") == (
         Status.KILLED,
