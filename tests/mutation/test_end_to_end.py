@@ -49,7 +49,7 @@ def test_a_run_scores_real_mutants_and_leaves_the_tree_alone(tmp_path: Path) -> 
     equivalents = tmp_path / "equivalents.txt"
     gone = "gone.py:f:AddNot:00000000"
     equivalents.write_text(
-        f"{listed_equivalent.id}  listed for the test\n{gone}  no longer in the code\n",
+        f"{listed_equivalent.id}  unobservable  listed for the test\n{gone}  conforming  gone\n",
         encoding="utf-8",
     )
     out = tmp_path / "out"
