@@ -35,6 +35,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "reference_impl"
 EQUIVALENTS = Path(__file__).resolve().parent / "equivalents.txt"
 EXIT_OK, EXIT_STALE, EXIT_USAGE, EXIT_BASELINE = 0, 1, 2, 3
+#: the mutants' workspaces, inside the output directory while a run lasts
+WORK_DIR = ".mutation-work"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -191,7 +193,7 @@ def _measure(
     gone: list[Equivalent],
 ) -> int:
     out: Path = args.out.resolve()
-    work = out / "work"
+    work = out / WORK_DIR  # its own name: never a folder of the user's
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True, exist_ok=True)
     log = out / OUTCOMES_FILE
