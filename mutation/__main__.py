@@ -94,6 +94,12 @@ def _parser() -> argparse.ArgumentParser:
         help="keep the outcomes of an interrupted run of the same selection",
     )
     parser.add_argument(
+        "--rescore",
+        action="store_true",
+        help="run nothing: score the outcomes kept in the output directory again "
+        "(after a change to the triage file)",
+    )
+    parser.add_argument(
         "--list", action="store_true", help="print every mutant (id, line, code) and exit"
     )
     parser.add_argument(
@@ -169,6 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"mutation: {len(equivalents)} triaged, {len(gone)} stale, {len(mutants)} mutants\n"
         )
         return EXIT_STALE if gone else EXIT_OK
+    if args.rescore:
+        return _rescore(args, mutants, sources, equivalents, gone)
     return _measure(args, selection.chosen, by_id, sources, equivalents, gone)
 
 
@@ -181,6 +189,44 @@ def _show(wanted: Sequence[str], by_id: dict[str, Mutant], sources: dict[str, st
     for ident in wanted:
         mutant = by_id[ident]
         sys.stdout.write(f"# {ident}\n{diff_of(mutant, sources[mutant.module], PACKAGE.name)}\n")
+    return EXIT_OK
+
+
+def _rescore(
+    args: argparse.Namespace,
+    mutants: list[Mutant],
+    sources: dict[str, str],
+    triage: list[Equivalent],
+    gone: list[Equivalent],
+) -> int:
+    out: Path = args.out.resolve()
+    unobservable = {e.mutant_id for e in triage if e.kind == UNOBSERVABLE}
+    wanted = {m.id: m for m in mutants if m.id not in unobservable}
+    kept = list(load_outcomes(out / OUTCOMES_FILE, wanted).values())
+    if not kept:
+        sys.stderr.write(f"mutation: error: no outcome to rescore in {out / OUTCOMES_FILE}\n")
+        return EXIT_USAGE
+    conforming = frozenset(e.mutant_id for e in triage if e.kind == CONFORMING)
+    record = RunRecord(
+        tool=f"cosmic-ray {metadata.version('cosmic-ray')}",
+        package=PACKAGE.name,
+        enumerated=len(mutants),
+        equivalents=len(unobservable & {m.id for m in mutants}),
+        mode="rescored",
+        sample=None,
+        seed=args.seed,
+        listed_from=None,
+        outcomes=kept,
+        score=score(kept, conforming),
+        timing=timing(kept, 0.0, 0.0, args.jobs),
+        stale=gone,
+        interrupted=False,
+        conforming=conforming,
+        population=len(wanted),
+    )
+    write_outputs(out, record, {m.id: m for m in mutants}, sources)
+    for line in summary_lines(record, out):
+        print(line)
     return EXIT_OK
 
 

@@ -36,7 +36,7 @@ class RunRecord:
     package: str
     enumerated: int
     equivalents: int  # unobservable: never run
-    mode: str  # "all", "sample" or "listed"
+    mode: str  # "all", "sample", "listed", or "rescored" (outcomes kept by an earlier run)
     sample: int | None
     seed: int | None
     listed_from: str | None
@@ -46,6 +46,7 @@ class RunRecord:
     stale: Sequence[Equivalent]
     interrupted: bool
     conforming: frozenset[str] = frozenset()  # ids triaged as conforming variants
+    population: int | None = None  # for "rescored": how many mutants are not unobservable
 
 
 def diff_of(mutant: Mutant, source: str, package: str) -> str:
@@ -138,7 +139,8 @@ def summary_lines(record: RunRecord, out: Path) -> list[str]:
     s, t = record.score, record.timing
     lines = [
         f"mutation: {record.enumerated} mutants of {record.package} ({record.tool}), "
-        f"{record.equivalents} unobservable (not run); {s.run} run with {t.jobs} jobs"
+        f"{record.equivalents} unobservable (not run); "
+        + (f"{s.run} scored" if record.mode == "rescored" else f"{s.run} run with {t.jobs} jobs")
         + (" (interrupted)" if record.interrupted else "")
     ]
     if s.ratio is None:
@@ -164,7 +166,13 @@ def summary_lines(record: RunRecord, out: Path) -> list[str]:
                 f"mutation: {s.invalid} more mutants do not compile and are left out of the score"
             )
         interval = s.interval()
-        if _estimated(record) and interval:
+        if record.mode == "rescored" and interval and _partial(record):
+            lines.append(
+                f"mutation: rescored from the {s.run} scored outcomes kept; if they are what "
+                f"a cut-short run finished (a random sample), 95% interval "
+                f"{_percent(interval[0])} to {_percent(interval[1])}"
+            )
+        elif _estimated(record) and interval:
             lines.append(
                 f"mutation: estimate from a random sample of {s.run} (seed {record.seed}), "
                 f"95% interval {_percent(interval[0])} to {_percent(interval[1])}"
@@ -172,10 +180,13 @@ def summary_lines(record: RunRecord, out: Path) -> list[str]:
         if record.mode == "listed":
             lines.append(f"mutation: the score is over the mutants listed in {record.listed_from}")
     median = f"{t.median_s:.1f} s" if t.median_s is not None else "-"
-    lines.append(
-        f"mutation: time {_duration(t.total_s)} in all, baseline {t.baseline_s:.1f} s, "
-        f"median {median} per mutant"
-    )
+    if record.mode == "rescored":
+        lines.append(f"mutation: nothing was run; the kept outcomes took a median {median} each")
+    else:
+        lines.append(
+            f"mutation: time {_duration(t.total_s)} in all, baseline {t.baseline_s:.1f} s, "
+            f"median {median} per mutant"
+        )
     for entry in record.stale:
         lines.append(
             f"mutation: stale equivalent: line {entry.line}: {entry.mutant_id} "
@@ -185,9 +196,16 @@ def summary_lines(record: RunRecord, out: Path) -> list[str]:
     return lines
 
 
+def _partial(record: RunRecord) -> bool:
+    scored = record.score.run + record.score.invalid
+    return record.population is not None and scored < record.population
+
+
 def _estimated(record: RunRecord) -> bool:
     """Whether the score is an estimate: a sample, or a full run cut short (which ran in
     a seeded random order, so what finished is a random sample too)."""
+    if record.mode == "rescored":
+        return _partial(record)
     return record.mode == "sample" or (record.mode == "all" and record.interrupted)
 
 

@@ -4,6 +4,7 @@ bad input reported as one line each."""
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -97,3 +98,43 @@ def test_without_cosmic_ray_the_error_says_what_to_install(
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     assert cli.main(["--list"]) == 2
     assert "cosmic-ray is not installed" in capsys.readouterr().err
+
+
+def test_rescore_scores_kept_outcomes_with_the_current_triage(
+    package: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, second, third = _ids(capsys)[:3]
+    out = tmp_path / "out"
+    out.mkdir()
+    lines = [
+        {"id": first, "status": "killed", "exit_code": 1, "seconds": 2.0, "detail": ""},
+        {"id": second, "status": "survived", "exit_code": 0, "seconds": 3.0, "detail": ""},
+        {"id": third, "status": "survived", "exit_code": 0, "seconds": 4.0, "detail": ""},
+        {
+            "id": "box.py:gone:AddNot:00000000",
+            "status": "killed",
+            "exit_code": 1,
+            "seconds": 1.0,
+            "detail": "",
+        },
+    ]
+    (out / "outcomes.jsonl").write_text(
+        "".join(json.dumps(line) + "\n" for line in lines) + "not json\n", encoding="utf-8"
+    )
+    triage = tmp_path / "eq.txt"
+    triage.write_text(f"{second} conforming allowed\n{third} unobservable same\n", encoding="utf-8")
+    assert cli.main(["--rescore", "--out", str(out), "--equivalents", str(triage)]) == 0
+    printed = capsys.readouterr().out
+    assert "mutation: score 50.0% (1 of 2 killed" in printed
+    assert "(1 run mutants triaged as conforming variants left out): 100.0%" in printed
+    assert "nothing was run" in printed
+    data = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert {entry["id"] for entry in data["outcomes"]} == {first, second}
+    assert (out / "survivors.txt").read_text(encoding="utf-8") == ""
+
+
+def test_rescore_without_outcomes_says_so(
+    package: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["--rescore", "--out", str(tmp_path)]) == 2
+    assert "no outcome to rescore" in capsys.readouterr().err
