@@ -25,6 +25,7 @@ from mutation._run import (
     default_jobs,
     load_outcomes,
     run_mutants,
+    stop_on_terminate,
 )
 from mutation._score import score, timing
 from mutation._select import read_id_list, select
@@ -270,9 +271,10 @@ def _measure(
             flush=True,
         )
 
-    outcomes, interrupted = run_mutants(
-        todo, sources, PACKAGE, work, jobs=args.jobs, timeout=limit, log=log, report=progress
-    )
+    with stop_on_terminate():
+        outcomes, interrupted = run_mutants(
+            todo, sources, PACKAGE, work, jobs=args.jobs, timeout=limit, log=log, report=progress
+        )
     shutil.rmtree(work, ignore_errors=True)
     every = [*kept.values(), *outcomes]
     mode = "listed" if args.only else "sample" if args.sample else "all"

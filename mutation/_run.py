@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from pathlib import Path
 
 from mutation._catalogue import Mutant, apply_mutant
@@ -22,6 +24,7 @@ __all__ = [
     "default_jobs",
     "load_outcomes",
     "run_mutants",
+    "stop_on_terminate",
 ]
 
 #: outcomes are appended here one JSON line each, as they finish
@@ -147,6 +150,22 @@ def run_mutants(
                 outcomes.append(outcome)
                 sink.write(json.dumps(_outcome_line(outcome)) + "\n")
     return outcomes, interrupted
+
+
+@contextmanager
+def stop_on_terminate() -> Iterator[None]:
+    """Within the block, SIGTERM stops the run as Ctrl-C does (the running mutants finish,
+    no new one starts, what finished is written), also where a shell started the run in
+    the background with Ctrl-C's signal ignored."""
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def default_jobs() -> int:

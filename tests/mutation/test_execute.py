@@ -153,3 +153,15 @@ def _alive(pid: int) -> bool:
     # A killed child that nobody reaped yet is a zombie: gone for our purpose.
     stat = Path(f"/proc/{pid}/stat")
     return not (stat.is_file() and stat.read_text().split(")")[-1].split()[0] == "Z")
+
+
+def test_sigterm_stops_a_run_like_ctrl_c() -> None:
+    import signal
+
+    from mutation._run import stop_on_terminate
+
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(KeyboardInterrupt), stop_on_terminate():
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(30)  # the handler raises long before this ends
+    assert signal.getsignal(signal.SIGTERM) == before
