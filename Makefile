@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 PYTEST := $(BIN)/python -m pytest -q -n 2
 
 
-.PHONY: run reports test lint typecheck unit slow selftest bench golden clean
+.PHONY: run reports test lint typecheck unit slow selftest bench golden mutation clean
 
 # The harness extras are installed too: their slow tests run the suite against each one.
 $(STAMP): pyproject.toml
@@ -57,6 +57,14 @@ selftest: $(STAMP)
 ## bench: benchmarks; they print figures and assert nothing (docs/benchmarks.md)
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+## mutation: machine-made mutants of the reference runtime scored against the suite (long;
+## not part of test). SAMPLE=N SEED=S for a quick estimate, ONLY=FILE to re-run listed
+## mutants (build/mutation/survivors.txt), JOBS=N, TIMEOUT=S; see docs/mutants.md
+mutation: $(STAMP)
+	$(BIN)/python -m mutation $(if $(SAMPLE),--sample $(SAMPLE)) $(if $(SEED),--seed $(SEED)) \
+		$(if $(ONLY),--only $(ONLY)) $(if $(JOBS),--jobs $(JOBS)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
+		$(if $(RESUME),--resume)
 
 ## golden: regenerate the report formats' golden files after an intended change
 golden: $(STAMP)

@@ -19,7 +19,10 @@ from reference_impl.runtime import RunFailed, Runtime
 from reference_impl.seams import ProcessKilled, Seams
 from reference_impl.workflow import ToolSpec, Workflow
 
-__all__ = ["ScenarioSession", "scratch"]
+__all__ = ["SCRATCH_ENV", "ScenarioSession", "scratch"]
+
+#: names a folder for scenario databases, overriding the default choice
+SCRATCH_ENV = "RTTOOL_SCRATCH_DIR"
 
 
 class ScenarioSession:
@@ -239,9 +242,14 @@ class ScenarioSession:
 
 
 def scratch() -> str | None:
-    """Where scenario databases go: memory-backed storage when the machine offers it (a
-    scenario's database lives for milliseconds and is never needed again), else the
-    system's temporary folder."""
+    """Where scenario databases go: the folder named by ``RTTOOL_SCRATCH_DIR`` when it is
+    set (a caller that must keep every file it causes in one place, such as the mutation
+    run, whose killed processes cannot clean up), else memory-backed storage when the
+    machine offers it (a scenario's database lives for milliseconds and is never needed
+    again), else the system's temporary folder."""
+    chosen = os.environ.get(SCRATCH_ENV)
+    if chosen:
+        return chosen
     shm = Path("/dev/shm")  # noqa: S108 - a scratch location, not a shared secret
     return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
 

@@ -15,6 +15,8 @@ FORBIDDEN = {
     "conformance": ("reference_impl", "harnesses"),
     "reference_impl": ("conformance", "harnesses"),
     "harnesses": ("conformance", "reference_impl"),
+    # The mutation run reads the runtime as text and drives the suite as a child process.
+    "mutation": ("conformance", "reference_impl", "harnesses"),
 }
 
 

@@ -1,0 +1,223 @@
+"""Run the suite against one mutant: a fresh copy of the package with one module mutated,
+put first on the import path of an ``rttool run`` child process, under a time limit.
+
+The working tree is never touched: the copy, the child's reports, its temporary files
+and the reference harness's scenario databases all live in the mutant's own workspace
+under the output directory, which is removed once the outcome is read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+__all__ = [
+    "EXIT_FINDING",
+    "EXIT_UNDRIVABLE",
+    "Outcome",
+    "Status",
+    "Workspace",
+    "classify",
+    "compile_error",
+    "suite_command",
+]
+
+#: ``rttool run`` exit codes (see the README): a finding, and an undrivable implementation.
+EXIT_FINDING = 1
+EXIT_UNDRIVABLE = 3
+
+# Scenario databases of the reference harness go here instead of shared memory.
+_SCRATCH_ENV = "RTTOOL_SCRATCH_DIR"
+# What is kept of a child's error output for a crashed mutant: its last line, bounded.
+_TAIL_CHARS = 300
+# A standing report of the whole suite is a few hundred KB; anything far larger is not one.
+_MAX_STANDING_CHARS = 50_000_000
+
+
+class Status(StrEnum):
+    """What became of a mutant. Killed, crashed and timeout count as killed; an invalid
+    mutant is no program at all, so it is left out of the score."""
+
+    KILLED = "killed"  # the suite reported failing cases
+    CRASHED = "crashed"  # the harness or the suite could not run against it
+    TIMEOUT = "timeout"  # the run did not finish within the time limit
+    SURVIVED = "survived"  # every case passed
+    INVALID = "invalid"  # the mutated module does not compile: never run, never scored
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One mutant's result: its status, the child's exit code, wall seconds, and a short
+    detail (the failing clauses, or why it crashed or timed out)."""
+
+    mutant_id: str
+    status: Status
+    exit_code: int | None
+    seconds: float
+    detail: str
+
+
+def compile_error(text: str, filename: str) -> str | None:
+    """Why ``text`` is not valid Python, or ``None`` when it compiles."""
+    try:
+        with warnings.catch_warnings():  # "is" with a literal: a mutant may well say that
+            warnings.simplefilter("ignore")
+            compile(text, filename, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as err:
+        return f"the mutated module does not compile: {err}"
+    return None
+
+
+def suite_command(report_dir: Path) -> list[str]:
+    """The suite run against the reference runtime, through the adapter protocol.
+
+    ``-P`` keeps the child's working directory off its import path, so that only the
+    copy on ``PYTHONPATH`` can provide ``reference_impl``.
+    """
+    return [
+        sys.executable,
+        "-P",
+        "-m",
+        "conformance.cli",
+        "run",
+        "--impl",
+        "reference",
+        "--no-hunt",
+        "--quiet",
+        "--report-dir",
+        str(report_dir),
+    ]
+
+
+def classify(
+    exit_code: int | None, timed_out: bool, report_dir: Path, stderr: str
+) -> tuple[Status, str]:
+    """A status and a detail from how the child ended."""
+    if timed_out:
+        return Status.TIMEOUT, "the suite run did not finish in time and was stopped"
+    if exit_code == 0:
+        return Status.SURVIVED, ""
+    if exit_code == EXIT_FINDING:
+        failing = failing_clauses(report_dir / "standing.json")
+        if failing:
+            return Status.KILLED, "failing: " + ", ".join(failing)
+        return Status.KILLED, "the run reported a finding"
+    last = next((line for line in reversed(stderr.splitlines()) if line.strip()), "")
+    reason = (
+        "the implementation could not be driven"
+        if exit_code == EXIT_UNDRIVABLE
+        else (f"the suite run exited with {exit_code}")
+    )
+    last = last.strip().removeprefix("rttool: ")
+    if last.startswith(reason):  # rttool's own line already says it
+        return Status.CRASHED, last[:_TAIL_CHARS]
+    return Status.CRASHED, f"{reason}: {last[:_TAIL_CHARS]}" if last else reason
+
+
+def failing_clauses(standing: Path) -> list[str]:
+    """Clause ids that did not conform (or erred) in a standing report, best effort: the
+    detail is for the reader, the status never depends on it."""
+    try:
+        data = json.loads(standing.read_text(encoding="utf-8")[:_MAX_STANDING_CHARS])
+    except (OSError, ValueError):
+        return []
+    found = []
+    for clause in _clauses(data):
+        ident, standing_of = clause.get("id"), clause.get("standing")
+        if isinstance(ident, str) and standing_of in ("does-not-conform", "error"):
+            found.append(ident)
+    return found
+
+
+def _clauses(data: object) -> list[dict[str, object]]:
+    rules = data.get("rules") if isinstance(data, dict) else None
+    out: list[dict[str, object]] = []
+    for rule in rules if isinstance(rules, list) else []:
+        clauses = rule.get("clauses") if isinstance(rule, dict) else None
+        out += [c for c in (clauses if isinstance(clauses, list) else []) if isinstance(c, dict)]
+    return out
+
+
+class Workspace:
+    """One mutant's folder: a copy of the package, the child's reports and its scratch."""
+
+    def __init__(self, root: Path, package: Path) -> None:
+        self.root = root
+        self.package = package
+        self.source = root / "src"
+        self.reports = root / "report"
+        self.scratch = root / "tmp"
+
+    def prepare(self, module: str | None = None, text: str | None = None) -> None:
+        """Copy the package (without bytecode caches); write ``text`` over ``module``."""
+        shutil.rmtree(self.root, ignore_errors=True)
+        self.scratch.mkdir(parents=True)
+        target = self.source / self.package.name
+        shutil.copytree(self.package, target, ignore=shutil.ignore_patterns("__pycache__"))
+        if module is not None and text is not None:
+            (target / module).write_text(text, encoding="utf-8")
+
+    def environment(self) -> dict[str, str]:
+        """The child's environment: the copy first on the import path, every temporary
+        file inside the workspace."""
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            [str(self.source), *filter(None, [env.get("PYTHONPATH")])]
+        )
+        for name in ("TMPDIR", "TEMP", "TMP", _SCRATCH_ENV):
+            env[name] = str(self.scratch)
+        return env
+
+    def run(self, command: Sequence[str], timeout: float) -> tuple[int | None, bool, str]:
+        """Run ``command`` here; on timeout, kill its whole process group.
+
+        Returns (exit code, whether it timed out, the tail of its error output).
+        """
+        log = self.root / "stderr.txt"
+        with log.open("wb") as err, open(os.devnull, "wb") as out:
+            child = subprocess.Popen(
+                list(command),
+                cwd=self.scratch,
+                env=self.environment(),
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                start_new_session=True,  # a group of its own, so a kill reaches every child
+            )
+            try:
+                code: int | None = child.wait(timeout=timeout)
+                timed_out = False
+            except subprocess.TimeoutExpired:
+                _kill_group(child)
+                code, timed_out = None, True
+        data = log.read_bytes()
+        return code, timed_out, data[-4 * _TAIL_CHARS :].decode("utf-8", errors="replace")
+
+    def outcome(self, mutant_id: str, timeout: float) -> Outcome:
+        """Run the suite in this (prepared) workspace and classify how it ended."""
+        started = time.monotonic()
+        code, timed_out, stderr = self.run(suite_command(self.reports), timeout)
+        seconds = time.monotonic() - started
+        status, detail = classify(code, timed_out, self.reports, stderr)
+        return Outcome(mutant_id, status, code, round(seconds, 3), detail)
+
+    def remove(self) -> None:
+        """Delete the workspace and everything the child left in it."""
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _kill_group(child: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(child.pid, signal.SIGKILL)
+    child.wait()
