@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 
 from reference_impl import records
 from reference_impl.behaviour import Behaviour, Components
-from reference_impl.journal import Journal, LedgerEvent, classify
 from reference_impl.mutants._model import Mutant, with_behaviour
 from reference_impl.passes import Call, PassContext, PassResult, ToolNode
 from reference_impl.store import Store
@@ -107,22 +106,6 @@ class _HeldSharedByConversation(Behaviour):
         return taken
 
 
-class _JournalOfLastChunkOnly(Behaviour):
-    """The completed calls a resumed chunk snapshots come only from the chunk cut off
-    just before it: a write completed two interruptions ago is run again.  (Interrupted
-    calls still come from the whole turn, so the interrupted-write guard holds and only
-    the hard-block's memory is short.)"""
-
-    def journal(self, events: Sequence[LedgerEvent]) -> Journal:
-        whole = classify(events)
-        runs = [event.run for event in events if event.run is not None]
-        if not runs:
-            return whole
-        last = runs[-1]
-        recent = classify([event for event in events if event.run in (None, last)])
-        return Journal(recent.completed, whole.interrupted)
-
-
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "failed-write-back-holds-own-twice",
@@ -152,13 +135,6 @@ MUTANTS: tuple[Mutant, ...] = (
         ("RT-TOOL-7#c1",),
         "a write-back takes what is held against every turn of the conversation",
         with_behaviour(_HeldSharedByConversation),
-        hunt=True,
-    ),
-    Mutant(
-        "journal-of-last-chunk-only",
-        ("DR-3#c2",),
-        "a resumed chunk's journal covers only the chunk cut off just before it",
-        with_behaviour(_JournalOfLastChunkOnly),
         hunt=True,
     ),
 )
