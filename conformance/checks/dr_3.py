@@ -2,7 +2,9 @@
 
 Every turn here is cut by its time limit after its first calls returned, and continues;
 the checks count the bodies that run (``side_effects``, by call id) and read what the
-model is given back.  What the clauses quantify over, and how the checks vary it:
+model is given back; the turns each variant plays are in
+:mod:`conformance.checks._dr_3_scenarios`.  What the clauses quantify over, and how the
+checks vary it:
 
 * ¶1 (one snapshot of the prior chunks of the same turn): a write made twice in the
   resumed chunk, in two passes and in one batch; a write completed in an earlier turn.
@@ -29,40 +31,27 @@ a write re-dispatched after a pause inside a resumed chunk (whether a pause ends
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 
-from adapters.scenario import Answer, Reply, Restart, Return, StartTurn, Step, Wait
+from adapters.scenario import Restart, StartTurn, Step, Wait
 from adapters.trace import Trace
 from conformance.checks import CheckContext, check
 from conformance.checks._common import mapping, one_turn, show
-from conformance.checks._durable import ANA, BO, CY, TICKET, cut, ran, runs_of, send, ticket, tools
+from conformance.checks._dr_3_scenarios import (
+    CONSUMED,
+    FRESH,
+    MATCHED,
+    READS,
+    REUSED,
+    TWICE,
+    Call,
+    Fresh,
+    Redispatch,
+)
+from conformance.checks._durable import ANA, cut, ran, runs_of, send, tools
 from conformance.checks._told import shows, text_of
-from conformance.scenarios import ask, call, calls, failure, output, say
+from conformance.scenarios import call, calls, say
 from conformance.traces import located_results, located_runs
-
-Call = dict[str, object]
-
-
-@dataclass(frozen=True)
-class Redispatch:
-    """A turn whose ``before`` calls complete (one batch) before its time limit cuts it;
-    ``middle``, when given, is a chunk between, cut in turn after its last call returned;
-    the resumed chunk then dispatches ``after`` (one batch, or one pass per call with
-    ``separately``).  ``runs`` says how often each call of ``after`` must run (by call id),
-    ``answers`` which re-dispatched calls get which completed call's journaled result
-    (call id -> the original call id and what its tool returned)."""
-
-    before: tuple[Call, ...]
-    after: tuple[Call, ...]
-    runs: Mapping[str, int]
-    separately: bool = False
-    middle: tuple[Call, ...] = ()
-    restart: bool = False
-    answers: Mapping[str, tuple[str, object]] = field(default_factory=dict)
-    sends: tuple[Return, ...] = ()
-    tickets: tuple[Return, ...] = ()
-    last_cut: str = "after_tool_done"
 
 
 def _count(batch: Sequence[Call], name: object) -> int:
@@ -133,18 +122,6 @@ def _given(trace: Trace, call_id: str) -> tuple[str, str] | None:
 
 PAIR_ONE = "DR-3 ¶1: the snapshot holds only the prior chunks of the same turn"
 
-TWICE: dict[str, Redispatch] = {
-    "two-passes": Redispatch(
-        (call("lookup", {"id": 7}, "c1"),),
-        (send(ANA, "r1"), send(ANA, "r2")),
-        {"r1": 1, "r2": 1},
-        separately=True,
-    ),
-    "one-batch": Redispatch(
-        (call("lookup", {"id": 7}, "c1"),), (send(ANA, "r1"), send(ANA, "r2")), {"r1": 1, "r2": 1}
-    ),
-}
-
 
 @check("DR-3#c1", variants={**TWICE, "another-turn": None})
 def check_snapshot_taken_once_before_chunk(ctx: CheckContext, variant: Redispatch | None) -> None:
@@ -182,48 +159,6 @@ REUSE = (
     "DR-3 ¶2: a re-dispatched write matching a completed entry is not executed; the "
     "journaled result comes back with a note"
 )
-ZOE = {"to": "zoë@example.com", "subject": 'Grüße ✓ "quoted" \\ back'}
-
-REUSED: dict[str, Redispatch] = {
-    "string-result": Redispatch(
-        (send(ANA, "c1"),), (send(ANA, "r1"),), {"r1": 0}, answers={"r1": ("c1", "sent")}
-    ),
-    "map-result": Redispatch(
-        (ticket(TICKET, "c1"),),
-        (ticket(TICKET, "r1"),),
-        {"r1": 0},
-        answers={"r1": ("c1", {"id": "T-7", "queue": "ops"})},
-        tickets=(output({"id": "T-7", "queue": "ops"}),),
-    ),
-    "failed-result": Redispatch(
-        (send(ANA, "c1"),),
-        (send(ANA, "r1"),),
-        {"r1": 0},
-        answers={"r1": ("c1", "mailbox full")},
-        sends=(failure("mailbox full"),),
-    ),
-    "non-ascii-arguments": Redispatch(
-        (send(ZOE, "c1"),),
-        (send(ZOE, "r1"),),
-        {"r1": 0},
-        answers={"r1": ("c1", "envoyé ✓")},
-        sends=(output("envoyé ✓"),),
-    ),
-    "after-a-restart": Redispatch(
-        (send(ANA, "c1"),),
-        (send(ANA, "r1"),),
-        {"r1": 0},
-        restart=True,
-        answers={"r1": ("c1", "sent")},
-    ),
-    "two-chunks-later": Redispatch(
-        (send(ANA, "c1"),),
-        (send(ANA, "r1"),),
-        {"r1": 0},
-        middle=(call("lookup", {"id": 7}, "c2"),),
-        answers={"r1": ("c1", "sent")},
-    ),
-}
 
 
 @check("DR-3#c2", variants=REUSED)
@@ -273,30 +208,6 @@ def check_completed_write_not_repeated(ctx: CheckContext, variant: Redispatch) -
 
 
 READ_ONLY = "DR-3 ¶3: read-only tools are never blocked"
-LOOKUP = {"id": 7}
-
-READS: dict[str, Redispatch] = {
-    "re-dispatched": Redispatch(
-        (call("lookup", LOOKUP, "c1"),), (call("lookup", LOOKUP, "r1"),), {"r1": 1}
-    ),
-    "beside-a-blocked-write": Redispatch(
-        (send(ANA, "c1"), call("lookup", LOOKUP, "c2")),
-        (call("lookup", LOOKUP, "r1"), send(ANA, "r2")),
-        {"r1": 1},
-    ),
-    "interrupted-then-retried": Redispatch(
-        (call("lookup", LOOKUP, "c1"),),
-        (call("lookup", LOOKUP, "r1"),),
-        {"r1": 1},
-        last_cut="after_tool_body",
-    ),
-    "two-chunks-later": Redispatch(
-        (call("lookup", LOOKUP, "c1"),),
-        (call("lookup", LOOKUP, "r1"),),
-        {"r1": 1},
-        middle=(send(BO, "c2"),),
-    ),
-}
 
 
 @check("DR-3#c3", variants=READS)
@@ -309,54 +220,6 @@ def check_read_only_never_blocked(ctx: CheckContext, variant: Redispatch) -> Non
 
 
 MATCH = "DR-3 ¶4: the match is on the tool name and a signature of its input, not on position"
-NESTED_A = {"title": "Jam", "meta": {"floor": 3, "tags": ["a", "b"]}}
-NESTED_B = {"title": "Jam", "meta": {"tags": ["a", "b"], "floor": 3}}
-NESTED_C = {"title": "Jam", "meta": {"floor": 3, "tags": ["b", "a"]}}
-LONG = "é" * 150  # 300 bytes of UTF-8
-
-MATCHED: dict[str, Redispatch] = {
-    "another-position": Redispatch(
-        (send(ANA, "c1"), send(BO, "c2")),
-        (send(BO, "r1"), send(CY, "r2"), send(ANA, "r3")),
-        {"r1": 0, "r2": 1, "r3": 0},
-        answers={"r1": ("c2", "sent to bo"), "r3": ("c1", "sent to ana")},
-        sends=(output("sent to ana"), output("sent to bo"), output("sent to cy")),
-    ),
-    "keys-in-another-order": Redispatch(
-        (send({"to": "ana@example.com", "subject": "Hi"}, "c1"),),
-        (send({"subject": "Hi", "to": "ana@example.com"}, "r1"),),
-        {"r1": 0},
-    ),
-    "nested-keys-in-another-order": Redispatch(
-        (ticket(NESTED_A, "c1"),),
-        (ticket(NESTED_C, "r2"), ticket(NESTED_B, "r1")),
-        {"r2": 1, "r1": 0},
-    ),
-    "non-ascii-and-escapes": Redispatch(
-        (send({"to": "zoë@example.com", "body": 'a\n"b" \\ ✓'}, "c1"),),
-        (
-            send({"to": "zoé@example.com", "body": 'a\n"b" \\ ✓'}, "r2"),
-            send({"to": "zoë@example.com", "body": 'a\n"b" \\ ✓'}, "r1"),
-        ),
-        {"r2": 1, "r1": 0},
-    ),
-    "difference-past-300-bytes": Redispatch(
-        (send({"to": "ana@example.com", "body": LONG + "1"}, "c1"),),
-        (
-            send({"to": "ana@example.com", "body": LONG + "2"}, "r2"),
-            send({"to": "ana@example.com", "body": LONG + "1"}, "r1"),
-        ),
-        {"r2": 1, "r1": 0},
-    ),
-    "number-and-string": Redispatch(
-        (ticket({"id": 7}, "c1"),),
-        (ticket({"id": "7"}, "r2"), ticket({"id": 7}, "r1")),
-        {"r2": 1, "r1": 0},
-    ),
-    "same-input-other-tool": Redispatch(
-        (send(ANA, "c1"),), (ticket(ANA, "r2"), send(ANA, "r1")), {"r2": 1, "r1": 0}
-    ),
-}
 
 
 @check("DR-3#c4", variants=MATCHED)
@@ -376,21 +239,6 @@ def check_match_by_content_not_position(ctx: CheckContext, variant: Redispatch) 
         )
 
 
-CONSUMED: dict[str, Redispatch] = {
-    "two-passes": Redispatch(
-        (send(ANA, "c1"),), (send(ANA, "r1"), send(ANA, "r2")), {"r1": 0, "r2": 1}, separately=True
-    ),
-    "one-batch": Redispatch(
-        (send(ANA, "c1"),), (send(ANA, "r1"), send(ANA, "r2")), {"r1": 0, "r2": 1}
-    ),
-    "two-completions-three-repeats": Redispatch(
-        (send(ANA, "c1"), send(ANA, "c2")),
-        (send(ANA, "r1"), send(ANA, "r2"), send(ANA, "r3")),
-        {"r1": 0, "r2": 0, "r3": 1},
-    ),
-}
-
-
 @check("DR-3#c5", variants=CONSUMED)
 def check_entry_consumed_once(ctx: CheckContext, variant: Redispatch) -> None:
     """One journaled completion short-circuits one re-dispatch only."""
@@ -401,40 +249,6 @@ def check_entry_consumed_once(ctx: CheckContext, variant: Redispatch) -> None:
         "DR-3 ¶5: each completed entry is consumed when it is matched",
         "every identical completion was already used up by a call before it",
     )
-
-
-@dataclass(frozen=True)
-class Fresh:
-    """A turn never interrupted that makes one write again and again."""
-
-    model: tuple[Reply, ...]
-    steps: tuple[Step, ...]
-    call_ids: tuple[str, ...]
-
-
-FRESH: dict[str, Fresh] = {
-    "two-turns": Fresh(
-        (
-            calls(send(ANA, "c1")),
-            calls(send(ANA, "c2")),
-            say("done"),
-            calls(send(ANA, "c3")),
-            say("done"),
-        ),
-        (StartTurn("t1"), StartTurn("t2")),
-        ("c1", "c2", "c3"),
-    ),
-    "after-a-pause": Fresh(
-        (calls(send(ANA, "c1")), ask("Go on?"), calls(send(ANA, "c2")), say("done")),
-        (StartTurn("t1"), Answer("t1")),
-        ("c1", "c2"),
-    ),
-    "after-a-restart": Fresh(
-        (calls(send(ANA, "c1")), ask("Go on?"), calls(send(ANA, "c2")), say("done")),
-        (StartTurn("t1"), Restart(), Answer("t1")),
-        ("c1", "c2"),
-    ),
-}
 
 
 @check("DR-3#c6", variants=FRESH)
