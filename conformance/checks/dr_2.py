@@ -111,6 +111,7 @@ def _play(
         f"turn t1 was cut {plural(len(cuts), 'time')} (at {', '.join(cuts) or 'nowhere'}) and "
         f"resumed {plural(len(resumed), 'time')}, expected {len(shape.cuts)}; {clause}",
         at=cuts[-1] if cuts else None,
+        reading="resumable-causes",
     )
     at, run = resumed[-1]
     return trace, at, run
