@@ -26,6 +26,8 @@ Outcome = tuple[str, dict[str, object], str]
 #: How long the racy claim waits between its look and its write, so that two waiters
 #: reliably both look before either writes.
 RACE_WINDOW_S = 0.1
+#: How long a waiter at the last continuation waits for a second waiter to look too.
+PAIRING_WINDOW_S = 0.5
 
 
 class _TimeLimitEndsTurn(Behaviour):
@@ -105,8 +107,16 @@ class _CountSpansTheConversation(Behaviour):
 
 
 class _CountReadOutsideTheClaim(Behaviour):
-    """Looks at the turn and its count outside any transaction, then claims it
-    unconditionally: two waiters at the last continuation both continue."""
+    """At the last continuation, looks at the turn and its count outside any transaction,
+    then claims it unconditionally: two waiters at the last continuation both continue.
+
+    Two waiters are made to look before either claims (each waits up to
+    ``PAIRING_WINDOW_S`` for the other), so that the double continuation shows however
+    slowly the machine schedules the second waiter; other continuations are claimed as
+    production claims them."""
+
+    def __init__(self) -> None:
+        self._pair = threading.Barrier(2)
 
     def claim_continuation(
         self, store: Store, turn_id: str, start_run: Callable[[sqlite3.Connection], str]
@@ -115,12 +125,13 @@ class _CountReadOutsideTheClaim(Behaviour):
         turn = records.get_turn(conn, turn_id)
         if turn is None or turn.status != "resuming":
             return None
-        allowed = self.may_auto_continue(self.automatic_continuations(conn, turn_id))
-        time.sleep(RACE_WINDOW_S)
+        if self.automatic_continuations(conn, turn_id) != self.auto_continue_limit - 1:
+            return super().claim_continuation(store, turn_id, start_run)
+        try:
+            self._pair.wait(timeout=PAIRING_WINDOW_S)
+        except threading.BrokenBarrierError:  # no second waiter: claim alone
+            self._pair.reset()
         with store.transaction() as write:
-            if not allowed:
-                records.set_turn(write, turn_id, status="stopped", error="time_limit")
-                return None
             records.set_turn(write, turn_id, status="running")
             return start_run(write)
 
