@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from reference_impl import records
 from reference_impl.artifacts import Collector
 from reference_impl.behaviour import Components
-from reference_impl.durable import INTERRUPTED_PLACEHOLDER, NUDGE, short_result
+from reference_impl.durable import NUDGE, short_result
 from reference_impl.journal import Journal, Snapshot, signature
 from reference_impl.passes import REFUSED_MESSAGE, PassContext, prose
 from reference_impl.seams import Interruption, Seams, WriteBackFailed
@@ -263,20 +263,16 @@ class RunExecutor:
         journal: Journal | None
         try:
             s.seams.ledger_read()
-            events = records.ledger_events(s.store.read(), state.turn_id)
+            events = s.components.behaviour.journal_events(s.store.read(), state.turn_id)
             journal = s.components.behaviour.journal(events)
             state.snapshot_events = len(events)
         except Exception:  # best effort by design: the recovery must go on
             journal = None
         state.snapshot = s.components.behaviour.snapshot(journal or Journal())
-        prompt = s.components.behaviour.resume_prompt(journal)
+        prompt = s.components.behaviour.resume_messages(journal)
         with s.store.transaction() as conn:
-            records.append_thread(
-                conn,
-                state.conversation_id,
-                state.turn_id,
-                {"role": "user", "content": prompt, "kind": "resume"},
-            )
+            for message in prompt:
+                records.append_thread(conn, state.conversation_id, state.turn_id, message)
         note = None if journal is None or journal.empty else note_json(journal)
         s.observer.resumed(state.run_id, NUDGE, note)
 
@@ -290,7 +286,7 @@ class RunExecutor:
         events, claimed = chunk.get("events"), chunk.get("claimed")
         try:
             s.seams.ledger_read()
-            prior = records.ledger_events(s.store.read(), state.turn_id)
+            prior = s.components.behaviour.journal_events(s.store.read(), state.turn_id)
             journal = s.components.behaviour.journal(
                 prior[: events if isinstance(events, int) else 0]
             )
@@ -330,8 +326,13 @@ class RunExecutor:
                         self._shown_interrupted(state, call)
                     continue
                 stored = records.executed_call(conn, turn_id, call_id)
-                content = stored[1] if stored else INTERRUPTED_PLACEHOLDER
-                messages.append({"role": "tool", "tool_call_id": call_id, "content": content})
+                answer: dict[str, object] | None = (
+                    {"role": "tool", "tool_call_id": call_id, "content": stored[1]}
+                    if stored
+                    else self.s.components.behaviour.interrupted_answer(call_id)
+                )
+                if answer is not None:
+                    messages.append(answer)
                 refused_record = stored is not None and stored[2].get("error") == REFUSED_MESSAGE
                 if (stored is None or refused_record) and turn_id == state.turn_id:
                     self._shown_interrupted(state, call)
@@ -404,6 +405,7 @@ class RunExecutor:
             elif behaviour.hold_on_cut():
                 self._hold(conn, state)
             records.end_run(conn, state.run_id, "interrupted", interruption)
+            behaviour.on_cut(conn, state.turn_id, state.run_id, cut.point)
             automatic = behaviour.automatic_continuations(conn, state.turn_id)
             if cut.cause in behaviour.resumes_on_its_own() and behaviour.may_auto_continue(
                 automatic

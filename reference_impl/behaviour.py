@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from reference_impl import records
 from reference_impl.artifacts import Collector, Drop
-from reference_impl.durable import prior_turn_text, resume_prompt
+from reference_impl.durable import INTERRUPTED_PLACEHOLDER, prior_turn_text, resume_prompt
 from reference_impl.journal import Journal, LedgerEvent, Snapshot, classify
 from reference_impl.passes import ToolNode
 from reference_impl.seams import RESUMABLE
@@ -83,6 +83,25 @@ class Behaviour:
         """The resume prompt: the nudge, then the note when the journal has anything (DR-2)."""
         return resume_prompt(journal)
 
+    def resume_messages(self, journal: Journal | None) -> list[dict[str, object]]:
+        """The messages a resumed chunk appends to the thread: one user message holding
+        the resume prompt (the note inside it, right after the nudge)."""
+        return [{"role": "user", "content": self.resume_prompt(journal), "kind": "resume"}]
+
+    def journal_events(self, conn: sqlite3.Connection, turn_id: str) -> list[LedgerEvent]:
+        """The ledger a resumed chunk's journal is read from: its own turn's (DR-3 ¶1)."""
+        return records.ledger_events(conn, turn_id)
+
+    def interrupted_answer(self, call_id: str) -> dict[str, object] | None:
+        """How the history shows a declared call that never returned: answered by the
+        interrupted placeholder (DR-4 ¶2)."""
+        return {"role": "tool", "tool_call_id": call_id, "content": INTERRUPTED_PLACEHOLDER}
+
+    def on_cut(self, conn: sqlite3.Connection, turn_id: str, run_id: str, point: str) -> None:
+        """Called as a cut run ends.  Nothing is recorded: this runtime journals a
+        ``tool_start`` only as a body is about to run, so a cut never abandons one, and
+        never needs a ``clear`` (DR-1 ¶5)."""
+
     def automatic_continuations(self, conn: sqlite3.Connection, turn_id: str) -> int:
         """How many times the turn has continued on its own, counted from its stored runs."""
         return sum(1 for run in records.list_runs(conn, turn_id) if run.cause == "auto_continue")
@@ -128,6 +147,18 @@ class Behaviour:
     def prior_turn_text(self, journal: Journal) -> str:
         """What a new turn's agent is told about the unfinished turn before it (DR-6)."""
         return prior_turn_text(journal)
+
+    def new_turn_messages(self, prior: str | None, message: str) -> list[dict[str, object]]:
+        """The thread entries a new message adds: the prior-turn text as a system message
+        before the user's message, when there is an unfinished turn to tell of (DR-6 ¶4)."""
+        told: list[dict[str, object]] = (
+            [] if prior is None else [{"role": "system", "kind": "prior_turn", "content": prior}]
+        )
+        return [*told, {"role": "user", "content": message}]
+
+    def may_continue(self, conn: sqlite3.Connection, turn: records.TurnRow) -> bool:
+        """Whether a Continue chosen on ``turn`` is carried out: only where it is offered."""
+        return self.continue_offered(conn, turn)
 
     def on_hold(
         self, conn: sqlite3.Connection, turn_id: str, kept: Sequence[Mapping[str, object]]

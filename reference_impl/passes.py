@@ -273,9 +273,7 @@ class ToolNode:
                     else {"success": True, "data": entry.result, "error": None}
                 )
                 result = {key: journaled.get(key) for key in ("success", "data", "error")}
-                return self.finish(
-                    ctx, call, "reused", result, message=f"{self.prose_for(result)}\n{REUSED_NOTE}"
-                )
+                return self.finish(ctx, call, "reused", result, message=self.reused_message(result))
             if self.refuse_interrupted(ctx, tool, args):
                 result = self.policy.tool_result(success=False, output=None, error=REFUSED_MESSAGE)
                 return self.finish(ctx, call, "refused", result)
@@ -288,6 +286,11 @@ class ToolNode:
             output=None,
             error=f"declined: the operator declined this call ({reason})",
         )
+
+    def reused_message(self, result: Mapping[str, object]) -> str:
+        """What the model reads for a call answered from the journal (DR-3 ¶2): the
+        journaled result's prose, then a note saying it was not run again."""
+        return f"{self.prose_for(result)}\n{REUSED_NOTE}"
 
     def refuse_interrupted(self, ctx: PassContext, tool: ToolSpec, args: object) -> bool:
         """DR-4: refuse an identical retry of an interrupted write, only when the resumed

@@ -102,17 +102,8 @@ class Runtime:
                     conn, previous.id, status="stopped", error="superseded", expect=("resuming",)
                 )
             turn_id = records.create_turn(conn, conversation_id, entry_point)
-            if prior is not None:
-                records.append_thread(
-                    conn,
-                    conversation_id,
-                    turn_id,
-                    {
-                        "role": "system",
-                        "kind": "prior_turn",
-                        "content": self.components.behaviour.prior_turn_text(prior),
-                    },
-                )
+            behaviour = self.components.behaviour
+            told = None if prior is None else behaviour.prior_turn_text(prior)
             records.insert_message(
                 conn,
                 conversation_id=conversation_id,
@@ -122,9 +113,8 @@ class Runtime:
                 content=message,
                 node_id=None,
             )
-            records.append_thread(
-                conn, conversation_id, turn_id, {"role": "user", "content": message}
-            )
+            for entry in behaviour.new_turn_messages(told, message):
+                records.append_thread(conn, conversation_id, turn_id, entry)
             run_id = self._create_run(conn, turn_id, "start")
         state = RunState(
             run_id, turn_id, conversation_id, "start", entry_point, workflow, ("running", None)
@@ -167,7 +157,7 @@ class Runtime:
         """Continue: resume a stopped turn, with the journal note and the hard-block."""
         with self.store.transaction() as conn:
             turn = self._turn(conn, turn_id, conversation_id)
-            if not self._continue_offered(conn, turn):
+            if not self.components.behaviour.may_continue(conn, turn):
                 raise Refusal(
                     "continue_not_offered",
                     "Continue is offered only for the conversation's newest stop",

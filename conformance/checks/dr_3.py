@@ -1,176 +1,273 @@
-"""DR-3: a resumed chunk does not repeat a completed write."""
+"""DR-3: a resumed chunk does not repeat a completed write.
+
+Every turn here is cut by its time limit after its first calls returned, and continues;
+the checks count the bodies that run (``side_effects``, by call id) and read what the
+model is given back; the turns each variant plays are in
+:mod:`conformance.checks._dr_3_scenarios`.  What the clauses quantify over, and how the
+checks vary it:
+
+* ¶1 (one snapshot of the prior chunks of the same turn): a write made twice in the
+  resumed chunk, in two passes and in one batch; a write completed in an earlier turn.
+* ¶2 (a re-dispatched completed write is not run; its journaled result comes back with a
+  note): a string, a map and a failed result; non-ASCII arguments; after a restart; two
+  chunks after the one that completed it.
+* ¶3 (read-only tools never blocked): a repeated read, a read beside a blocked write, a
+  read that was interrupted, a read two chunks later.
+* ¶4 (matched by tool name and a signature of the input, not by position): another
+  position beside a fresh call; keys in another order, at the top and nested; non-ASCII
+  text and escapes; a difference past the 300th byte; a number against the same digits
+  as a string; the same input to another tool.
+* ¶5 (each completed entry consumed once): two repeats in two passes and in one batch;
+  two completions and three repeats.
+* ¶6 (nothing changes for a run never interrupted): identical writes in two turns, after
+  a pause, after a restart during a pause.
+
+Accepted either way (docs/interpretations.md): the journaled result rendered in any form
+that carries it, with a note beside it (reused-result).  Left unjudged: a write repeated
+in a later chunk after an earlier chunk already answered it from the journal (whether a
+completion consumed in one chunk stays consumed in the next, the text does not say), and
+a write re-dispatched after a pause inside a resumed chunk (whether a pause ends a chunk).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from adapters.scenario import Interrupt, StartTurn, Wait
+from adapters.scenario import Restart, StartTurn, Step, Wait
 from adapters.trace import Trace
 from conformance.checks import CheckContext, check
 from conformance.checks._common import mapping, one_turn, show
-from conformance.checks._durable import ANA, BO, CY, send, tools
+from conformance.checks._dr_3_scenarios import (
+    CONSUMED,
+    FRESH,
+    MATCHED,
+    READS,
+    REUSED,
+    TWICE,
+    Call,
+    Fresh,
+    Redispatch,
+)
+from conformance.checks._durable import ANA, cut, ran, runs_of, send, tools
+from conformance.checks._told import shows, text_of
 from conformance.scenarios import call, calls, say
-from conformance.traces import results, side_effects
+from conformance.traces import located_results, located_runs
 
 
-def _resumed(
-    ctx: CheckContext,
-    name: str,
-    before: Sequence[object],
-    after: Sequence[object],
-    *,
-    cut_tool: str = "send_email",
-    occurrence: int | None = None,
-    separately: bool = False,
-) -> Trace:
-    """Run ``before`` as one batch, cut the run by its time limit after the last call of
-    ``cut_tool`` returned, then let it continue with ``after`` as the resumed batch (with
-    ``separately``, one batch per call, so each is its own pass)."""
-    count = occurrence or sum(1 for c in before if mapping(c).get("name") == cut_tool)
-    resumed = [calls(one) for one in after] if separately else [calls(*after)]
+def _count(batch: Sequence[Call], name: object) -> int:
+    return sum(1 for c in batch if c.get("name") == name)
+
+
+def _play(ctx: CheckContext, name: str, shape: Redispatch) -> Trace:
+    first = str(shape.before[-1].get("name"))
+    steps: list[Step] = [
+        cut(
+            shape.last_cut if not shape.middle else "after_tool_done",
+            on=first,
+            nth=_count(shape.before, first),
+        )
+    ]
+    model = [calls(*shape.before)]
+    if shape.middle:
+        second = str(shape.middle[-1].get("name"))
+        steps.append(
+            cut(shape.last_cut, on=second, nth=_count([*shape.before, *shape.middle], second))
+        )
+        model.append(calls(*shape.middle))
+    model += [calls(one) for one in shape.after] if shape.separately else [calls(*shape.after)]
+    steps += [StartTurn("t1"), *([Restart()] if shape.restart else []), Wait()]
     return one_turn(
         ctx,
         name,
-        tools=tools(),
-        model=[calls(*before), *resumed, say("done")],
-        steps=[
-            Interrupt("after_tool_done", "time_limit", cut_tool, count),
-            StartTurn("t1"),
-            Wait(),
-        ],
+        tools=tools(sends=shape.sends, tickets=shape.tickets),
+        model=[*model, say("done")],
+        steps=steps,
     )
 
 
-def _sent_to(trace: Trace) -> list[object]:
-    return [mapping(e.get("input")).get("to") for e in side_effects(trace, "send_email")]
-
-
-@check("DR-3#c1")
-def check_snapshot_taken_once_before_chunk(ctx: CheckContext) -> None:
-    """The snapshot covers prior chunks only: a write completed inside the resumed chunk
-    does not block its own identical repeat there."""
-    trace = _resumed(
-        ctx,
-        "dr3-c1-once",
-        [call("lookup", {"id": 7}, "c1")],
-        [send(ANA, "r1"), send(ANA, "r2")],
-        cut_tool="lookup",
-        separately=True,  # a journal read again before each pass would block the second
-    )
-    ctx.need(
-        _sent_to(trace).count(ANA["to"]) == 2,
-        f"two identical fresh sends in the resumed chunk ran {show(_sent_to(trace))}; a call "
-        "completed in this chunk must not be in its snapshot",
-    )
-
-
-@check("DR-3#c2")
-def check_completed_write_not_repeated(ctx: CheckContext) -> None:
-    """A re-dispatched write matching a completed entry is not executed: its journaled result
-    comes back, with a note."""
-    trace = _resumed(ctx, "dr3-c2-blocked", [send(ANA, "c1")], [send(ANA, "r1")])
-    ctx.need(
-        _sent_to(trace) == [ANA["to"]],
-        f"the email was sent {len(_sent_to(trace))} times: {show(_sent_to(trace))}",
-    )
-    found = results(trace, "r1")
-    ctx.need(bool(found), "the re-dispatched call got no result")
-    result = mapping(found[0].result)
-    ctx.need(
-        result.get("success") is True and "sent" in str(result.get("data")),
-        f"the re-dispatched call did not get the journaled result: {show(result)}",
-    )
-
-    def message(call_id: str, cause: str) -> str | None:
-        for run, one in trace.passes():
-            for m in one.tool_messages:
-                if run.cause == cause and mapping(m).get("tool_call_id") == call_id:
-                    return str(mapping(m).get("content"))
-        return None
-
-    first, reused = message("c1", "start"), message("r1", "auto_continue")
-    ctx.need(
-        first is not None and reused is not None,
-        "the tool messages of the first send and of its re-dispatch are missing",
-    )
-    assert first is not None and reused is not None
-    ctx.need(
-        reused != first and first in reused,
-        f"the journaled result came back without a note: first {show(first)}, again {show(reused)}",
-    )
-
-
-@check("DR-3#c3")
-def check_read_only_never_blocked(ctx: CheckContext) -> None:
-    """A read-only tool re-dispatched with the same input runs again."""
-    lookup = call("lookup", {"id": 7}, "c1")
-    trace = _resumed(
-        ctx, "dr3-c3-read-only", [lookup], [call("lookup", {"id": 7}, "r1")], cut_tool="lookup"
-    )
-    ran = len(side_effects(trace, "lookup"))
-    ctx.need(ran == 2, f"the read-only lookup ran {ran} times; it must never be blocked")
-
-
-@check("DR-3#c4")
-def check_match_by_content_not_position(ctx: CheckContext) -> None:
-    """Matching is by name and input: order does not matter, different arguments run."""
-    trace = _resumed(
-        ctx,
-        "dr3-c4-content",
-        [send(ANA, "c1"), send(BO, "c2")],
-        [send(BO, "r1"), send(CY, "r2"), send(ANA, "r3")],
-    )
-    sent = _sent_to(trace)
-    ctx.need(
-        sorted(map(str, sent)) == sorted(map(str, [ANA["to"], BO["to"], CY["to"]])),
-        f"emails went to {show(sent)}; expected Ana and Bo once each (first attempt) and "
-        "Cy once (a fresh call)",
-    )
-    for call_id, expected in (("r1", "sent"), ("r3", "sent")):
-        got = results(trace, call_id)
-        ctx.need(
-            bool(got)
-            and mapping(got[0].result).get("success") is True
-            and expected in str(mapping(got[0].result).get("data")),
-            f"re-dispatched call {call_id} did not get its own journaled result",
+def _expect_runs(
+    ctx: CheckContext, trace: Trace, shape: Redispatch, clause: str, fresh: str
+) -> None:
+    """Each call of ``after`` ran as often as ``shape.runs`` says (``fresh``: why a call
+    that must run has nothing to answer it)."""
+    for sent in shape.after:
+        call_id = str(sent.get("tool_call_id"))
+        if call_id not in shape.runs:
+            continue
+        wanted = shape.runs[call_id]
+        said, at = runs_of(trace, call_id)
+        expected = (
+            "expected it not to run: an identical call completed in an earlier chunk of the turn"
+            if not wanted
+            else f"expected it to run once: {fresh}"
+        )
+        ctx.expect(
+            len(ran(trace, call_id)) == wanted,
+            f"{sent.get('name')} {show(sent.get('args'), 120)} (call {call_id}), dispatched in "
+            f"the resumed chunk, {said}; {expected}; {clause}",
+            at=at,
         )
 
 
-@check("DR-3#c5")
-def check_entry_consumed_once(ctx: CheckContext) -> None:
-    """One journaled completion short-circuits one re-dispatch only."""
-    trace = _resumed(
+def _given(trace: Trace, call_id: str) -> tuple[str, str] | None:
+    """The first tool message for ``call_id`` the model was given: its pointer and text."""
+    for at, run in located_runs(trace):
+        for index, given in enumerate(run.model_inputs):
+            for number, message in enumerate(given.messages):
+                fields = mapping(message)
+                if fields.get("role") == "tool" and fields.get("tool_call_id") == call_id:
+                    return f"{at}/model_inputs/{index}/messages/{number}", text_of(message)
+    return None
+
+
+PAIR_ONE = "DR-3 ¶1: the snapshot holds only the prior chunks of the same turn"
+
+
+@check("DR-3#c1", variants={**TWICE, "another-turn": None})
+def check_snapshot_taken_once_before_chunk(ctx: CheckContext, variant: Redispatch | None) -> None:
+    """The snapshot covers the prior chunks of the same turn only: a write completed
+    inside the resumed chunk, or in an earlier turn, does not block its identical repeat."""
+    if variant is not None:
+        trace = _play(ctx, "dr3-c1-once", variant)
+        _expect_runs(
+            ctx, trace, variant, PAIR_ONE, "its twin completed in this chunk, not an earlier one"
+        )
+        return
+    trace = one_turn(
         ctx,
-        "dr3-c5-consume",
-        [send(ANA, "c1")],
-        [send(ANA, "r1"), send(ANA, "r2")],
-        separately=True,
+        "dr3-c1-another-turn",
+        tools=tools(),
+        model=[
+            calls(send(ANA, "c1")),
+            say("done"),
+            calls(call("lookup", {"id": 7}, "c2")),
+            calls(send(ANA, "r1")),
+            say("done"),
+        ],
+        steps=[cut("after_tool_done", on="lookup"), StartTurn("t1"), StartTurn("t2"), Wait()],
     )
-    ctx.need(
-        _sent_to(trace).count(ANA["to"]) == 2,
-        f"the email was sent {_sent_to(trace).count(ANA['to'])} times; one completion "
-        "must absorb exactly one repeat",
+    said, at = runs_of(trace, "r1")
+    ctx.expect(
+        len(ran(trace, "r1")) == 1,
+        f"send_email {show(dict(ANA))} (call r1), dispatched in turn t2's resumed chunk, {said};"
+        f" expected it to run once: its identical call completed in another turn, t1; {PAIR_ONE}",
+        at=at,
     )
 
 
-@check("DR-3#c6")
-def check_fresh_runs_untouched(ctx: CheckContext) -> None:
-    """A run that was never interrupted, and a new turn, see an empty journal."""
+REUSE = (
+    "DR-3 ¶2: a re-dispatched write matching a completed entry is not executed; the "
+    "journaled result comes back with a note"
+)
+
+
+@check("DR-3#c2", variants=REUSED)
+def check_completed_write_not_repeated(ctx: CheckContext, variant: Redispatch) -> None:
+    """A re-dispatched write matching a completed entry is not executed: the model gets
+    its journaled result back, with a note that it was not run again."""
+    trace = _play(ctx, "dr3-c2-blocked", variant)
+    _expect_runs(ctx, trace, variant, REUSE, "")
+    for call_id, (original, out) in variant.answers.items():
+        given = _given(trace, call_id)
+        if not ctx.expect(
+            given is not None,
+            f"the model is never given a tool message for the re-dispatched call {call_id}; "
+            f"{REUSE}",
+        ):
+            continue
+        assert given is not None
+        at, text = given
+        ctx.expect(
+            shows(text, out)
+            if isinstance(out, str)
+            else all(shows(text, v) for v in mapping(out).values()),
+            f"for the re-dispatched call {call_id} the model reads {show(text, 160)}, which does "
+            f"not carry the journaled result {show(out)}; {REUSE}",
+            at=at,
+            reading="reused-result",
+        )
+        first = _given(trace, original)
+        ctx.expect(
+            first is None or text.strip() != first[1].strip(),
+            f"for the re-dispatched call {call_id} the model reads {show(text, 160)}, exactly "
+            f"what it read when call {original} ran: nothing says it already completed and was "
+            f"not run again; {REUSE}",
+            at=at,
+            reading="reused-result",
+        )
+        failed = isinstance(out, str) and bool(variant.sends) and variant.sends[0].fail == out
+        for where, result in located_results(trace, call_id):
+            got = mapping(result.result).get("success")
+            ctx.expect(
+                got is (not failed),
+                f"the result of the re-dispatched call {call_id} has success {show(got)}, the "
+                f"journaled result's was {show(not failed)}; {REUSE}",
+                at=f"{where}/result/success",
+                reading="reused-result",
+            )
+
+
+READ_ONLY = "DR-3 ¶3: read-only tools are never blocked"
+
+
+@check("DR-3#c3", variants=READS)
+def check_read_only_never_blocked(ctx: CheckContext, variant: Redispatch) -> None:
+    """A read-only tool re-dispatched with the same input runs again, whether it completed
+    or was interrupted before."""
+    _expect_runs(
+        ctx, _play(ctx, "dr3-c3-read-only", variant), variant, READ_ONLY, "it is read-only"
+    )
+
+
+MATCH = "DR-3 ¶4: the match is on the tool name and a signature of its input, not on position"
+
+
+@check("DR-3#c4", variants=MATCHED)
+def check_match_by_content_not_position(ctx: CheckContext, variant: Redispatch) -> None:
+    """Matching is by tool name and input, wherever the call sits: an identical call is
+    answered from the journal (with its own journaled result), any difference runs."""
+    trace = _play(ctx, "dr3-c4-content", variant)
+    _expect_runs(ctx, trace, variant, MATCH, "no completed call has its tool and input")
+    for call_id, (original, out) in variant.answers.items():
+        given = _given(trace, call_id)
+        ctx.expect(
+            given is not None and shows(given[1], out),
+            f"for call {call_id} the model reads {show(given[1] if given else None, 160)}, not "
+            f"the journaled result of the call it matches, {original} ({show(out)}); {MATCH}",
+            at=given[0] if given else None,
+            reading="reused-result",
+        )
+
+
+@check("DR-3#c5", variants=CONSUMED)
+def check_entry_consumed_once(ctx: CheckContext, variant: Redispatch) -> None:
+    """One journaled completion short-circuits one re-dispatch only."""
+    _expect_runs(
+        ctx,
+        _play(ctx, "dr3-c5-consume", variant),
+        variant,
+        "DR-3 ¶5: each completed entry is consumed when it is matched",
+        "every identical completion was already used up by a call before it",
+    )
+
+
+@check("DR-3#c6", variants=FRESH)
+def check_fresh_runs_untouched(ctx: CheckContext, variant: Fresh) -> None:
+    """A run that was never interrupted sees an empty journal: an identical write runs
+    every time it is sent."""
     trace = one_turn(
         ctx,
         "dr3-c6-fresh",
         tools=tools(),
-        model=[
-            calls(send(ANA, "c1")),
-            calls(send(ANA, "c2")),
-            say("done"),
-            calls(send(ANA, "c3")),
-            say("done"),
-        ],
-        steps=[StartTurn("t1"), StartTurn("t2")],
+        model=variant.model,
+        steps=list(variant.steps),
     )
-    ctx.need(
-        _sent_to(trace).count(ANA["to"]) == 3,
-        f"identical sends in runs that were never interrupted ran "
-        f"{_sent_to(trace).count(ANA['to'])} times, expected 3",
-    )
+    for call_id in variant.call_ids:
+        said, at = runs_of(trace, call_id)
+        ctx.expect(
+            len(ran(trace, call_id)) == 1,
+            f"send_email {show(dict(ANA))} (call {call_id}) {said}; expected it to run once: no "
+            "run of the turn was ever interrupted; DR-3 ¶6: a first-turn call sees an empty "
+            "journal, and nothing changes for a run never interrupted",
+            at=at,
+        )

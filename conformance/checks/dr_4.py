@@ -1,126 +1,210 @@
-"""DR-4: an interrupted write is not blindly retried."""
+"""DR-4: an interrupted write is not blindly retried.
+
+A write is interrupted by a cut after its body ran (its side effect landed, its result
+was never recorded), before its body ran, or by the process dying after it.  What the
+clauses quantify over, and how the checks vary it:
+
+* ¶1 (the hard-block covers completed calls only): the three interruptions above, and a
+  retry two chunks after the cut; the identical retry is never answered as if the call
+  had completed (it runs, or it is refused, never handed a successful result unrun).
+* ¶2 (an identical retry is refused when the resumed run's history shows the
+  interruption, and only then): the retry in the next chunk, two chunks later, after a
+  crash and Continue; two identical retries in one batch; a retry with other arguments
+  beside an identical one; a retry in a new turn, whose run resumes nothing.
+
+Accepted either way (docs/interpretations.md#history-shows-the-interruption): how the
+history shows an interrupted call (a placeholder result, the declared call left without
+one, a message of its own).  The suite takes the history to show it when the model input
+that produced the retry mentions the interrupted call before the resume prompt (its call
+id, or its tool name with its input), and then expects the retry not to run.  Where the
+history does not mention it, the refusal is not judged.  Left unjudged: whether a refusal
+itself keeps showing the interruption to a later retry.
+"""
 
 from __future__ import annotations
 
-from adapters.scenario import Interrupt, StartTurn, Wait
-from conformance.checks import CheckContext, check
-from conformance.checks._common import mapping, one_turn
-from conformance.checks._durable import ANA, continuations, send, tools
+from dataclasses import dataclass
+
+from adapters.scenario import Interrupt, StartTurn, Step
+from adapters.trace import RunRecord, Trace
+from conformance.checks import CheckContext, Untested, check
+from conformance.checks._common import listing, mapping, one_turn, show
+from conformance.checks._durable import (
+    ANA,
+    BO,
+    cut,
+    located_continuations,
+    nudge,
+    ran,
+    resume,
+    runs_of,
+    send,
+    tools,
+)
+from conformance.checks._told import mentions, resume_prompt
 from conformance.scenarios import call, calls, say
-from conformance.traces import results, side_effects, strings
+from conformance.traces import located_results
+
+FIRST = "call-interrupted-1"
 
 
-@check("DR-4#c1")
-def check_landed_but_unrecorded_is_interrupted(ctx: CheckContext) -> None:
-    """A call whose side effect landed but whose result was never recorded is interrupted,
-    not completed: it is not answered from the journal."""
-    trace = one_turn(
-        ctx,
-        "dr4-c1-unrecorded",
-        tools=tools(),
-        model=[calls(send(ANA, "c1")), calls(send(ANA, "r1")), say("done")],
-        steps=[Interrupt("after_tool_body", "time_limit", "send_email"), StartTurn("t1"), Wait()],
+@dataclass(frozen=True)
+class Retry:
+    """A write (``send_email`` to Ana, call ``FIRST``) interrupted by ``interruption``,
+    then retried: ``retries`` are the resumed chunk's calls, ``identical`` those that
+    repeat the interrupted call exactly; ``middle`` a chunk between, cut in turn after its
+    lookup returned."""
+
+    interruption: Interrupt
+    retries: tuple[dict[str, object], ...] = (send(ANA, "r1"),)
+    identical: tuple[str, ...] = ("r1",)
+    middle: bool = False
+
+
+def _play(ctx: CheckContext, name: str, retry: Retry) -> Trace:
+    cause = retry.interruption.cause
+    model = [calls(send(ANA, FIRST))]
+    steps: list[Step] = [retry.interruption]
+    if retry.middle:
+        model.append(calls(call("lookup", {"id": 7}, "c2")))
+        steps.append(cut("after_tool_done", on="lookup"))
+    steps.append(StartTurn("t1"))
+    steps.append(resume(ctx, cause))
+    if retry.middle:
+        steps.append(resume(ctx, "time_limit"))
+    return one_turn(
+        ctx, name, tools=tools(), model=[*model, calls(*retry.retries), say("done")], steps=steps
     )
-    resumed = [run for run in continuations(trace) if run.resume is not None]
-    ctx.need(bool(resumed), "the turn did not resume after its time limit")
-    note = resumed[0].resume.note if resumed[0].resume else None
-    if note is not None:
-        ctx.need(
-            not any(mapping(e).get("tool") == "send_email" for e in note.completed),
-            "a call cut after its side effect is named as completed",
+
+
+def _retrying_run(ctx: CheckContext, trace: Trace, retry: Retry) -> tuple[str, RunRecord]:
+    """The resumed run that dispatched the retries."""
+    wanted = {str(c.get("tool_call_id")) for c in retry.retries}
+    for at, run in located_continuations(trace):
+        batches = [mapping(c).get("tool_call_id") for one in run.passes for c in one.batch]
+        if wanted & set(map(str, batches)):
+            return at, run
+    ctx.fail(
+        f"no resumed run of turn t1 dispatched the retries {sorted(wanted)}; the turn was "
+        "interrupted and should have resumed",
+    )
+
+
+CUTS: dict[str, Retry] = {
+    "cut-after-the-body": Retry(cut("after_tool_body", on="send_email")),
+    "cut-before-the-body": Retry(cut("before_tool_body", on="send_email")),
+    "crash-after-the-body": Retry(cut("after_tool_body", "crash", "send_email")),
+    "two-chunks-later": Retry(cut("after_tool_body", on="send_email"), middle=True),
+}
+
+
+@check("DR-4#c1", variants=CUTS)
+def check_landed_but_unrecorded_is_interrupted(ctx: CheckContext, variant: Retry) -> None:
+    """A call whose result was never recorded is interrupted, not completed: an identical
+    retry is never handed a successful result without running."""
+    trace = _play(ctx, "dr4-c1-unrecorded", variant)
+    _retrying_run(ctx, trace, variant)
+    for call_id in variant.identical:
+        if ran(trace, call_id):
+            continue
+        for at, result in located_results(trace, call_id):
+            ctx.expect(
+                mapping(result.result).get("success") is not True,
+                f"the identical retry {call_id} did not run, and got the successful result "
+                f"{show(result.result)}; its original was cut before its result was recorded, "
+                "so nothing completed can answer it: DR-4 ¶1: the hard-block covers completed "
+                "calls only, and a call whose result was never recorded counts as interrupted",
+                at=f"{at}/result",
+            )
+
+
+RETRIES: dict[str, Retry] = {
+    "next-chunk": Retry(cut("after_tool_body", on="send_email")),
+    "two-chunks-later": Retry(cut("after_tool_body", on="send_email"), middle=True),
+    "after-a-crash": Retry(cut("after_tool_body", "crash", "send_email")),
+    "two-retries-in-one-batch": Retry(
+        cut("after_tool_body", on="send_email"),
+        (send(ANA, "r1"), send(ANA, "r2")),
+        ("r1", "r2"),
+    ),
+    "other-arguments-beside": Retry(
+        cut("after_tool_body", on="send_email"), (send(BO, "r2"), send(ANA, "r1")), ("r1",)
+    ),
+}
+GUARD = (
+    "DR-4 ¶2: an identical retry of an interrupted write is refused when the resumed run's "
+    "history shows the interruption"
+)
+
+
+def _shown(ctx: CheckContext, run: RunRecord) -> bool:
+    """Whether the model input the retries came from (the resumed run's first) mentions the
+    interrupted call before its resume prompt."""
+    if not run.model_inputs:
+        return False
+    messages = list(run.model_inputs[0].messages)
+    prompt = resume_prompt(run, nudge(ctx))
+    history = messages[: prompt.index] if prompt is not None else messages
+    return any(mentions(m, FIRST, "send_email", dict(ANA)) for m in history)
+
+
+@check("DR-4#c2", variants=RETRIES)
+def check_guard_only_when_history_shows(ctx: CheckContext, variant: Retry) -> None:
+    """An identical retry of an interrupted write does not run in the resumed run whose
+    history shows the interruption; a retry with other arguments runs."""
+    trace = _play(ctx, "dr4-c2-guarded", variant)
+    at, run = _retrying_run(ctx, trace, variant)
+    if not _shown(ctx, run):
+        raise Untested(
+            "the resumed run's history does not mention the interrupted call; DR-4 ¶2 "
+            "refuses a retry only when it shows the interruption"
         )
-        ctx.need(
-            any(mapping(e).get("tool") == "send_email" for e in note.interrupted),
-            "a call cut after its side effect is not named as interrupted",
-        )
-    again = results(trace, "r1")
-    ctx.need(bool(again), "the retried call got no result")
-    ctx.need(
-        again[0].disposition != "reused",
-        "the retry was answered from the journal as if the first attempt had completed",
-    )
+    for sent in variant.retries:
+        call_id = str(sent.get("tool_call_id"))
+        where = ran(trace, call_id)
+        if call_id in variant.identical:
+            ctx.expect(
+                not where,
+                f"the identical retry {call_id} of the interrupted send_email {show(dict(ANA))} "
+                f"ran (at {listing(where)}), though the history it was dispatched from shows "
+                f"the interrupted call (at {at}/model_inputs/0); {GUARD}",
+                at=where[0] if where else None,
+                reading="history-shows-the-interruption",
+            )
+            for result_at, result in located_results(trace, call_id):
+                ctx.expect(
+                    bool(where) or mapping(result.result).get("success") is not True,
+                    f"the refused retry {call_id} is reported as succeeded "
+                    f"({show(result.result)}); {GUARD}",
+                    at=f"{result_at}/result",
+                )
+        else:
+            said, at_call = runs_of(trace, call_id)
+            ctx.expect(
+                len(where) == 1,
+                f"the retry {call_id} with other arguments, {show(sent.get('args'))}, {said}; "
+                f"expected it to run once: only an identical retry is refused; {GUARD}",
+                at=at_call,
+            )
 
 
-@check("DR-4#c2")
-def check_guard_only_when_history_shows(ctx: CheckContext) -> None:
-    """An identical retry of an interrupted write is refused in the resumed run whose
-    history shows the interruption, and not in a new turn."""
+@check("DR-4#c2", name="not-refused-in-a-new-turn")
+def check_not_refused_in_a_new_turn(ctx: CheckContext) -> None:
+    """A new message starts a new turn, whose run resumes nothing: the identical write
+    runs there."""
     trace = one_turn(
-        ctx,
-        "dr4-c2-guarded",
-        tools=tools(),
-        model=[calls(send(ANA, "c1")), calls(send(ANA, "r1")), say("done")],
-        steps=[Interrupt("after_tool_body", "time_limit", "send_email"), StartTurn("t1"), Wait()],
-    )
-    resumed = continuations(trace)
-    ctx.need(
-        bool(resumed) and bool(resumed[0].model_inputs),
-        "the turn did not resume after its time limit",
-    )
-    shown = list(strings(list(resumed[0].model_inputs[0].messages)))
-    ctx.need(
-        any("send_email" in text for text in shown),
-        "the resumed run's history does not show the interrupted call",
-    )
-    ctx.need(
-        len(side_effects(trace, "send_email")) == 1,
-        "the identical retry of the interrupted send ran again",
-    )
-    refused = results(trace, "r1")
-    ctx.need(
-        bool(refused) and mapping(refused[0].result).get("success") is False,
-        "the refused retry did not get a recoverable failure",
-    )
-    fresh = one_turn(
         ctx,
         "dr4-c2-new-turn",
         tools=tools(),
-        model=[calls(send(ANA, "c1")), calls(send(ANA, "n1")), say("done")],
-        steps=[
-            Interrupt("after_tool_body", "error", "send_email"),
-            StartTurn("t1"),
-            StartTurn("t2"),
-        ],
+        model=[calls(send(ANA, FIRST)), calls(send(ANA, "n1")), say("done")],
+        steps=[cut("after_tool_body", "error", "send_email"), StartTurn("t1"), StartTurn("t2")],
     )
-    ctx.need(
-        len(side_effects(fresh, "send_email")) == 2,
-        "in a new turn, whose run is not a resumed one, the identical send was refused",
-    )
-
-
-@check("DR-4#c2", name="guard-holds-across-chunks")
-def check_guard_holds_across_chunks(ctx: CheckContext) -> None:
-    """An interrupted write stays interrupted when a later chunk, itself cut off, ran
-    other tools: the identical retry in the chunk after that is still refused."""
-    trace = one_turn(
-        ctx,
-        "dr4-c2-two-cuts",
-        tools=tools(),
-        model=[
-            calls(send(ANA, "c1")),
-            calls(call("lookup", {"id": 7}, "c2")),
-            calls(send(ANA, "r1")),
-            say("done"),
-        ],
-        steps=[
-            Interrupt("after_tool_body", "time_limit", "send_email"),
-            Interrupt("after_tool_done", "time_limit", "lookup"),
-            StartTurn("t1"),
-            Wait(),
-        ],
-    )
-    resumed = continuations(trace)
-    ctx.need(len(resumed) >= 2, "the turn did not continue twice after its time limits")
-    shown = (
-        list(strings(list(resumed[-1].model_inputs[0].messages)))
-        if resumed[-1].model_inputs
-        else []
-    )
-    ctx.need(
-        any("send_email" in text for text in shown),
-        "the last resumed run's history does not show the interrupted send",
-    )
-    ctx.need(
-        len(side_effects(trace, "send_email")) == 1,
-        "two chunks later, the identical retry of the interrupted send ran again",
+    said, at = runs_of(trace, "n1")
+    ctx.expect(
+        len(ran(trace, "n1")) == 1,
+        f"in the new turn t2, the send_email {show(dict(ANA))} (call n1) identical to turn "
+        f"t1's interrupted call {said}; expected it to run once: a new turn's run is not a "
+        "resumed run; DR-4 ¶2 refuses a retry only in the resumed run whose history shows the "
+        "interruption",
+        at=at,
     )

@@ -1,135 +1,360 @@
-"""DR-6: Continue resumes the stopped turn; a new message starts afresh."""
+"""DR-6: Continue resumes the stopped turn; a new message starts afresh.
+
+What the clauses quantify over, and how the checks vary it:
+
+* ¶1 (Continue resumes the stopped run's own turn, with the note and the hard-block):
+  after an error, after a Stop while resuming, after the third automatic continuation,
+  after a crash, and Continue after Continue.
+* ¶2 (any number of times): five in a row; four, each after the continued run did work
+  and stopped again; four with a restart before each.
+* ¶3 (offered only for the conversation's newest stop): two and three stops, two
+  conversations each with its own stop, after a restart.
+* ¶4 (a new message starts a new turn whose agent is first told what the unfinished turn
+  did): after an error, with an interrupted call, while the turn waited to resume, after a
+  restart, with non-ASCII input.
+* ¶5 (neither the note nor the hard-block prevents a repeat in the new turn): a completed
+  write repeated, a write of a turn superseded while resuming, two repeats.
+
+What the model was told is read from ``model_inputs``, never from ``prior_turn_note``.
+Accepted either way (docs/interpretations.md): where the new turn's agent is first told
+(first-told: a message before the new user message, or the opening of that message);
+whether a Continue chosen on an older stop is refused or carried out
+(continue-on-an-older-stop: the text speaks of offering); whether a later turn's new
+message withdraws an earlier stop's Continue.
+"""
 
 from __future__ import annotations
 
-from adapters.scenario import Continue, Interrupt, Reply, StartTurn, Step
-from adapters.trace import Trace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from adapters.scenario import Continue, Restart, StartTurn, Step, Stop, Wait
 from conformance.checks import CheckContext, check
-from conformance.checks._common import mapping, one_turn
-from conformance.checks._durable import ANA, continuations, send, tools
+from conformance.checks._common import listing, mapping, one_turn, show
+from conformance.checks._durable import (
+    ANA,
+    TICKET,
+    cut,
+    located_continuations,
+    nudge,
+    ran,
+    runs_of,
+    send,
+    ticket,
+    tools,
+)
 from conformance.checks._states import describe, stopped_with_continue
+from conformance.checks._told import names_call, resume_prompt, text_of, unnamed
 from conformance.scenarios import calls, say
-from conformance.traces import results, side_effects, turn
+from conformance.traces import located_runs, turn, turn_pointer
+
+BOTH = (
+    "DR-6 ¶1: Continue resumes the stopped run's own turn, with the journal note and the "
+    "hard-block applied"
+)
 
 
-def _stopped_after_send(
-    ctx: CheckContext, name: str, then: list[Step], model_after: list[Reply]
-) -> Trace:
-    """Send an email, then stop the turn with an error; then ``then``."""
-    return one_turn(
-        ctx,
-        name,
-        tools=tools(),
-        model=[calls(send(ANA, "c1")), *model_after],
-        steps=[Interrupt("after_tool_done", "error", "send_email"), StartTurn("t1"), *then],
-    )
+@dataclass(frozen=True)
+class Stopped:
+    """A turn that sends an email, is stopped (``stopping`` steps, armed before it starts,
+    and ``then`` after), and is continued; the continued run re-dispatches the email."""
+
+    stopping: tuple[Step, ...]
+    then: tuple[Step, ...] = (Continue("t1"),)
+    middle: tuple[dict[str, object], ...] = ()
 
 
-@check("DR-6#c1")
-def check_continue_applies_both_layers(ctx: CheckContext) -> None:
-    """Continue resumes the stopped run's own turn with the note and the hard-block."""
-    trace = _stopped_after_send(
-        ctx, "dr6-c1-continue", [Continue("t1")], [calls(send(ANA, "r1")), say("done")]
-    )
-    resumed = continuations(trace, "t1", "continue")
-    ctx.need(bool(resumed), "Continue did not resume the stopped turn")
-    note = resumed[0].resume.note if resumed[0].resume else None
-    ctx.need(
-        note is not None and any(mapping(e).get("tool") == "send_email" for e in note.completed),
-        "the Continue run was not given the journal note",
-    )
-    ctx.need(
-        len(side_effects(trace, "send_email")) == 1,
-        "after Continue the completed send was repeated",
-    )
-    reused = results(trace, "r1")
-    ctx.need(
-        bool(reused) and mapping(reused[0].result).get("success") is True,
-        "the re-dispatched send did not get its journaled result",
-    )
+STOPS: dict[str, Stopped] = {
+    "after-an-error": Stopped((cut("after_tool_done", "error", "send_email"),)),
+    "after-a-stop-while-resuming": Stopped(
+        (cut("after_tool_done", on="send_email"),), (Stop("t1"), Continue("t1"))
+    ),
+    "after-the-third-continuation": Stopped(
+        (cut("after_tool_done", on="send_email"), *(cut("during_model_call") for _ in range(3))),
+        (Wait(), Continue("t1")),
+    ),
+    "after-a-crash": Stopped((cut("after_tool_done", "crash", "send_email"),)),
+    "continue-after-continue": Stopped(
+        (
+            cut("after_tool_done", "error", "send_email"),
+            cut("after_tool_done", "error", "create_ticket"),
+        ),
+        (Continue("t1"), Continue("t1")),
+        middle=(ticket(TICKET, "c2"),),
+    ),
+}
 
 
-@check("DR-6#c2")
-def check_continue_any_number_of_times(ctx: CheckContext) -> None:
-    """Continue has no limit: five stops in a row are each continued."""
-    times = 5
-    steps: list[Step] = [Interrupt("during_model_call", "error") for _ in range(times + 1)]
-    steps.append(StartTurn("t1"))
-    steps += [Continue("t1") for _ in range(times)]
-    trace = one_turn(ctx, "dr6-c2-unlimited", tools=tools(), model=[say("done")], steps=steps)
-    accepted = [s for s in trace.steps if s.op == "continue" and s.outcome == "ok"]
-    ctx.need(len(accepted) == times, f"{len(accepted)} of {times} Continues were accepted")
-    ctx.need(
-        len(continuations(trace, "t1", "continue")) == times, "not every Continue resumed the turn"
-    )
-
-
-@check("DR-6#c3")
-def check_offered_only_for_newest_stop(ctx: CheckContext) -> None:
-    """With two stopped turns, only the newer offers Continue, and only it can be continued."""
+@check("DR-6#c1", variants=STOPS)
+def check_continue_applies_both_layers(ctx: CheckContext, variant: Stopped) -> None:
+    """Continue resumes the stopped turn itself: its run is given the note, and a
+    re-dispatched completed write is not run again."""
+    model = [calls(send(ANA, "c1"))]
+    if variant.middle:
+        model.append(calls(*variant.middle))
     trace = one_turn(
         ctx,
-        "dr6-c3-newest",
+        "dr6-c1-continue",
         tools=tools(),
-        model=[say("done")],
-        steps=[
-            Interrupt("during_model_call", "error"),
-            StartTurn("t1"),
-            Interrupt("during_model_call", "error"),
-            StartTurn("t2"),
-            Continue("t1"),
-            Continue("t2"),
-        ],
+        model=[*model, calls(send(ANA, "r1")), say("done")],
+        steps=[*variant.stopping, StartTurn("t1"), *variant.then],
     )
-    older, newer = turn(trace, "t1", step=3), turn(trace, "t2", step=3)
+    resumed = located_continuations(trace, "t1", ("continue",))
     ctx.need(
-        stopped_with_continue(ctx.handshake, newer),
-        f"the newest stop does not wait with Continue offered: {describe(ctx.handshake, newer)}",
+        bool(resumed),
+        f"no run of turn t1 has cause continue after Continue was chosen; {BOTH}",
+        at=turn_pointer(trace, "t1"),
     )
-    ctx.need(older is not None and not older.continueOffered, "an older stop still offers Continue")
-    ctx.need(trace.steps[4].outcome == "refused", "Continue on the older stop was accepted")
-    ctx.need(trace.steps[5].outcome == "ok", "Continue on the newest stop was refused")
+    at, run = resumed[-1]
+    prompt = resume_prompt(run, nudge(ctx))
+    ctx.expect(
+        prompt is not None and names_call(prompt.note, "send_email", dict(ANA)),
+        f"in the continued run's prompt "
+        f"{unnamed(prompt, f'the completed send_email {show(dict(ANA))}')}; {BOTH}",
+        at=f"{at}/model_inputs/0/messages",
+        reading="right-after-the-nudge",
+    )
+    again = ran(trace, "r1")
+    ctx.expect(
+        not again,
+        f"the completed send_email {show(dict(ANA))}, re-dispatched as r1 after Continue, ran "
+        f"again (at {listing(again)}); {BOTH}",
+        at=again[0] if again else None,
+    )
 
 
-@check("DR-6#c4")
-def check_new_message_told_what_unfinished_did(ctx: CheckContext) -> None:
+CHOSEN: dict[str, tuple[str, int]] = {
+    "five-in-a-row": ("stopped", 5),
+    "each-after-work": ("work", 4),
+    "restart-before-each": ("restart", 4),
+}
+
+
+@check("DR-6#c2", variants=CHOSEN)
+def check_continue_any_number_of_times(ctx: CheckContext, variant: tuple[str, int]) -> None:
+    """Continue has no limit: a turn stopped again and again is continued each time."""
+    shape, times = variant
+    steps: list[Step]
+    if shape == "work":
+        sent = [send({"to": f"n{i}@example.com"}, f"c{i}") for i in range(times + 1)]
+        model = [calls(one) for one in sent] + [say("done")]
+        steps = [cut("after_tool_done", "error", "send_email", 1) for _ in range(times + 1)]
+    else:
+        model = [say("done")]
+        steps = [cut("during_model_call", "error") for _ in range(times + 1)]
+    steps.append(StartTurn("t1"))
+    for _ in range(times):
+        steps += [Restart(), Continue("t1")] if shape == "restart" else [Continue("t1")]
+    trace = one_turn(ctx, "dr6-c2-unlimited", tools=tools(), model=model, steps=steps)
+    chosen = [(i, s) for i, s in enumerate(trace.steps) if s.op == "continue"]
+    clause = "DR-6 ¶2: Continue can be chosen any number of times"
+    for number, (index, step) in enumerate(chosen, start=1):
+        ctx.expect(
+            step.outcome == "ok",
+            f"Continue number {number} was {step.outcome} ({show(step.error)}); {clause}",
+            at=f"/steps/{index}/outcome",
+        )
+    resumed = located_continuations(trace, "t1", ("continue",))
+    ctx.expect(
+        len(resumed) == times,
+        f"{times} Continues resumed turn t1 {len(resumed)} times (runs of cause continue); "
+        f"{clause}",
+        at=turn_pointer(trace, "t1"),
+    )
+    final = turn(trace, "t1")
+    ctx.expect(
+        stopped_with_continue(ctx.handshake, final),
+        f"stopped again after {times} Continues, the turn is {describe(ctx.handshake, final)}, "
+        f"not waiting with Continue available; {clause}",
+        at=turn_pointer(trace, "t1"),
+        reading="stopped-with-continue",
+    )
+
+
+@dataclass(frozen=True)
+class Stops:
+    """Turns stopped one after another (``turns``: label and conversation), with
+    ``between`` steps after the last; the last of each conversation is its newest stop."""
+
+    turns: tuple[tuple[str, str], ...]
+    between: tuple[Step, ...] = ()
+
+
+NEWEST: dict[str, Stops] = {
+    "two-stops": Stops((("t1", "main"), ("t2", "main")), (Continue("t1"),)),
+    "three-stops": Stops((("t1", "main"), ("t2", "main"), ("t3", "main"))),
+    "two-conversations": Stops((("t1", "main"), ("t2", "other"))),
+    "after-a-restart": Stops((("t1", "main"), ("t2", "main")), (Restart(),)),
+}
+
+
+@check("DR-6#c3", variants=NEWEST)
+def check_offered_only_for_newest_stop(ctx: CheckContext, variant: Stops) -> None:
+    """Of a conversation's stopped turns, only the newest offers Continue."""
+    steps: list[Step] = []
+    for label, conversation in variant.turns:
+        steps += [cut("during_model_call", "error"), StartTurn(label, conversation=conversation)]
+    steps += variant.between
+    trace = one_turn(ctx, "dr6-c3-newest", tools=tools(), model=[say("done")], steps=steps)
+    judged = len(variant.turns) * 2 - 1 + sum(1 for s in variant.between if isinstance(s, Restart))
+    newest = {conversation: label for label, conversation in variant.turns}
+    clause = "DR-6 ¶3: Continue is offered only for the conversation's newest stop"
+    for label, conversation in variant.turns:
+        wire = turn(trace, label, step=judged, conversation=conversation)
+        at = turn_pointer(trace, label, step=judged, conversation=conversation)
+        if newest[conversation] == label:
+            ctx.expect(
+                stopped_with_continue(ctx.handshake, wire),
+                f"turn {label}, the newest stop of conversation {conversation}, is "
+                f"{describe(ctx.handshake, wire)}: it does not offer Continue; {clause}",
+                at=at,
+                reading="stopped-with-continue",
+            )
+        else:
+            ctx.expect(
+                wire is not None and wire.continueOffered is not True,
+                f"turn {label}, an older stop of conversation {conversation}, still offers "
+                f"Continue ({describe(ctx.handshake, wire)}); {clause}",
+                at=f"{at}/continueOffered",
+                reading="continue-on-an-older-stop",
+            )
+
+
+NEW_MESSAGE = "Next, please file the report (a new message)"
+
+
+@dataclass(frozen=True)
+class Unfinished:
+    """A turn left unfinished by ``stopping`` after it sent ``args`` (its first call
+    ``calls``), then a new message; ``told`` are the calls the new turn's agent must be
+    told of (tool, input)."""
+
+    stopping: tuple[Step, ...]
+    told: tuple[tuple[str, Mapping[str, object]], ...]
+    batch: tuple[dict[str, object], ...] = (send(ANA, "c1"),)
+    between: tuple[Step, ...] = ()
+
+
+ZOE = {"to": "zoë@example.com", "subject": "Grüße ✓"}
+
+UNFINISHED: dict[str, Unfinished] = {
+    "after-an-error": Unfinished(
+        (cut("after_tool_done", "error", "send_email"),), (("send_email", ANA),)
+    ),
+    "interrupted-call": Unfinished(
+        (cut("after_tool_body", "error", "create_ticket"),),
+        (("send_email", ANA), ("create_ticket", TICKET)),
+        (send(ANA, "c1"), ticket(TICKET, "c2")),
+    ),
+    "while-resuming": Unfinished(
+        (cut("after_tool_done", on="send_email"),), (("send_email", ANA),)
+    ),
+    "after-a-restart": Unfinished(
+        (cut("after_tool_done", "error", "send_email"),),
+        (("send_email", ANA),),
+        between=(Restart(),),
+    ),
+    "non-ascii-input": Unfinished(
+        (cut("after_tool_done", "error", "send_email"),), (("send_email", ZOE),), (send(ZOE, "c1"),)
+    ),
+}
+
+
+def _told(messages: Sequence[object], nudge_text: str) -> tuple[str, int] | None:
+    """What the agent is told before the new message: the text of the messages before it
+    (neither the assistant's nor tool results, nor a resume prompt) and the part of the new
+    message before its own text; with the new message's index."""
+    index = next(
+        (i for i in range(len(messages) - 1, -1, -1) if NEW_MESSAGE in text_of(messages[i])),
+        None,
+    )
+    if index is None:
+        return None
+    told = [
+        text_of(m)
+        for m in messages[:index]
+        if mapping(m).get("role") not in ("assistant", "tool") and nudge_text not in text_of(m)
+    ]
+    opening = text_of(messages[index])
+    told.append(opening[: opening.rfind(NEW_MESSAGE)])
+    return "\n".join(told), index
+
+
+@check("DR-6#c4", variants=UNFINISHED)
+def check_new_message_told_what_unfinished_did(ctx: CheckContext, variant: Unfinished) -> None:
     """A new message starts a new turn whose agent is first told what the unfinished turn
     already did."""
-    trace = _stopped_after_send(
-        ctx, "dr6-c4-told", [StartTurn("t2", message="Next")], [say("done")]
+    trace = one_turn(
+        ctx,
+        "dr6-c4-told",
+        tools=tools(),
+        model=[calls(*variant.batch), say("done")],
+        steps=[
+            *variant.stopping,
+            StartTurn("t1"),
+            *variant.between,
+            StartTurn("t2", message=NEW_MESSAGE),
+        ],
     )
-    runs = [run for run in trace.runs() if run.turn == "t2"]
-    ctx.need(bool(runs) and bool(runs[0].model_inputs), "the new turn's model was not called")
-    messages = [mapping(m) for m in runs[0].model_inputs[0].messages]
-    last_user = max(
-        (
-            i
-            for i, m in enumerate(messages)
-            if m.get("role") == "user" and m.get("content") == "Next"
-        ),
-        default=-1,
+    clause = (
+        "DR-6 ¶4: a new message starts a new turn whose agent is first told what the "
+        "unfinished turn already did"
     )
-    ctx.need(last_user >= 0, "the new message is not in the new turn's model input")
-    told = [
-        m
-        for m in messages[:last_user]
-        if "send_email" in str(m.get("content")) and m.get("role") in ("system", "user")
-    ]
+    runs = [(at, run) for at, run in located_runs(trace) if run.turn == "t2"]
     ctx.need(
-        bool(told),
-        "before the new message, the agent is not told that the unfinished "
-        "turn already sent the email",
+        bool(runs) and bool(runs[0][1].model_inputs),
+        f"the new message started no run of a new turn that called the model; {clause}",
+        at=turn_pointer(trace, "t2") if trace.steps else None,
     )
+    at, run = runs[0]
+    where = f"{at}/model_inputs/0/messages"
+    found = _told(run.model_inputs[0].messages, nudge(ctx))
+    ctx.need(
+        found is not None,
+        f"the new turn's first model input holds no message with the new message's text "
+        f"{show(NEW_MESSAGE)}; {clause}",
+        at=where,
+    )
+    assert found is not None
+    text, index = found
+    for tool, args in variant.told:
+        ctx.expect(
+            names_call(text, tool, args),
+            f"before the new message (at {where}/{index}) the agent is told "
+            f"{show(text.strip(), 200)}, which does not name the unfinished turn's {tool} "
+            f"{show(dict(args))}; {clause}",
+            at=f"{where}/{index}",
+            reading="first-told",
+        )
 
 
-@check("DR-6#c5")
-def check_new_turn_not_blocked(ctx: CheckContext) -> None:
-    """Neither the note nor the hard-block prevents a repeat in the new turn."""
-    trace = _stopped_after_send(
-        ctx, "dr6-c5-not-blocked", [StartTurn("t2")], [calls(send(ANA, "n1")), say("done")]
+REPEATS: dict[str, tuple[tuple[Step, ...], int]] = {
+    "completed-write": ((cut("after_tool_done", "error", "send_email"),), 1),
+    "turn-superseded-while-resuming": ((cut("after_tool_done", on="send_email"),), 1),
+    "two-repeats": ((cut("after_tool_done", "error", "send_email"),), 2),
+}
+
+
+@check("DR-6#c5", variants=REPEATS)
+def check_new_turn_not_blocked(ctx: CheckContext, variant: tuple[tuple[Step, ...], int]) -> None:
+    """Neither the note nor the hard-block prevents a repeat in the new turn: its
+    identical writes all run."""
+    stopping, repeats = variant
+    again = [send(ANA, f"n{i}") for i in range(1, repeats + 1)]
+    trace = one_turn(
+        ctx,
+        "dr6-c5-not-blocked",
+        tools=tools(),
+        model=[calls(send(ANA, "c1")), calls(*again), say("done")],
+        steps=[*stopping, StartTurn("t1"), StartTurn("t2")],
     )
-    ctx.need(
-        len(side_effects(trace, "send_email")) == 2, "the new turn's identical send was blocked"
-    )
-    new_runs = [run for run in trace.runs() if run.turn == "t2"]
-    ctx.need(all(run.resume is None for run in new_runs), "the new turn was prompted as a resume")
+    for sent in again:
+        call_id = str(sent.get("tool_call_id"))
+        said, at = runs_of(trace, call_id)
+        ctx.expect(
+            len(ran(trace, call_id)) == 1,
+            f"in the new turn t2, send_email {show(dict(ANA))} (call {call_id}), identical to "
+            f"the unfinished turn's completed call, {said}; expected it to run once; DR-6 ¶5: "
+            "neither the journal note nor the hard-block prevents a repeat in the new turn",
+            at=at or turn_pointer(trace, "t2"),
+        )

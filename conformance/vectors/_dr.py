@@ -1,14 +1,30 @@
-"""Vector bindings for the durable-resume rules."""
+"""Vector bindings for the durable-resume rules.
+
+They judge as the checks do: a journal's lists in any order, what the model was told read
+from ``model_inputs`` (a call named by its tool and the values of its input, a short result
+by its values), and the calls that ran counted, not ordered.
+"""
 
 from __future__ import annotations
+
+import json
 
 from adapters.scenario import ClassifyLedger, Interrupt, Reply, StartTurn, Step, Tool, Wait
 from conformance.checks import CheckContext
 from conformance.checks._common import mapping, one_turn, show
-from conformance.checks._durable import continuations, nudge, resume_message
+from conformance.checks._durable import located_continuations, nudge
+from conformance.checks._ledger import expect_journal
 from conformance.checks._states import stopped_with_continue
+from conformance.checks._told import (
+    appended,
+    leaves,
+    names_call,
+    resume_prompt,
+    shows,
+    unnamed,
+)
 from conformance.scenarios import call, calls, output, say, scenario, tool
-from conformance.traces import side_effects, turn
+from conformance.traces import located_side_effects, turn, turn_pointer
 from conformance.vectors._binding import Binding, VectorRun
 
 __all__ = ["DR_BINDINGS"]
@@ -22,10 +38,16 @@ def _journal(ctx: CheckContext, run: VectorRun) -> None:
     """DR-1: a ledger -> the journal the implementation derives from it."""
     events = tuple(_list(run.value("ledger")))
     trace = ctx.run(scenario("vector-ledger-journal", steps=[ClassifyLedger(events)]))
-    got = trace.steps[0].journal
-    ctx.need(
-        got == run.value("journal"),
-        f"the journal is {show(got)}, the example says {show(run.value('journal'))}",
+    expected = mapping(run.value("journal"))
+    completed = [mapping(e) for e in _list(expected.get("completed"))]
+    interrupted = [mapping(e) for e in _list(expected.get("interrupted"))]
+    expect_journal(
+        ctx,
+        trace.steps[0].journal,
+        [(str(e.get("tool")), e.get("input"), e.get("result")) for e in completed],
+        [(str(e.get("tool")), e.get("input")) for e in interrupted],
+        at="/steps/0/journal",
+        clause=f"the example's journal is {show(run.value('journal'))} (DR-1 ¶3-¶5)",
     )
 
 
@@ -35,8 +57,8 @@ def _entry_tools(entries: list[object], results: dict[str, object]) -> list[Tool
 
 
 def _noted(ctx: CheckContext, run: VectorRun) -> None:
-    """DR-2: the journal at the cut -> the note the resume prompt carries.  Completed calls
-    run first, the interrupted one (at most one) is cut after its body; with nothing
+    """DR-2: the journal at the cut -> what the resume prompt tells the model.  Completed
+    calls run first, the interrupted one (at most one) is cut after its body; with nothing
     interrupted the run is cut in its next model call."""
     journaled = mapping(run.value("journaled"))
     completed = [mapping(e) for e in _list(journaled.get("completed"))]
@@ -60,42 +82,53 @@ def _noted(ctx: CheckContext, run: VectorRun) -> None:
         model=[*model, say("done")],
         steps=[cut, StartTurn("t1"), Wait()],
     )
-    resumed = [r for r in continuations(trace) if r.resume is not None]
-    ctx.need(bool(resumed), "the turn did not resume after its time limit")
-    note = resumed[0].resume.note if resumed[0].resume else None
+    resumed = located_continuations(trace)
+    ctx.need(bool(resumed), "the turn did not resume after its time limit", at="/steps/2")
+    at, first = resumed[0]
+    text = nudge(ctx)
+    prompt = resume_prompt(first, text)
+    ctx.need(
+        prompt is not None,
+        f"the resumed run's first model input holds no message with the nudge {show(text)}",
+        at=f"{at}/model_inputs/0/messages",
+    )
+    assert prompt is not None
+    where = f"{at}/model_inputs/0/messages/{prompt.index}"
     if run.has("bare"):
-        ctx.need(
-            note is None and resume_message(resumed[0], nudge(ctx)) == nudge(ctx),
-            f"the resume prompt carries a note: {show(note)}",
+        extra = appended(trace, first, prompt)
+        ctx.expect(
+            prompt.message == text and not extra,
+            f"the resume prompt reads {show(prompt.message, 160)}, followed by {len(extra)} new "
+            f"messages; the example says nothing is appended, so it is exactly the nudge "
+            f"{show(text)} (DR-2 ¶4)",
+            at=where,
+            reading="right-after-the-nudge",
         )
         return
     expected = mapping(run.value("noted"))
-    ctx.need(note is not None, "the resume prompt carries no note")
-    assert note is not None
-    for kind, got in (("completed", note.completed), ("interrupted", note.interrupted)):
-        want = [mapping(e) for e in _list(expected.get(kind))]
-        have = [mapping(e) for e in got]
-        ctx.need(
-            [(e.get("tool"), e.get("input")) for e in have]
-            == [(e.get("tool"), e.get("input")) for e in want],
-            f"the note's {kind} calls are {show(have)}, the example says {show(want)}",
-        )
-        for mine, theirs in zip(have, want, strict=True):
-            if "result" in theirs:
-                ctx.need(
-                    str(theirs["result"]) in str(mine.get("result")),
-                    f"the note's short result {show(mine.get('result'))} does not show "
-                    f"{show(theirs['result'])}",
-                )
-    # The note is what the model reads: the prompt text itself must name every entry.
-    prompt = resume_message(resumed[0], nudge(ctx)) or ""
     for kind in ("completed", "interrupted"):
         for entry in (mapping(e) for e in _list(expected.get(kind))):
-            shown = [str(entry.get("tool")), *([str(entry["result"])] if "result" in entry else [])]
-            ctx.need(
-                all(part in prompt for part in shown),
-                f"the resume prompt does not name the {kind} call {' / '.join(shown)}",
+            name, args = str(entry.get("tool")), entry.get("input")
+            if not ctx.expect(
+                names_call(prompt.note, name, args),
+                f"{unnamed(prompt, f'the {kind} call {name} {show(args)}')}, which the "
+                "example's note reports (DR-2 ¶2, ¶3)",
+                at=where,
+                reading="right-after-the-nudge",
+            ):
+                continue
+            shown = [leaf for leaf in leaves(entry.get("result")) if leaf not in ("", None)]
+            ctx.expect(
+                all(shows(prompt.note, leaf) for leaf in shown),
+                f"the note names {name} {show(args)} but not its result "
+                f"{show(entry.get('result'))}, which the example's note reports (DR-2 ¶2)",
+                at=where,
+                reading="short-result",
             )
+
+
+def _key(name: object, args: object) -> str:
+    return json.dumps([name, args], sort_keys=True, ensure_ascii=False, default=str)
 
 
 def _ran(ctx: CheckContext, run: VectorRun) -> None:
@@ -119,23 +152,26 @@ def _ran(ctx: CheckContext, run: VectorRun) -> None:
         ],
         steps=[Interrupt("after_tool_done", "time_limit", last, count), StartTurn("t1"), Wait()],
     )
-    resumed = {r.id for r in continuations(trace)}
-    ran = [
-        {"name": e.get("tool"), "args": e.get("input")}
-        for r in trace.runs()
-        if r.id in resumed
-        for e in (mapping(x) for x in r.side_effects)
-    ]
-    expected = [
-        {"name": c.get("name"), "args": c.get("args")}
-        for c in (mapping(x) for x in _list(run.value("ran")))
-    ]
-    ctx.need(
-        ran == expected, f"the resumed chunk ran {show(ran)}, the example says {show(expected)}"
+    resumed = {at for at, _ in located_continuations(trace)}
+    effects = located_side_effects(trace)
+    ran = sorted(
+        _key(e.get("tool"), e.get("input")) for at, e in effects if at.rsplit("/", 2)[0] in resumed
     )
-    ctx.need(
-        len(side_effects(trace)) == len(before) + len(expected),
-        "the calls before the cut did not each run exactly once",
+    expected = sorted(
+        _key(c.get("name"), c.get("args")) for c in (mapping(x) for x in _list(run.value("ran")))
+    )
+    ctx.expect(
+        ran == expected,
+        f"the resumed chunk ran {show([json.loads(k) for k in ran])}; the example says "
+        f"{show([json.loads(k) for k in expected])} (DR-3 ¶2-¶5)",
+        at=next(iter(sorted(resumed)), None),
+    )
+    earlier = [at for at, _ in effects if at.rsplit("/", 2)[0] not in resumed]
+    ctx.expect(
+        len(earlier) == len(before),
+        f"before the cut {len(earlier)} tool bodies ran, where the example completed "
+        f"{len(before)} calls",
+        at=earlier[0] if earlier else None,
     )
 
 
@@ -155,12 +191,14 @@ def _capped(ctx: CheckContext, run: VectorRun) -> None:
     )
     final = turn(trace, "t1")
     got = {
-        "automatic_continuations": len(continuations(trace, "t1", "auto_continue")),
+        "automatic_continuations": len(located_continuations(trace, "t1", ("auto_continue",))),
         "continue_available": stopped_with_continue(ctx.handshake, final),
     }
-    ctx.need(
+    ctx.expect(
         got == run.value("capped"),
-        f"the turn shows {show(got)}, the example says {show(run.value('capped'))}",
+        f"the turn shows {show(got)}, the example says {show(run.value('capped'))} (DR-5 ¶3, ¶5)",
+        at=turn_pointer(trace, "t1"),
+        reading="stopped-with-continue",
     )
 
 

@@ -25,8 +25,11 @@ from reference_impl.mutants import (
     _combinations,
     _continuation,
     _delivery,
+    _guard,
     _hardblock,
     _journal,
+    _matching,
+    _note,
     _ports,
     _results,
 )
@@ -79,7 +82,10 @@ _CATALOGUE: tuple[Mutant, ...] = tuple(
         *_collection.MUTANTS,
         *_calls.MUTANTS,
         *_journal.MUTANTS,
+        *_note.MUTANTS,
         *_hardblock.MUTANTS,
+        *_matching.MUTANTS,
+        *_guard.MUTANTS,
         *_continuation.MUTANTS,
         *_combinations.MUTANTS,
     )

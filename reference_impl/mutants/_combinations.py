@@ -90,22 +90,6 @@ class _HeldSharedByConversation(Behaviour):
         return taken
 
 
-class _JournalOfLastChunkOnly(Behaviour):
-    """The completed calls a resumed chunk snapshots come only from the chunk cut off
-    just before it: a write completed two interruptions ago is run again.  (Interrupted
-    calls still come from the whole turn, so the interrupted-write guard holds and only
-    the hard-block's memory is short.)"""
-
-    def journal(self, events: Sequence[LedgerEvent]) -> Journal:
-        whole = classify(events)
-        runs = [event.run for event in events if event.run is not None]
-        if not runs:
-            return whole
-        last = runs[-1]
-        recent = classify([event for event in events if event.run in (None, last)])
-        return Journal(recent.completed, whole.interrupted)
-
-
 def _run_cause(ctx: PassContext) -> str | None:
     """The cause of the run a pass belongs to."""
     for run in records.list_runs(ctx.store.read(), ctx.turn_id):
@@ -261,13 +245,6 @@ MUTANTS: tuple[Mutant, ...] = (
         ("DR-4#c2",),
         "any write of a tool with an interrupted call is refused, whatever its arguments",
         lambda: Components(node=_InterruptedGuardByName()),
-        hunt=True,
-    ),
-    Mutant(
-        "journal-of-last-chunk-only",
-        ("DR-3#c2",),
-        "a resumed chunk's journal covers only the chunk cut off just before it",
-        with_behaviour(_JournalOfLastChunkOnly),
         hunt=True,
     ),
 )

@@ -26,6 +26,8 @@ Outcome = tuple[str, dict[str, object], str]
 #: How long the racy claim waits between its look and its write, so that two waiters
 #: reliably both look before either writes.
 RACE_WINDOW_S = 0.1
+#: How long a waiter at the last continuation waits for a second waiter to look too.
+PAIRING_WINDOW_S = 0.5
 
 
 class _TimeLimitEndsTurn(Behaviour):
@@ -80,6 +82,77 @@ class _RacyClaim(Behaviour):
                 return None
             records.set_turn(conn, turn_id, status="running")
             return start_run(conn)
+
+
+class _CountResetByContinue(Behaviour):
+    """Counts only the automatic continuations since the turn was last continued by hand."""
+
+    def automatic_continuations(self, conn: sqlite3.Connection, turn_id: str) -> int:
+        count = 0
+        for run in records.list_runs(conn, turn_id):
+            count = 0 if run.cause == "continue" else count + (run.cause == "auto_continue")
+        return count
+
+
+class _CountSpansTheConversation(Behaviour):
+    """Counts the automatic continuations of every turn of the conversation."""
+
+    def automatic_continuations(self, conn: sqlite3.Connection, turn_id: str) -> int:
+        turn = records.get_turn(conn, turn_id)
+        turns = [] if turn is None else records.list_turns(conn, turn.conversation_id)
+        return sum(
+            super(_CountSpansTheConversation, self).automatic_continuations(conn, t.id)
+            for t in turns
+        )
+
+
+class _CountReadOutsideTheClaim(Behaviour):
+    """At the last continuation, looks at the turn and its count outside any transaction,
+    then claims it unconditionally: two waiters at the last continuation both continue.
+
+    Two waiters are made to look before either claims (each waits up to
+    ``PAIRING_WINDOW_S`` for the other), so that the double continuation shows however
+    slowly the machine schedules the second waiter; other continuations are claimed as
+    production claims them."""
+
+    def __init__(self) -> None:
+        self._pair = threading.Barrier(2)
+
+    def claim_continuation(
+        self, store: Store, turn_id: str, start_run: Callable[[sqlite3.Connection], str]
+    ) -> str | None:
+        conn = store.read()
+        turn = records.get_turn(conn, turn_id)
+        if turn is None or turn.status != "resuming":
+            return None
+        if self.automatic_continuations(conn, turn_id) != self.auto_continue_limit - 1:
+            return super().claim_continuation(store, turn_id, start_run)
+        try:
+            self._pair.wait(timeout=PAIRING_WINDOW_S)
+        except threading.BrokenBarrierError:  # no second waiter: claim alone
+            self._pair.reset()
+        with store.transaction() as write:
+            records.set_turn(write, turn_id, status="running")
+            return start_run(write)
+
+
+class _ContinueWithheldAfterErrorStopOrCancel(Behaviour):
+    def continue_offered(self, conn: sqlite3.Connection, turn: TurnRow) -> bool:
+        return super().continue_offered(conn, turn) and turn.error not in (
+            "error",
+            "stop",
+            "cancel",
+        )
+
+
+class _NewestStopAcrossConversations(Behaviour):
+    """Offers Continue only for the newest stop of all conversations together."""
+
+    def continue_offered(self, conn: sqlite3.Connection, turn: TurnRow) -> bool:
+        newest = conn.execute(
+            "SELECT id FROM turns WHERE status = 'stopped' ORDER BY rowid DESC LIMIT 1"
+        ).fetchone()
+        return turn.status == "stopped" and newest is not None and newest[0] == turn.id
 
 
 class _RateLimitStopNotContinuable(Behaviour):
@@ -151,6 +224,18 @@ MUTANTS = (
         with_behaviour(_AutoContinueLimitFour),
     ),
     Mutant(
+        "count-reset-by-continue",
+        ("DR-5#c3",),
+        "a Continue resets the turn's count of automatic continuations",
+        with_behaviour(_CountResetByContinue),
+    ),
+    Mutant(
+        "count-spans-the-conversation",
+        ("DR-5#c3",),
+        "the count of automatic continuations is kept for the conversation, not the turn",
+        with_behaviour(_CountSpansTheConversation),
+    ),
+    Mutant(
         "continuation-count-in-memory",
         ("DR-5#c4",),
         "the continuation count lives in the process, so a restart resets it",
@@ -162,6 +247,19 @@ MUTANTS = (
         "a waiter checks the turn, then claims it without a guard: two waiters double a "
         "continuation",
         with_behaviour(_RacyClaim),
+    ),
+    Mutant(
+        "continuation-count-read-outside-the-claim",
+        ("DR-5#c4",),
+        "a waiter reads the turn and its count, then claims it without a guard: two waiters "
+        "at the last continuation both continue",
+        with_behaviour(_CountReadOutsideTheClaim),
+    ),
+    Mutant(
+        "continue-withheld-after-error-stop-or-cancel",
+        ("DR-5#c5",),
+        "a turn stopped by an error, a stop or a cancellation does not offer Continue",
+        with_behaviour(_ContinueWithheldAfterErrorStopOrCancel),
     ),
     Mutant(
         "rate-limit-stop-not-continuable",
@@ -186,6 +284,12 @@ MUTANTS = (
         ("DR-6#c3",),
         "every stopped turn offers Continue, not only the newest stop",
         with_behaviour(_ContinueOfferedForOlderStops),
+    ),
+    Mutant(
+        "newest-stop-across-conversations",
+        ("DR-6#c3",),
+        "Continue is offered only for the newest stop of all conversations together",
+        with_behaviour(_NewestStopAcrossConversations),
     ),
     Mutant(
         "new-turn-not-told-what-unfinished-did",

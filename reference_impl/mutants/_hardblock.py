@@ -1,14 +1,15 @@
-"""Mutants of the hard-block and the interrupted-write guard (DR-3, DR-4)."""
+"""Mutants of the hard-block (DR-3; its matching is in ``_matching``)."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from reference_impl import records
 from reference_impl.behaviour import Behaviour, Components
-from reference_impl.journal import Entry, Journal, Snapshot, classify, signature
+from reference_impl.journal import Entry, Journal, LedgerEvent, Snapshot, classify, signature
 from reference_impl.mutants._model import Mutant, with_behaviour, with_node
 from reference_impl.passes import Call, PassContext, ToolNode
 from reference_impl.workflow import ToolSpec
@@ -120,27 +121,42 @@ class _HardBlockOnFreshRuns(ToolNode):
         return super().dispatch(ctx, call, tool, args)
 
 
-class _ClaimsInterrupted(Snapshot):
-    """Answers an interrupted call as if it had completed (with no result)."""
-
-    def __init__(self, journal: Journal) -> None:
-        super().__init__(journal)
-        self._open = list(journal.interrupted)
+class _ClaimsEveryIdentical(Snapshot):
+    """Claims the oldest identical entry, and drops every other identical one with it."""
 
     def claim(self, tool: str, args: object) -> Entry | None:
         entry = super().claim(tool, args)
         if entry is not None:
-            return entry
-        wanted = signature(tool, args)
-        found = next((e for e in self._open if e.signature == wanted), None)
-        if found is not None:
-            self._open.remove(found)
-        return found
+            self._unclaimed[signature(tool, args)] = deque()
+        return entry
 
 
-class _InterruptedWriteRetried(ToolNode):
-    def refuse_interrupted(self, ctx: PassContext, tool: ToolSpec, args: object) -> bool:
-        return False
+class _JournalSpansTheConversation(Behaviour):
+    """Reads a resumed chunk's journal from the ledgers of every turn of the conversation."""
+
+    def journal_events(self, conn: sqlite3.Connection, turn_id: str) -> list[LedgerEvent]:
+        turn = records.get_turn(conn, turn_id)
+        if turn is None:
+            return super().journal_events(conn, turn_id)
+        turns = records.list_turns(conn, turn.conversation_id)
+        return [event for one in turns for event in records.ledger_events(conn, one.id)]
+
+
+class _JournalOfLastChunkOnly(Behaviour):
+    """The completed calls a resumed chunk snapshots come only from the chunk cut off
+    just before it: a write completed two interruptions ago is run again.  (Once a
+    combination only the hunt found; DR-3 ¶2's check now plays it.)  (Interrupted
+    calls still come from the whole turn, so the interrupted-write guard holds and only
+    the hard-block's memory is short.)"""
+
+    def journal(self, events: Sequence[LedgerEvent]) -> Journal:
+        whole = classify(events)
+        runs = [event.run for event in events if event.run is not None]
+        if not runs:
+            return whole
+        last = runs[-1]
+        recent = classify([event for event in events if event.run in (None, last)])
+        return Journal(recent.completed, whole.interrupted)
 
 
 def _snapshot_mutant(cls: type[Snapshot]) -> Callable[[], Components]:
@@ -155,10 +171,22 @@ MUTANTS = (
         _live_snapshot,
     ),
     Mutant(
+        "journal-spans-the-conversation",
+        ("DR-3#c1",),
+        "a resumed chunk's journal holds the calls of every turn of the conversation",
+        with_behaviour(_JournalSpansTheConversation),
+    ),
+    Mutant(
         "completed-write-repeated",
         ("DR-3#c2",),
         "a re-dispatched write that matches a completed entry runs again",
         _snapshot_mutant(_ClaimsNothing),
+    ),
+    Mutant(
+        "journal-of-last-chunk-only",
+        ("DR-3#c2",),
+        "a resumed chunk's journal covers only the chunk cut off just before it",
+        with_behaviour(_JournalOfLastChunkOnly),
     ),
     Mutant(
         "reused-result-without-note",
@@ -185,21 +213,15 @@ MUTANTS = (
         _snapshot_mutant(_ReusableSnapshot),
     ),
     Mutant(
+        "claim-consumes-every-identical-entry",
+        ("DR-3#c5",),
+        "answering one repeat uses up every identical completed entry, not just one",
+        _snapshot_mutant(_ClaimsEveryIdentical),
+    ),
+    Mutant(
         "hard-block-on-fresh-runs",
         ("DR-3#c6",),
         "a run that was never interrupted is hard-blocked against its turn's ledger",
         with_node(_HardBlockOnFreshRuns),
-    ),
-    Mutant(
-        "interrupted-write-answered-from-journal",
-        ("DR-4#c1",),
-        "an interrupted write is answered from the journal as if it had completed",
-        _snapshot_mutant(_ClaimsInterrupted),
-    ),
-    Mutant(
-        "interrupted-write-retried",
-        ("DR-4#c2",),
-        "an identical retry of an interrupted write runs although the history shows it",
-        with_node(_InterruptedWriteRetried),
     ),
 )

@@ -1,41 +1,52 @@
-"""Mutants of the tool-call journal and the note a resumed run is given (DR-1, DR-2)."""
+"""Mutants of the ledger and the tool-call journal (DR-1)."""
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from reference_impl.behaviour import Behaviour
-from reference_impl.durable import NUDGE, render_note
 from reference_impl.journal import Entry, Journal, LedgerEvent
 from reference_impl.mutants._model import Mutant, with_behaviour, with_node
 from reference_impl.passes import Call, PassContext, ToolNode
-from reference_impl.seams import Interruption
 
 __all__ = ["MUTANTS"]
 
 
-def _newest_first(events: Iterable[LedgerEvent]) -> Journal:
-    """The journal with each ``tool_done`` paired to the newest open start of its tool."""
-    open_starts: dict[str, list[Entry]] = {}
+def _classify(
+    events: Iterable[LedgerEvent],
+    *,
+    newest: bool = False,
+    any_tool: bool = False,
+    clear: str = "all",
+) -> Journal:
+    """A journal paired wrongly in one way: a done closes the ``newest`` open start instead
+    of the oldest, or a start of ``any_tool``; a ``clear`` resets only the tool started
+    last (``"last-tool"``), or the completed calls too (``"with-completed"``)."""
+    open_starts: list[Entry] = []
     completed: list[Entry] = []
     for position, event in enumerate(events):
         if event.event == "clear":
-            open_starts.clear()
+            last = open_starts[-1].tool if open_starts else None
+            kept = [e for e in open_starts if e.tool != last] if clear == "last-tool" else []
+            open_starts = kept
+            if clear == "with-completed":
+                completed = []
         elif event.tool is None:
             continue
         elif event.event == "tool_start":
-            open_starts.setdefault(event.tool, []).append(
-                Entry(event.tool, event.input, None, position)
-            )
-        elif event.event == "tool_done" and open_starts.get(event.tool):
-            start = open_starts[event.tool].pop()
-            completed.append(replace(start, result=event.result))
-    interrupted = sorted(
-        (e for starts in open_starts.values() for e in starts), key=lambda entry: entry.seq
+            open_starts.append(Entry(event.tool, event.input, None, position))
+        elif event.event == "tool_done":
+            same = [e for e in open_starts if any_tool or e.tool == event.tool]
+            if same:
+                start = same[-1] if newest else same[0]
+                open_starts.remove(start)
+                completed.append(replace(start, result=event.result))
+    return Journal(
+        tuple(sorted(completed, key=lambda e: e.seq)),
+        tuple(sorted(open_starts, key=lambda e: e.seq)),
     )
-    return Journal(tuple(sorted(completed, key=lambda entry: entry.seq)), tuple(interrupted))
 
 
 class _ToolDoneWithout(ToolNode):
@@ -67,7 +78,29 @@ class _ToolDoneMissingInput(_ToolDoneWithout):
     dropped = "input"
 
 
-class _ReusedAnswerRecordedInLedger(ToolNode):
+class _ToolDoneOnlyOnSuccess(ToolNode):
+    """A call that failed recoverably is never recorded as returned."""
+
+    def record_event(
+        self,
+        conn: sqlite3.Connection,
+        ctx: PassContext,
+        event: str,
+        tool: str,
+        *,
+        tool_input: object = None,
+        result: object = None,
+    ) -> None:
+        if event == "tool_done" and isinstance(result, Mapping) and not result.get("success"):
+            return
+        super().record_event(conn, ctx, event, tool, tool_input=tool_input, result=result)
+
+
+class _AnswerRecordedInLedger(ToolNode):
+    """Books a call the journal answered (``booked`` dispositions) as a call that ran."""
+
+    booked: tuple[str, ...] = ("reused",)
+
     def finish(
         self,
         ctx: PassContext,
@@ -79,7 +112,7 @@ class _ReusedAnswerRecordedInLedger(ToolNode):
         ledger_tool: str | None = None,
         ledger_input: object = None,
     ) -> tuple[str, dict[str, object], str]:
-        if disposition == "reused":  # the journal's answer is booked as a call that ran
+        if disposition in self.booked:
             with ctx.store.transaction() as conn:
                 self.record_event(conn, ctx, "tool_start", call.name, tool_input=call.args)
             ledger_tool, ledger_input = call.name, call.args
@@ -94,55 +127,59 @@ class _ReusedAnswerRecordedInLedger(ToolNode):
         )
 
 
+class _RefusalRecordedInLedger(_AnswerRecordedInLedger):
+    booked = ("refused",)
+
+
 class _InterruptedCallsForgotten(Behaviour):
     def journal(self, events: Sequence[LedgerEvent]) -> Journal:
         return Journal(super().journal(events).completed, ())
 
 
-class _DonePairsWithNewestStart(Behaviour):
+class _FailedCallJournaledInterrupted(Behaviour):
+    """Counts only a successful call as completed; a failed one as interrupted."""
+
     def journal(self, events: Sequence[LedgerEvent]) -> Journal:
-        return _newest_first(events)
+        read = super().journal(events)
+
+        def failed(entry: Entry) -> bool:
+            return isinstance(entry.result, Mapping) and entry.result.get("success") is False
+
+        moved = tuple(replace(e, result=None) for e in read.completed if failed(e))
+        kept = tuple(e for e in read.completed if not failed(e))
+        return Journal(kept, tuple(sorted((*read.interrupted, *moved), key=lambda e: e.seq)))
+
+
+class _Paired(Behaviour):
+    """A journal paired by :func:`_classify`, wrongly in the way its class says."""
+
+    newest = False
+    any_tool = False
+    clear = "all"
+
+    def journal(self, events: Sequence[LedgerEvent]) -> Journal:
+        return _classify(events, newest=self.newest, any_tool=self.any_tool, clear=self.clear)
+
+
+class _DonePairsWithNewestStart(_Paired):
+    newest = True
+
+
+class _DonePairsAcrossTools(_Paired):
+    any_tool = True
+
+
+class _ClearResetsOneTool(_Paired):
+    clear = "last-tool"
+
+
+class _ClearForgetsCompleted(_Paired):
+    clear = "with-completed"
 
 
 class _ClearEventIgnored(Behaviour):
     def journal(self, events: Sequence[LedgerEvent]) -> Journal:
         return super().journal([event for event in events if event.event != "clear"])
-
-
-class _NoteBeforeNudge(Behaviour):
-    def resume_prompt(self, journal: Journal | None) -> str:
-        if journal is None or journal.empty:
-            return super().resume_prompt(journal)
-        return f"{render_note(journal)}\n\n{NUDGE}"
-
-
-class _NoteOmitsCompletedResults(Behaviour):
-    def resume_prompt(self, journal: Journal | None) -> str:
-        if journal is None:
-            return super().resume_prompt(journal)
-        blank = tuple(replace(entry, result="") for entry in journal.completed)
-        return super().resume_prompt(Journal(blank, journal.interrupted))
-
-
-class _NoteOmitsInterruptedCalls(Behaviour):
-    def resume_prompt(self, journal: Journal | None) -> str:
-        if journal is None:
-            return super().resume_prompt(journal)
-        return super().resume_prompt(Journal(journal.completed, ()))
-
-
-class _EmptyJournalNoteAppended(Behaviour):
-    def resume_prompt(self, journal: Journal | None) -> str:
-        if journal is not None and journal.empty:
-            return f"{NUDGE}\n\n{render_note(journal)}"
-        return super().resume_prompt(journal)
-
-
-class _LedgerReadFailureStopsRecovery(Behaviour):
-    def resume_prompt(self, journal: Journal | None) -> str:
-        if journal is None:  # the ledger could not be read: the recovery is abandoned
-            raise Interruption("error", "during_model_call")
-        return super().resume_prompt(journal)
 
 
 MUTANTS = (
@@ -159,10 +196,22 @@ MUTANTS = (
         with_node(_ToolDoneMissingInput),
     ),
     Mutant(
+        "tool-done-only-on-success",
+        ("DR-1#c1",),
+        "a call that failed recoverably gets no `tool_done`",
+        with_node(_ToolDoneOnlyOnSuccess),
+    ),
+    Mutant(
         "reused-answer-recorded-in-ledger",
         ("DR-1#c2",),
         "a call answered from the journal is written to the ledger as a call that ran",
-        with_node(_ReusedAnswerRecordedInLedger),
+        with_node(_AnswerRecordedInLedger),
+    ),
+    Mutant(
+        "refusal-recorded-in-ledger",
+        ("DR-1#c2",),
+        "a retry refused by the guard is written to the ledger as a call that ran",
+        with_node(_RefusalRecordedInLedger),
     ),
     Mutant(
         "interrupted-calls-forgotten",
@@ -171,10 +220,22 @@ MUTANTS = (
         with_behaviour(_InterruptedCallsForgotten),
     ),
     Mutant(
+        "failed-call-journaled-interrupted",
+        ("DR-1#c3",),
+        "a call whose `tool_done` carries a failed result is journaled as interrupted",
+        with_behaviour(_FailedCallJournaledInterrupted),
+    ),
+    Mutant(
         "done-pairs-with-newest-start",
         ("DR-1#c4",),
         "a `tool_done` closes the newest open start of its tool, not the oldest",
         with_behaviour(_DonePairsWithNewestStart),
+    ),
+    Mutant(
+        "done-pairs-across-tools",
+        ("DR-1#c4",),
+        "a `tool_done` closes the oldest open start of any tool, not of its own",
+        with_behaviour(_DonePairsAcrossTools),
     ),
     Mutant(
         "clear-event-ignored",
@@ -183,33 +244,15 @@ MUTANTS = (
         with_behaviour(_ClearEventIgnored),
     ),
     Mutant(
-        "note-before-nudge",
-        ("DR-2#c1",),
-        "the journal note is put before the nudge instead of after it",
-        with_behaviour(_NoteBeforeNudge),
+        "clear-resets-one-tool",
+        ("DR-1#c5",),
+        "a `clear` resets only the open calls of the tool started last",
+        with_behaviour(_ClearResetsOneTool),
     ),
     Mutant(
-        "note-omits-completed-results",
-        ("DR-2#c2",),
-        "the note names completed calls without their results",
-        with_behaviour(_NoteOmitsCompletedResults),
-    ),
-    Mutant(
-        "note-omits-interrupted-calls",
-        ("DR-2#c3",),
-        "the note leaves out the interrupted calls",
-        with_behaviour(_NoteOmitsInterruptedCalls),
-    ),
-    Mutant(
-        "empty-journal-note-appended",
-        ("DR-2#c4",),
-        "an empty journal still appends a note header to the resume prompt",
-        with_behaviour(_EmptyJournalNoteAppended),
-    ),
-    Mutant(
-        "ledger-read-failure-stops-recovery",
-        ("DR-2#c5",),
-        "a failed ledger read stops the recovery with an error",
-        with_behaviour(_LedgerReadFailureStopsRecovery),
+        "clear-forgets-completed",
+        ("DR-1#c5",),
+        "a `clear` drops the calls completed before it along with the open ones",
+        with_behaviour(_ClearForgetsCompleted),
     ),
 )

@@ -15,12 +15,17 @@ from __future__ import annotations
 
 from adapters.errors import SpecError
 from reference_impl.behaviour import Components
-from reference_impl.variants import _calls, _results, _wire
+from reference_impl.variants import _calls, _durable, _results, _wire
 from reference_impl.variants._model import Variant
 
 __all__ = ["UnknownVariant", "Variant", "catalogue", "components_for", "find"]
 
-_CATALOGUE: tuple[Variant, ...] = (*_wire.VARIANTS, *_calls.VARIANTS, *_results.VARIANTS)
+_CATALOGUE: tuple[Variant, ...] = (
+    *_wire.VARIANTS,
+    *_calls.VARIANTS,
+    *_results.VARIANTS,
+    *_durable.VARIANTS,
+)
 
 
 class UnknownVariant(SpecError, LookupError):

@@ -1,0 +1,99 @@
+"""Mutants of the note a resumed run is given (DR-2)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from reference_impl.behaviour import Behaviour
+from reference_impl.durable import NUDGE, render_note, short_result
+from reference_impl.journal import Journal
+from reference_impl.mutants._model import Mutant, with_behaviour
+from reference_impl.seams import Interruption
+
+__all__ = ["MUTANTS"]
+
+
+class _NoteBeforeNudge(Behaviour):
+    def resume_prompt(self, journal: Journal | None) -> str:
+        if journal is None or journal.empty:
+            return super().resume_prompt(journal)
+        return f"{render_note(journal)}\n\n{NUDGE}"
+
+
+class _NoteOmitsCompletedResults(Behaviour):
+    def resume_prompt(self, journal: Journal | None) -> str:
+        if journal is None:
+            return super().resume_prompt(journal)
+        blank = tuple(replace(entry, result="") for entry in journal.completed)
+        return super().resume_prompt(Journal(blank, journal.interrupted))
+
+
+class _NoteSkipsEmptyResults(Behaviour):
+    """Leaves out of the note a completed call whose short result is empty."""
+
+    def resume_prompt(self, journal: Journal | None) -> str:
+        if journal is None:
+            return super().resume_prompt(journal)
+        shown = tuple(e for e in journal.completed if short_result(e.result))
+        return super().resume_prompt(Journal(shown, journal.interrupted))
+
+
+class _NoteOmitsInterruptedCalls(Behaviour):
+    def resume_prompt(self, journal: Journal | None) -> str:
+        if journal is None:
+            return super().resume_prompt(journal)
+        return super().resume_prompt(Journal(journal.completed, ()))
+
+
+class _EmptyJournalNoteAppended(Behaviour):
+    def resume_prompt(self, journal: Journal | None) -> str:
+        if journal is not None and journal.empty:
+            return f"{NUDGE}\n\n{render_note(journal)}"
+        return super().resume_prompt(journal)
+
+
+class _LedgerReadFailureStopsRecovery(Behaviour):
+    def resume_prompt(self, journal: Journal | None) -> str:
+        if journal is None:  # the ledger could not be read: the recovery is abandoned
+            raise Interruption("error", "during_model_call")
+        return super().resume_prompt(journal)
+
+
+MUTANTS = (
+    Mutant(
+        "note-before-nudge",
+        ("DR-2#c1",),
+        "the journal note is put before the nudge instead of after it",
+        with_behaviour(_NoteBeforeNudge),
+    ),
+    Mutant(
+        "note-omits-completed-results",
+        ("DR-2#c2",),
+        "the note names completed calls without their results",
+        with_behaviour(_NoteOmitsCompletedResults),
+    ),
+    Mutant(
+        "note-skips-empty-results",
+        ("DR-2#c2",),
+        "the note leaves out a completed call whose result is empty",
+        with_behaviour(_NoteSkipsEmptyResults),
+    ),
+    Mutant(
+        "note-omits-interrupted-calls",
+        ("DR-2#c3",),
+        "the note leaves out the interrupted calls",
+        with_behaviour(_NoteOmitsInterruptedCalls),
+    ),
+    Mutant(
+        "empty-journal-note-appended",
+        ("DR-2#c4",),
+        "an empty journal still appends a note header to the resume prompt",
+        with_behaviour(_EmptyJournalNoteAppended),
+    ),
+    Mutant(
+        "ledger-read-failure-stops-recovery",
+        ("DR-2#c5",),
+        "a failed ledger read stops the recovery with an error",
+        with_behaviour(_LedgerReadFailureStopsRecovery),
+    ),
+)

@@ -1,0 +1,32 @@
+"""Running one durable-resume case and collecting every failure it reports."""
+
+from __future__ import annotations
+
+import functools
+
+from conformance.cases import Case, collect_cases
+from conformance.checks import CheckContext, CheckFailed, Failure, ScenarioRunner
+from conformance.rules import load_corpus
+from conformance.vectors import vector_cases
+
+
+@functools.cache
+def dr_cases() -> dict[str, Case]:
+    """Every case of the DR rules, by id."""
+    corpus = load_corpus()
+    return {
+        case.id: case
+        for case in collect_cases(corpus, extra=vector_cases(corpus))
+        if case.id.startswith("DR-")
+    }
+
+
+def failures(case_id: str, runner: ScenarioRunner) -> list[Failure]:
+    """Every failure case ``case_id`` reports against ``runner`` (none when it passes)."""
+    ctx = CheckContext(runner)
+    try:
+        dr_cases()[case_id].run(ctx)
+        ctx.conclude()
+    except CheckFailed as failed:
+        return list(failed.failures)
+    return []
