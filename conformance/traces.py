@@ -25,6 +25,7 @@ __all__ = [
     "located_side_effects",
     "model_text",
     "pointers",
+    "resolves",
     "results",
     "rows_with_artifacts",
     "side_effects",
@@ -244,3 +245,23 @@ def turn_pointer(trace: Trace, label: str, *, step: int = -1, conversation: str 
     """The pointer of turn ``label`` on the wire after ``step`` (default: the last)."""
     index = step if step >= 0 else len(trace.steps) + step
     return f"/steps/{index}/wire/{escape_token(conversation)}/{escape_token(label)}"
+
+
+def resolves(document: object, pointer: str) -> bool:
+    """Whether the JSON ``pointer`` names a value of ``document``, or a key absent from a
+    map that exists (a failure may point at the key it found missing)."""
+    if pointer in ("", "/"):
+        return True
+    node = document
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+    for index, token in enumerate(tokens):
+        last = index == len(tokens) - 1
+        if isinstance(node, Mapping):
+            if token not in node:
+                return last
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return last and isinstance(node, list) and token.isdigit()
+    return True

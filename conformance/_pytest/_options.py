@@ -54,6 +54,9 @@ class RunOptions:
     ci: bool
     quiet: bool = False
     gate: tuple[str, ...] = ()
+    #: hold every failure's pointer to the trace it names (the self-test does: a message
+    #: that points at nothing would send a vendor looking in the wrong place)
+    strict_pointers: bool = False
 
     @classmethod
     def quiet_reference(
@@ -75,6 +78,7 @@ class RunOptions:
             hunt=False,
             ci=False,
             quiet=True,
+            strict_pointers=True,
         )
 
     @classmethod

@@ -129,7 +129,7 @@ class SuiteState:
                 # Taken to hang: the case still runs up to its first request, so that what
                 # does not apply or cannot be tried is still reported as such.
                 runner = _Halted(handshake, self._halt_message())
-            context = CheckContext(runner)
+            context = CheckContext(runner, strict_pointers=self.options.strict_pointers)
             case.run(context)
             context.conclude()
             outcome = CaseOutcome(case.id, "passed")

@@ -48,11 +48,12 @@ class CheckContext:
     states the clause comes before those that only describe its symptoms.
     """
 
-    def __init__(self, runner: ScenarioRunner) -> None:
+    def __init__(self, runner: ScenarioRunner, *, strict_pointers: bool = False) -> None:
         self._runner = runner
         self.handshake = runner.handshake()
         self.evidence = Evidence()
         self.failures: list[Failure] = []
+        self._strict = strict_pointers
 
     @property
     def runner(self) -> ScenarioRunner:
@@ -91,7 +92,22 @@ class CheckContext:
             raise NotApplicable(f"profile {profile} not claimed")
 
     def _failure(self, message: str, at: str | None, reading: str | None) -> Failure:
+        if at is not None and self._strict:
+            self._check_pointer(at, message)
         return Failure(message, self.scenario if at is not None else None, at, reading)
+
+    def _check_pointer(self, at: str, message: str) -> None:
+        """Refuse a failure whose pointer names nothing in the last trace (its parent must
+        exist: a pointer may name a key that is absent, which is what it reports)."""
+        from adapters._codec import to_json
+        from adapters.errors import SuiteError
+        from conformance.traces import resolves
+
+        trace = self.evidence.runs[-1][1] if self.evidence.runs else None
+        if trace is None or not resolves(to_json(trace), at):
+            raise SuiteError(
+                "a failure points at nothing in its trace", pointer=at, failure=message[:200]
+            )
 
     def expect(
         self, condition: bool, message: str, *, at: str | None = None, reading: str | None = None

@@ -103,3 +103,13 @@ def test_variants_become_named_checks() -> None:
 def test_malformed_variants_are_refused(variants: dict[str, int]) -> None:
     with pytest.raises(SuiteError):
         check("RT-TOOL-9#c1", variants=variants)
+
+
+def test_a_strict_context_refuses_a_pointer_that_names_nothing() -> None:
+    ctx = CheckContext(reference_driver(), strict_pointers=True)
+    ctx.run(scenario("pointers", steps=[StartTurn("t1")]))
+    ctx.expect(False, "a key found missing", at="/steps/0/absent")  # its parent exists
+    ctx.expect(False, "a real value", at="/steps/0/outcome")
+    with pytest.raises(SuiteError, match="points at nothing"):
+        ctx.expect(False, "nowhere", at="/steps/9/runs/0")
+    assert [f.message for f in ctx.failures] == ["a key found missing", "a real value"]
