@@ -61,6 +61,9 @@ class Segment:
     cut: Interrupt | None
     approve: bool
     redispatch: int | None
+    #: the re-dispatched batch calls the other tool with the same arguments, as a model
+    #: that retries a step another way does
+    swap: bool = False
 
 
 def _segments(handshake: Handshake, names: tuple[str, ...]) -> st.SearchStrategy[Segment]:
@@ -98,6 +101,7 @@ def _segments(handshake: Handshake, names: tuple[str, ...]) -> st.SearchStrategy
         cut=cuts,
         approve=st.booleans(),
         redispatch=st.none() | st.integers(0, 3),
+        swap=st.booleans(),
     )
 
 
@@ -109,6 +113,19 @@ def _fresh_ids(batch: tuple[object, ...], round_: int) -> tuple[object, ...]:
         else:
             out.append(call)
     return tuple(out)
+
+
+def _swapped(batch: tuple[object, ...], names: tuple[str, ...]) -> tuple[object, ...]:
+    """``batch`` with each call of one of the first two tools naming the other."""
+    if len(names) < 2:
+        return batch
+    other = {names[0]: names[1], names[1]: names[0]}
+    return tuple(
+        {**call, "name": other[call["name"]]}
+        if isinstance(call, dict) and isinstance(call.get("name"), str) and call["name"] in other
+        else call
+        for call in batch
+    )
 
 
 _NOISE: dict[str, Step] = {
@@ -150,7 +167,8 @@ def story(
             steps.append(resume)
             batches = list(segment.batches)
             if segment.redispatch is not None and sent:
-                batches.insert(0, _fresh_ids(sent[segment.redispatch % len(sent)], index))
+                again = _fresh_ids(sent[segment.redispatch % len(sent)], index)
+                batches.insert(0, _swapped(again, names) if segment.swap else again)
             if segment.ending == "gate":
                 batches.append(
                     (

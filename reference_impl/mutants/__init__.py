@@ -70,6 +70,9 @@ _HUNTED = frozenset(
         "rate-limit-stop-not-continuable",
         "continue-offered-for-older-stops",
         "reused-answer-recorded-in-ledger",
+        "continuation-count-reset-by-continue",
+        "note-of-last-chunk-only",
+        "interrupted-guard-matches-by-name",
     }
 )
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from reference_impl import records
 from reference_impl.behaviour import Behaviour, Components
-from reference_impl.journal import Journal, LedgerEvent, classify
+from reference_impl.journal import Journal, LedgerEvent, classify, signature
 from reference_impl.mutants._model import Mutant, with_behaviour
 from reference_impl.passes import Call, PassContext, ToolNode
 from reference_impl.store import Store
@@ -180,6 +180,42 @@ class _InterruptedGuardByName(ToolNode):
         ) and (tool.name in shown)
 
 
+class _ContinueWithheldAfterAnAnswer(Behaviour):
+    """A turn that paused on a question earlier and was answered is not offered Continue
+    when a later run of it is stopped by an error, a cancellation or a failure."""
+
+    def continue_offered(self, conn: sqlite3.Connection, turn: records.TurnRow) -> bool:
+        if any(run.cause == "answer" for run in records.list_runs(conn, turn.id)):
+            return False
+        return super().continue_offered(conn, turn)
+
+
+class _NoteSkipsCallsWithoutArguments(Behaviour):
+    """The resume note leaves out the calls that took no arguments."""
+
+    def resume_prompt(self, journal: Journal | None) -> str:
+        if journal is None:
+            return super().resume_prompt(journal)
+        kept = Journal(
+            tuple(e for e in journal.completed if e.input not in ({}, [], None)),
+            tuple(e for e in journal.interrupted if e.input not in ({}, [], None)),
+        )
+        return super().resume_prompt(kept)
+
+
+class _RefusalIgnoresToolName(ToolNode):
+    """An interrupted write is matched by its input alone: another tool's call with the
+    same arguments is refused as its retry."""
+
+    def refuse_interrupted(self, ctx: PassContext, tool: ToolSpec, args: object) -> bool:
+        assert ctx.snapshot is not None
+        same = [e for e in ctx.snapshot.journal.interrupted if e.input == args]
+        shown = {sig.split("\x00", 1)[1] for sig in ctx.history_interrupted if "\x00" in sig}
+        return any(
+            signature(e.tool, e.input).split("\x00", 1)[1] in shown for e in same
+        ) or super().refuse_interrupted(ctx, tool, args)
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "failed-write-back-holds-own-twice",
@@ -231,20 +267,40 @@ MUTANTS: tuple[Mutant, ...] = (
         ("DR-5#c3",),
         "after a Continue, a turn may continue on its own three more times",
         with_behaviour(_CountResetByContinue),
-        hunt=True,
     ),
     Mutant(
         "note-of-last-chunk-only",
         ("DR-2#c2",),
         "the resume note names only what the chunk cut just before did",
         with_behaviour(_NoteOfLastChunkOnly),
-        hunt=True,
     ),
     Mutant(
         "interrupted-guard-matches-by-name",
         ("DR-4#c2",),
         "any write of a tool with an interrupted call is refused, whatever its arguments",
         lambda: Components(node=_InterruptedGuardByName()),
+    ),
+    Mutant(
+        "continue-withheld-after-an-answer",
+        ("DR-5#c5",),
+        "a turn that was paused on a question and answered is not offered Continue when a "
+        "later run of it stops",
+        with_behaviour(_ContinueWithheldAfterAnAnswer),
+        hunt=True,
+    ),
+    Mutant(
+        "note-skips-calls-without-arguments",
+        ("DR-2#c2",),
+        "the resume note leaves out the calls that took no arguments",
+        with_behaviour(_NoteSkipsCallsWithoutArguments),
+        hunt=True,
+    ),
+    Mutant(
+        "refusal-ignores-tool-name",
+        ("DR-4#c2",),
+        "an interrupted write is matched by its arguments alone, so another tool's call with "
+        "the same arguments is refused",
+        lambda: Components(node=_RefusalIgnoresToolName()),
         hunt=True,
     ),
 )

@@ -63,7 +63,8 @@ class _GuardResetAfterACut(ToolNode):
     """Keeps a fresh record for each stretch of the turn between cuts: a call recorded
     before the run was cut (a time limit, an error, a crash) and resumed by itself or by
     Continue may run again, as a new chunk of work; across a pause and its answer, the
-    record holds, as RT-TOOL-9's own example requires."""
+    record holds, as RT-TOOL-9's own example requires.  (The turn's history still shows
+    every call's result: only the guard looks at the stretch.)"""
 
     def _chunk(self, ctx: PassContext, call_id: str) -> str:
         cuts = sum(
@@ -89,16 +90,21 @@ class _GuardResetAfterACut(ToolNode):
         ledger_tool: str | None = None,
         ledger_input: object = None,
     ) -> tuple[str, dict[str, object], str]:
-        keyed = call if call.id is None else Call(call.name, call.args, self._chunk(ctx, call.id))
-        return super().finish(
+        done = super().finish(
             ctx,
-            keyed,
+            call,
             disposition,
             result,
             message=message,
             ledger_tool=ledger_tool,
             ledger_input=ledger_input,
         )
+        if call.id is not None:  # the stretch's own record, beside the turn's
+            stored = {key: result.get(key) for key in ("success", "data", "error")}
+            with ctx.store.transaction() as conn:
+                key = self._chunk(ctx, call.id)
+                records.record_call(conn, ctx.turn_id, key, call.name, done[2], stored)
+        return done
 
 
 VARIANTS: tuple[Variant, ...] = (
