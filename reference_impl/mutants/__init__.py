@@ -24,9 +24,11 @@ from reference_impl.mutants import (
     _continuation,
     _delivery,
     _hardblock,
+    _held,
     _journal,
     _ports,
     _results,
+    _work,
 )
 from reference_impl.mutants._model import Mutant
 
@@ -35,7 +37,9 @@ __all__ = ["Mutant", "UnknownMutant", "catalogue", "components_for", "find"]
 _CATALOGUE: tuple[Mutant, ...] = (
     *_results.MUTANTS,
     *_ports.MUTANTS,
+    *_work.MUTANTS,
     *_delivery.MUTANTS,
+    *_held.MUTANTS,
     *_collection.MUTANTS,
     *_calls.MUTANTS,
     *_journal.MUTANTS,

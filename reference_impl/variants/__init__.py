@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from adapters.errors import SpecError
 from reference_impl.behaviour import Components
-from reference_impl.variants import _calls, _wire
+from reference_impl.variants import _calls, _collection, _wire
 from reference_impl.variants._model import Variant
 
 __all__ = ["UnknownVariant", "Variant", "catalogue", "components_for", "find"]
 
-_CATALOGUE: tuple[Variant, ...] = (*_wire.VARIANTS, *_calls.VARIANTS)
+_CATALOGUE: tuple[Variant, ...] = (*_wire.VARIANTS, *_calls.VARIANTS, *_collection.VARIANTS)
 
 
 class UnknownVariant(SpecError, LookupError):
