@@ -113,9 +113,13 @@ def _drop_plan(ctx: CheckContext, variant: Over) -> _Plan:
     if bounds is not None:
         bounds = Bounds(run_bytes=bound, payload_bytes=bound)
     plan = _Plan(bounds)
-    fill = min(bound - 100, ctx.handshake.limits.payload_bytes or bound)
-    plan.add("call_one", artifact("fill", sized_payload(fill, "fill")), kept=True)
-    plan.add("call_one", artifact("crossing", over_payload(bound - fill, "cross")), kept=False)
+    per_payload = bound if bounds is not None else ctx.handshake.limits.payload_bytes or bound
+    remaining = bound
+    while remaining > 140:  # fill the budget to within 100-140 bytes, payload by payload
+        size = min(per_payload, remaining - 100)
+        plan.add("call_one", artifact("fill", sized_payload(size, f"f{remaining}")), kept=True)
+        remaining -= size
+    plan.add("call_one", artifact("crossing", over_payload(remaining, "cross", by=50)), kept=False)
     plan.add("call_one", artifact("small", {"n": 3}), kept=True)
     return plan
 

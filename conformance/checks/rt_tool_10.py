@@ -48,9 +48,10 @@ TOOLS = [
         "strict_thing",
         schema={"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
     ),
-    tool("gated_thing", output({"result": "sent"}), schema={}, gate=True),
     tool("write_thing", output({"result": "written"}), schema={}),
 ]
+#: Only the scenario that declines a call has it: a gated tool needs the `gates` capability.
+GATED = tool("gated_thing", output({"result": "sent"}), schema={}, gate=True)
 
 
 @dataclass(frozen=True)
@@ -192,16 +193,19 @@ def check_first_time_handling_is_work(ctx: CheckContext, variant: Batch) -> None
     name = str(mapping(variant[0]).get("name"))
     steps: list[Step] = [StartTurn("t1")]
     model: list[Reply] = [calls(*variant)]
+    tools = TOOLS
     if name == "gated_thing":
         steps.append(Decline("t1"))
+        tools = [*TOOLS, GATED]
     elif name == "write_thing":
-        # Cut after the body ran, resumed on its own: the identical retry under a new id is
-        # refused by an implementation of the durable-resume rules (DR-4), else it runs.
+        # The identical retry, under a new id, of a write cut after its body ran is refused
+        # on resume by the durable-resume rules (DR-4): only they make such a resume.
+        ctx.require_profile("durable-resume")
         first = call("write_thing", {"to": "a"}, "call_w")
         model = [calls(first), *model]
         steps = [Interrupt("after_tool_body", "time_limit", "write_thing"), StartTurn("t1"), Wait()]
     trace = one_turn(
-        ctx, "rt10-c2-first-time", tools=TOOLS, model=[*model, say("done")], steps=steps
+        ctx, "rt10-c2-first-time", tools=tools, model=[*model, say("done")], steps=steps
     )
     judged = [
         (at, one)

@@ -120,7 +120,9 @@ def _held_scenario(ctx: CheckContext, variant: Pause) -> tuple[Trace, dict[str, 
     for number in range(1, variant.conversations + 1):
         steps.append(Approve(f"t{number}") if variant.on == "gate" else Answer(f"t{number}"))
         model.append(say("done"))
-    tools = [tool(TOOL, *returns), tool("gated_thing", output({"ok": True}), gate=True)]
+    tools = [tool(TOOL, *returns)]
+    if variant.on == "gate":  # a gated tool needs the `gates` capability: only where used
+        tools.append(tool("gated_thing", output({"ok": True}), gate=True))
     trace = one_turn(ctx, f"rt7-c1-{variant.on}", tools=tools, model=model, steps=steps)
     return trace, made
 
@@ -216,7 +218,9 @@ def check_held_prepended_on_resumed_message(ctx: CheckContext, variant: Merge) -
     if own:
         returns.append(output({"ok": True}, *(link(m) for m in own)))
         model.append(calls(call(TOOL, {}, "own")))
-    tools = [tool(TOOL, *returns), tool("gated_thing", output({"ok": True}), gate=True)]
+    tools = [tool(TOOL, *returns)]
+    if variant.approval:
+        tools.append(tool("gated_thing", output({"ok": True}), gate=True))
     trace = one_turn(ctx, "rt7-c2-merged", tools=tools, model=[*model, say("done")], steps=steps)
     wire = turn(trace, "t1")
     rows = assistant_rows(wire)
@@ -297,7 +301,7 @@ def check_pausing_again_holds_everything(ctx: CheckContext, variant: Again) -> N
                 f"times, at {listing(_where(trace, mark, index))}; RT-TOOL-7 ¶3: a delivered "
                 "artifact is never delivered a second time",
                 at=wire_pointer(trace, step=index),
-                reading="unrequired-refusals",
+                reading="unrequired-refusals" if index == len(trace.steps) - 1 else None,
             )
     for number, mark in enumerate(marks):
         delivered_once(

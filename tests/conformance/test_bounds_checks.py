@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from adapters.capabilities import missing_capability, needed_capabilities
 from adapters.driver import Unsupported
-from adapters.handshake import Handshake
+from adapters.handshake import Capabilities, Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace, WarningRecord
-from conformance.checks import CheckContext, CheckFailed, ScenarioRunner, all_checks
+from conformance.checks import CheckContext, CheckFailed, ScenarioRunner, Untested, all_checks
 from conformance.checks._bounds import (
     largest_size,
     names,
@@ -272,3 +273,43 @@ def test_every_reading_a_check_names_is_an_entry_of_the_interpretations() -> Non
         for reading in re.findall(r'reading="([a-z0-9-]+)"', path.read_text("utf-8"))
     }
     assert named and named <= anchors, sorted(named - anchors)
+
+
+class Plain:
+    """The reference runtime behind a harness that offers no optional capability (one
+    entry point, no gates, restarts, bounds, observations or interruptions)."""
+
+    def handshake(self) -> Handshake:
+        offered = reference_driver().handshake()
+        return dataclasses.replace(offered, capabilities=Capabilities())
+
+    def run(self, scenario: Scenario) -> Trace | Unsupported:
+        missing = missing_capability(Capabilities(), needed_capabilities(scenario))
+        if missing is not None:
+            return Unsupported(missing)
+        return reference_driver().run(scenario)
+
+
+def test_a_harness_offering_nothing_optional_leaves_untested_only_what_needs_more() -> None:
+    """Every case that plays a question, a repeat or a plain batch runs without any optional
+    capability: a scenario asks for one only where its variant uses it."""
+    runner = Plain()
+    untested = []
+    for case in all_checks():
+        if case.rules[0] not in ("RT-TOOL-5", "RT-TOOL-6", "RT-TOOL-7", "RT-TOOL-10"):
+            continue
+        ctx = CheckContext(runner)
+        try:
+            case.function(ctx)
+            ctx.conclude()
+        except Untested:
+            untested.append(case.id)
+    needs_more = re.compile(
+        r"RT-TOOL-5#c[245]/|RT-TOOL-7#c4/|taking-is-destructive|RT-TOOL-6#c1/[^[]*\[(count|bytes"
+        r"|three-runs)\]|\[(arrival-after-release|unencodable-payload|at-the-count-bound|gate"
+        r"|restart-[a-z-]+"
+        r"|resumed-by-an-approval|declined-call|refused-retry-on-resume|other-ports-chosen)\]"
+    )
+    assert untested, "a harness offering nothing optional left nothing untested"
+    assert [case for case in untested if not needs_more.search(case)] == []
+    assert not any(case.startswith("RT-TOOL-10#c1") for case in untested)
