@@ -81,24 +81,20 @@ def dropped(ctx: CheckContext, run: VectorRun) -> None:
             Answer("t1"),
         ],
     )
-    kept: list[object] = []
-    where: list[str] = []
-    for index, step in enumerate(trace.steps):
-        for label, wire in step.wire.get("main", {}).items():
-            found = [
-                e for e in delivered(wire) if mapping(e).get("payload") == produced.get("payload")
-            ]
-            kept += found if index == len(trace.steps) - 1 else []
-            where += [
-                turn_pointer(trace, label, step=index) + p
-                for p in locate(wire, produced.get("payload"))
-            ]
-        held = step.held or {}
-        where += [
-            f"/steps/{index}/held/{label}"
-            for label, h in held.items()
-            if produced.get("payload") in [mapping(e).get("payload") for e in _list(h)]
-        ]
+    payload = produced.get("payload")
+    kept = [e for e in delivered(turn(trace, "t1")) if mapping(e).get("payload") == payload]
+    # Where the artifact showed at any time: on a turn's wire, or held against a turn.
+    where = [
+        turn_pointer(trace, label, step=index) + found
+        for index, step in enumerate(trace.steps)
+        for label, wire in step.wire.get("main", {}).items()
+        for found in locate(wire, payload)
+    ] + [
+        f"/steps/{index}/held/{label}"
+        for index, step in enumerate(trace.steps)
+        for label, held in (step.held or {}).items()
+        if any(mapping(e).get("payload") == payload for e in _list(held))
+    ]
     expected = run.value("dropped")
     ctx.expect(
         kept == expected and bool(expected or not where),
