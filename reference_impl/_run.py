@@ -365,19 +365,13 @@ class RunExecutor:
 
     def _warn(self, state: RunState, entry: Mapping[str, object]) -> None:
         call = entry.get("tool_call_id")
-        kind = entry.get("type")
-        tool = state.tools_by_call.get(call) if isinstance(call, str) else None
-        self.s.observer.warning(
-            {
-                "code": "held_artifact_dropped",
-                "run": state.run_id,
-                "tool": tool,
-                "type": kind if isinstance(kind, str) else None,
-                "tool_call_id": call if isinstance(call, str) else None,
-                "message": f"held list full ({state.workflow.bounds.held_artifacts}): dropped the "
-                f"newest artifact type={kind} tool={tool} call={call} run={state.run_id}",
-            }
+        warning = self.s.components.behaviour.held_drop_warning(
+            entry,
+            tool=state.tools_by_call.get(call) if isinstance(call, str) else None,
+            run=state.run_id,
+            bound=state.workflow.bounds.held_artifacts,
         )
+        self.s.observer.warning(warning)
 
     def _pause(self, state: RunState, pending: dict[str, object]) -> None:
         if state.snapshot is not None:  # a resumed chunk: the run that answers carries it on
@@ -456,7 +450,7 @@ class RunExecutor:
         with self.s.store.transaction() as conn:
             self._hold(conn, state)
             records.end_run(conn, state.run_id, "failed", {"error": "write_back_failed"})
-            if status == "paused":
+            if status == "paused" and self.s.components.behaviour.retries_failed_write_back():
                 records.set_turn(conn, state.turn_id, status="paused", pending=pending)
             else:
                 records.set_turn(conn, state.turn_id, status="stopped", error="write_back_failed")

@@ -15,6 +15,7 @@ import json
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 __all__ = ["RESERVED_KEY", "ArtifactPolicy", "Bounds", "Collector", "Drop", "encoded_size"]
 
@@ -107,6 +108,10 @@ class Collector:
     Thread-safe: the HTTP server may run turns of different conversations at once.
     """
 
+    #: The bounds a run collects under where its workflow sets none (the harness declares
+    #: them as the handshake's ``limits``).
+    default_bounds: ClassVar[Bounds] = Bounds()
+
     def __init__(self, on_drop: Callable[[Drop], None]) -> None:
         self._lock = threading.Lock()
         self._open: dict[str, _RunCollection] = {}
@@ -115,7 +120,12 @@ class Collector:
     def open(self, run_id: str, bounds: Bounds) -> None:
         """Open collection for ``run_id``."""
         with self._lock:
-            self._open[run_id] = _RunCollection(bounds)
+            self._open[run_id] = _RunCollection(bounds, self.measure)
+
+    def measure(self, payload: object) -> int:
+        """The bytes ``payload`` counts for against the bounds ("once JSON-encoded": compact
+        UTF-8); raises ValueError or TypeError when it does not encode."""
+        return encoded_size(payload)
 
     def release(self, run_id: str) -> None:
         """End collection for ``run_id``: anything arriving later is dropped."""
@@ -157,15 +167,16 @@ class Collector:
 
 
 class _RunCollection:
-    def __init__(self, bounds: Bounds) -> None:
+    def __init__(self, bounds: Bounds, measure: Callable[[object], int]) -> None:
         self.bounds = bounds
+        self.measure = measure
         self.pending: list[dict[str, object]] = []
         self.count = 0
         self.bytes = 0
 
     def admit(self, entry: Mapping[str, object]) -> str | None:
         try:
-            size = encoded_size(entry.get("payload"))
+            size = self.measure(entry.get("payload"))
         except (TypeError, ValueError):
             return "payload does not encode as JSON"
         if size > self.bounds.payload_bytes:

@@ -49,6 +49,22 @@ class Behaviour:
         """Which artifacts fit the held list: the oldest are kept, the newest dropped."""
         return list(collected[:room]), list(collected[room:])
 
+    def held_drop_warning(
+        self, entry: Mapping[str, object], *, tool: str | None, run: str, bound: int
+    ) -> dict[str, object]:
+        """The warning for one artifact the full held list dropped (RT-TOOL-7 ¶5)."""
+        call = entry.get("tool_call_id")
+        kind = entry.get("type")
+        return {
+            "code": "held_artifact_dropped",
+            "run": run,
+            "tool": tool,
+            "type": kind if isinstance(kind, str) else None,
+            "tool_call_id": call if isinstance(call, str) else None,
+            "message": f"held list full ({bound}): dropped the newest artifact type={kind} "
+            f"tool={tool} call={call} run={run}",
+        }
+
     def hold_on_cut(self) -> bool:
         """Whether a run cut off before it finished holds what it collected."""
         return True
@@ -144,6 +160,18 @@ class Behaviour:
         """End a run's collection on every way out (RT-TOOL-5 ¶4)."""
         collector.release(run_id)
 
+    def drop_warning(self, drop: Drop) -> dict[str, object]:
+        """The warning for an artifact collection dropped or refused (RT-TOOL-6 ¶3)."""
+        return {
+            "code": "artifact_dropped",
+            "tool": drop.tool,
+            "run": drop.run,
+            "type": drop.type,
+            "tool_call_id": drop.tool_call_id,
+            "message": f"artifact dropped ({drop.reason}): tool={drop.tool} run={drop.run} "
+            f"type={drop.type} call={drop.tool_call_id}",
+        }
+
     def prior_turn_text(self, journal: Journal) -> str:
         """What a new turn's agent is told about the unfinished turn before it (DR-6)."""
         return prior_turn_text(journal)
@@ -167,6 +195,16 @@ class Behaviour:
 
     def after_failed_write_back(self, store: Store, turn_id: str) -> None:
         """Nothing to do: the failed transaction already put the taken list back."""
+
+    def retries_failed_write_back(self) -> bool:
+        """Whether a turn whose write-back failed goes back to its pause, so that the same
+        answer can be given again (else it stops, and Continue delivers)."""
+        return True
+
+    def ignores_stray_answers(self) -> bool:
+        """Whether an answer to a turn that is not paused is accepted and ignored (else it
+        is refused)."""
+        return False
 
 
 @dataclass

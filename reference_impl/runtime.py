@@ -126,6 +126,8 @@ class Runtime:
         """Answer a paused turn's question; the turn resumes in a new run."""
         with self.store.transaction() as conn:
             turn = self._turn(conn, turn_id, conversation_id)
+            if turn.status != "paused" and self.components.behaviour.ignores_stray_answers():
+                return
             pending = self._pending(turn, "question")
             records.set_turn(conn, turn.id, status="running", expect=("paused",))
             records.insert_message(
@@ -293,17 +295,7 @@ class Runtime:
                 )
 
     def _dropped(self, drop: Drop) -> None:
-        self.observer.warning(
-            {
-                "code": "artifact_dropped",
-                "tool": drop.tool,
-                "run": drop.run,
-                "type": drop.type,
-                "tool_call_id": drop.tool_call_id,
-                "message": f"artifact dropped ({drop.reason}): tool={drop.tool} run={drop.run} "
-                f"type={drop.type} call={drop.tool_call_id}",
-            }
-        )
+        self.observer.warning(self.components.behaviour.drop_warning(drop))
 
     def _workflow(self, conversation_id: str) -> Workflow:
         stored = records.load_workflow(self.store.read(), conversation_id)

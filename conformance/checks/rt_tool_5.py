@@ -1,200 +1,377 @@
 """RT-TOOL-5: artifact collection is opened and released per run.
 
-Clauses 2-5 bind only "where it does" collect: an implementation whose handshake says
-it collects nothing is not-applicable to them, and clause 1 checks that stance.
+Clauses 2-5 bind only "where it does" collect: an implementation whose handshake says it
+collects nothing is not-applicable to them, and clause 1 checks that stance.  A
+collected artifact is seen where the run delivers it (the messages' ``toolArtifacts``,
+RT-TOOL-4) and, with ``held_observation``, in what a paused turn holds; "dropped" means it
+reaches neither (docs/interpretations.md, late-arrivals).  What the clauses quantify over,
+and how the checks vary it:
+
+* ¶1 (collecting at all is optional; whichever the handshake says, the runtime does): a
+  run that returns, and a run that pauses and is resumed.
+* ¶2 (nothing is retained for a run whose collection was never opened): the run opened
+  by an answer and by an approval; two early arrivals; an early arrival under the call id
+  of a call the run then makes.
+* ¶3 (draining does not end collection, only release does): a second and a third pass;
+  after a pass that collected nothing; after a pass of two calls; an arrival after
+  release (dropped).
+* ¶4 (every way out releases): returning, pausing on a question and on a gate, failing,
+  cut by a time limit, and the resumed run returning; after every step, no ended run's
+  collection is open, and nothing arriving after the end is kept.
+* ¶5 (entry points): one run, and a run resumed after a pause, from every entry point the
+  harness offers.
+
+Left unjudged, because the text allows either reading (late-arrivals): whether a late
+arrival is warned about; what the ``tool_artifacts`` port shows of it; run ids that
+``open_collections`` lists besides the runs that ended.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
-from adapters.scenario import Answer, EmitLateArtifact, Interrupt, Reply, StartTurn, Step
-from adapters.trace import TurnWire
-from conformance.checks import CheckContext, NotApplicable, Untested, check
-from conformance.checks._common import misplaced, one_turn, port, show, whereabouts
+from adapters.scenario import (
+    Answer,
+    Approve,
+    EmitLateArtifact,
+    Interrupt,
+    Reply,
+    StartTurn,
+    Step,
+    Tool,
+)
+from adapters.trace import Trace
+from conformance.checks import CheckContext, Untested, check
+from conformance.checks._bounds import collects, count_on_wire, wire_pointer
+from conformance.checks._common import listing, misplaced, one_turn, show, whereabouts
 from conformance.checks._states import describe, in_state
 from conformance.scenarios import ask, call, calls, canary, link, output, say, tool
-from conformance.traces import all_passes, contains, delivered, turn
+from conformance.traces import contains, delivered, locate, located_runs, turn, turn_pointer
 
-#: The URLs of the control artifacts, looked for on the wire when they are not delivered.
-OWN, REPORT = "https://e.x/own", "https://e.x/report"
-
-
-def _collects(ctx: CheckContext) -> None:
-    if not ctx.handshake.collects_artifacts:
-        raise NotApplicable("the implementation does not collect tool artifacts")
+TOOL = "emit_artifacts"
 
 
-@check("RT-TOOL-5#c1")
-def check_collection_stance_is_truthful(ctx: CheckContext) -> None:
+def _kept_anywhere(ctx: CheckContext, trace: Trace, mark: str, what: str, clause: str) -> None:
+    """Expect ``mark`` on no turn's wire and in no held list, after any step."""
+    for index, step in enumerate(trace.steps):
+        for conversation, turns in step.wire.items():
+            for label, wire in turns.items():
+                found = locate(wire, mark)
+                ctx.expect(
+                    not found,
+                    f"{what} shows after step {index} ({step.op}) on turn {label}, at "
+                    f"{listing(found)}; {clause}",
+                    at=turn_pointer(trace, label, step=index, conversation=conversation),
+                    reading="late-arrivals",
+                )
+        for label, held in (step.held or {}).items():
+            ctx.expect(
+                not contains(held, mark),
+                f"{what} is held against turn {label} after step {index} ({step.op}); {clause}",
+                at=f"/steps/{index}/held/{label}",
+                reading="late-arrivals",
+            )
+
+
+STANCES = {"returning-run": False, "paused-run": True}
+
+
+@check("RT-TOOL-5#c1", variants=STANCES)
+def check_collection_stance_is_truthful(ctx: CheckContext, variant: bool) -> None:
     """An implementation may collect nothing at all; whichever it declares, it does."""
     mark = canary("rt5-c1")
+    model: list[Reply] = [calls(call(TOOL, {}, "c1"))]
+    steps: list[Step] = [StartTurn("t1")]
+    if variant:
+        model.append(ask())
+        steps.append(Answer("t1"))
     trace = one_turn(
         ctx,
         "rt5-c1-stance",
-        tools=[tool("make", output({"ok": True}, link(mark)))],
-        model=[calls(call("make", {}, "c1")), say("done")],
+        tools=[tool(TOOL, output({"ok": True}, link(mark)))],
+        model=[*model, say("done")],
+        steps=steps,
     )
-    surfaced = any(contains(port(one, "tool_artifacts"), mark) for _, one in all_passes(trace))
     wire = turn(trace, "t1")
-    on_wire = contains(delivered(wire), mark)
+    count = count_on_wire(trace, mark)
     if ctx.handshake.collects_artifacts:
-        ctx.need(
-            surfaced,
-            "the handshake says artifacts are collected, but the artifact was not surfaced "
-            "on tool_artifacts",
+        ctx.expect(
+            count == 1,
+            f"the handshake says artifacts are collected; the run's artifact was delivered "
+            f"{count} times in the messages' toolArtifacts, expected once; it "
+            f"{whereabouts(wire, mark)}; RT-TOOL-5 ¶1",
+            at=wire_pointer(trace),
         )
-        if not on_wire:
-            ctx.fail(
-                "the handshake says artifacts are collected, but the artifact was not "
-                f"delivered in any message's toolArtifacts; it {whereabouts(wire, mark)}"
-            )
     else:
-        ctx.need(
-            not on_wire, "the handshake says nothing is collected, yet an artifact was delivered"
+        ctx.expect(
+            count == 0,
+            "the handshake says no artifacts are collected, yet the run's artifact was "
+            f"delivered, at {listing(locate(wire, mark))}; RT-TOOL-5 ¶1: an implementation "
+            "may collect nothing, and then delivers nothing",
+            at=wire_pointer(trace),
         )
 
 
-@check("RT-TOOL-5#c2")
-def check_unopened_run_drops_arrivals(ctx: CheckContext) -> None:
+@dataclass(frozen=True)
+class Early:
+    """Artifacts arriving (``arrivals`` of them) for the turn's next run before it opens
+    collection; the run is then opened by ``opened_by`` ("answer", "approve");
+    ``same_call``: they arrive under the call id the run then uses."""
+
+    opened_by: str = "answer"
+    arrivals: int = 1
+    same_call: bool = False
+
+
+EARLY = {
+    "opened-by-an-answer": Early(),
+    "opened-by-an-approval": Early(opened_by="approve"),
+    "two-arrivals": Early(arrivals=2),
+    "under-the-runs-own-call-id": Early(same_call=True),
+}
+
+
+@check("RT-TOOL-5#c2", variants=EARLY)
+def check_unopened_run_drops_arrivals(ctx: CheckContext, variant: Early) -> None:
     """An artifact arriving for a run whose collection was never opened is dropped: opening
     collection later does not reach back for it."""
-    _collects(ctx)
-    mark = canary("rt5-c2")
-    trace = one_turn(
-        ctx,
-        "rt5-c2-unopened",
-        tools=[tool("make", output({"ok": True}, link(OWN)))],
-        model=[calls(call("make", {}, "c1")), ask("Continue?"), say("done")],
-        steps=[
-            StartTurn("t1"),
-            EmitLateArtifact("t1", "unopened", link(mark), "call_late"),
-            Answer("t1"),
-        ],
-    )
+    collects(ctx)
+    marks = [canary(f"rt5-c2-{i}") for i in range(variant.arrivals)]
+    own = "https://e.x/own"
+    gate = variant.opened_by == "approve"
+    late_id = "c2" if variant.same_call else "call_late"
+    tools = [tool(TOOL, output({"ok": True}, link(own)))]
+    if gate:
+        tools.append(tool("gated_thing", output({"ok": True}), gate=True))
+        model: list[Reply] = [calls(call("gated_thing", {}, "c1"), call(TOOL, {}, "c2"))]
+    else:
+        model = [ask("Continue?"), calls(call(TOOL, {}, "c2"))]
+    steps: list[Step] = [StartTurn("t1")]
+    steps += [EmitLateArtifact("t1", "unopened", link(mark), late_id) for mark in marks]
+    steps.append(Approve("t1") if gate else Answer("t1"))
+    trace = one_turn(ctx, "rt5-c2-unopened", tools=tools, model=[*model, say("done")], steps=steps)
     final = turn(trace, "t1")
     ctx.need(
         in_state(ctx.handshake, final, "completed"),
-        f"the turn did not complete after the answer: {describe(ctx.handshake, final)}",
+        f"the turn is {describe(ctx.handshake, final)} after the {variant.opened_by}; the "
+        "check needs it completed",
+        at=turn_pointer(trace, "t1") + "/status",
     )
-    if not contains(delivered(final), OWN):
-        ctx.fail(
-            "the turn's own artifact was not delivered in any message's toolArtifacts (the "
-            f"check's control case); it {whereabouts(final, OWN)}"
+    for mark in marks:
+        _kept_anywhere(
+            ctx,
+            trace,
+            mark,
+            "an artifact that arrived before its run opened collection",
+            "RT-TOOL-5 ¶2: it is dropped",
         )
-    for step in trace.steps:
-        for wire in step.wire.get("main", {}).values():
-            ctx.need(
-                not contains(delivered(wire), mark),
-                "an artifact that arrived before its run opened collection was kept",
-            )
-    ctx.need(
-        not any(contains(port(one, "tool_artifacts"), mark) for _, one in all_passes(trace)),
-        "an artifact that arrived before its run opened collection was surfaced",
+    ctx.expect(
+        count_on_wire(trace, own) == 1,
+        f"the run's own artifact (the check's control) was delivered {count_on_wire(trace, own)} "
+        f"times in the messages' toolArtifacts, expected once; it {whereabouts(final, own)}",
+        at=wire_pointer(trace),
     )
 
 
-@check("RT-TOOL-5#c3")
-def check_drain_does_not_end_collection(ctx: CheckContext) -> None:
-    """After one tool pass has been drained, a later call in the same run still collects."""
-    _collects(ctx)
-    marks = [canary("rt5-c3-first"), canary("rt5-c3-second")]
+@dataclass(frozen=True)
+class Passes:
+    """One run whose passes each produce the artifacts listed (how many per call, one
+    list per pass); ``late``: then an artifact arrives after the run released collection."""
+
+    passes: tuple[tuple[int, ...], ...]
+    late: bool = False
+
+
+DRAINS = {
+    "second-pass": Passes(((1,), (1,))),
+    "third-pass": Passes(((1,), (1,), (1,))),
+    "after-an-empty-pass": Passes(((0,), (1,))),
+    "after-a-pass-of-two-calls": Passes(((1, 1), (1,))),
+    "arrival-after-release": Passes(((1,), (1,)), late=True),
+}
+
+
+@check("RT-TOOL-5#c3", variants=DRAINS)
+def check_drain_does_not_end_collection(ctx: CheckContext, variant: Passes) -> None:
+    """After one tool pass has been drained, a later call in the same run still collects;
+    only release ends collection, and what arrives after it is dropped."""
+    collects(ctx)
+    returns, model, marks = [], [], []
+    for number, counts in enumerate(variant.passes):
+        batch = []
+        for index, count in enumerate(counts):
+            made = [canary(f"rt5-c3-p{number}-c{index}-{i}") for i in range(count)]
+            marks += [(number, mark) for mark in made]
+            returns.append(output({"ok": True}, *(link(mark) for mark in made)))
+            batch.append(call(TOOL, {}, f"p{number}c{index}"))
+        model.append(calls(*batch))
+    late = canary("rt5-c3-late")
+    steps: list[Step] = [StartTurn("t1")]
+    if variant.late:  # needs `late_artifacts`: only this variant asks for it
+        steps.append(EmitLateArtifact("t1", "ended", link(late), "call_late"))
     trace = one_turn(
-        ctx,
-        "rt5-c3-drain",
-        tools=[
-            tool("make", output({"ok": True}, link(marks[0])), output({"ok": True}, link(marks[1])))
-        ],
-        model=[calls(call("make", {}, "c1")), calls(call("make", {}, "c2")), say("done")],
+        ctx, "rt5-c3-drain", tools=[tool(TOOL, *returns)], model=[*model, say("done")], steps=steps
     )
     wire = turn(trace, "t1")
-    on_wire = delivered(wire)
-    for mark, which in zip(marks, ("first", "second"), strict=True):
-        if not contains(on_wire, mark):
-            ctx.fail(
-                f"the {which} pass's artifact was not delivered in any message's toolArtifacts "
-                f"(only releasing collection may end collection); it {whereabouts(wire, mark)}"
-            )
+    for number, mark in marks:
+        count = count_on_wire(trace, mark)
+        ctx.expect(
+            count == 1,
+            f"the artifact of pass {number + 1} was delivered {count} times in the messages' "
+            f"toolArtifacts, expected once; it {whereabouts(wire, mark)}; RT-TOOL-5 ¶3: "
+            "draining does not end collection, a later call in the same run still collects",
+            at=wire_pointer(trace),
+        )
+    if variant.late:
+        _kept_anywhere(
+            ctx,
+            trace,
+            late,
+            "an artifact that arrived after release",
+            "RT-TOOL-5 ¶3: it is dropped",
+        )
 
 
-@check("RT-TOOL-5#c4", name="late-arrival-after-release-dropped")
-def check_released_on_every_exit(ctx: CheckContext) -> None:
-    """A run that returns, pauses or fails releases collection: no collection stays open
-    after the step, and nothing arriving later is kept."""
-    _collects(ctx)
+Exit = Literal["return", "question", "gate", "error", "time-limit", "resumed-return"]
+EXITS: dict[str, Exit] = {
+    "return": "return",
+    "question": "question",
+    "gate": "gate",
+    "error": "error",
+    "time-limit": "time-limit",
+    "resumed-return": "resumed-return",
+}
+
+
+def _exit_scenario(how: Exit) -> tuple[list[Reply], list[Step], list[Tool]]:
+    """The model, the steps up to the run's end, and the extra tools, for each way out."""
+    made = [calls(call(TOOL, {}, "c1"))]
+    if how == "return":
+        return [*made, say("done")], [StartTurn("t1")], []
+    if how == "question":
+        return [*made, ask(), say("done")], [StartTurn("t1")], []
+    if how == "gate":
+        gated = calls(call(TOOL, {}, "c1"), call("gated_thing", {}, "c2"))
+        return [gated, say("done")], [StartTurn("t1")], [tool("gated_thing", gate=True)]
+    if how == "resumed-return":
+        resumed = [*made, ask(), calls(call(TOOL, {}, "c2")), say("done")]
+        return resumed, [StartTurn("t1"), Answer("t1")], []
+    cut = Interrupt("after_tool_done", "error", TOOL)
+    if how == "time-limit":
+        cut = Interrupt("after_tool_done", "time_limit", TOOL)
+    return (
+        [*made, say("never")],
+        [cut, StartTurn("t1")],
+        [],
+    )
+
+
+@check("RT-TOOL-5#c4", variants=EXITS, name="late-arrival-after-release-dropped")
+def check_released_on_every_exit(ctx: CheckContext, variant: Exit) -> None:
+    """A run that returns, pauses or fails releases collection: after the step that ended
+    it, and every later one, its collection is not open, and nothing arriving later is
+    kept."""
+    collects(ctx)
     # Whether collection is still open can only be seen: a late arrival for a run that
     # has ended is never delivered either way.
     ctx.require("collection_observation")
-    exits: dict[str, tuple[list[Reply], list[Step]]] = {
-        "return": ([calls(call("make", {}, "c1")), say("done")], [StartTurn("t1")]),
-        "pause": ([calls(call("make", {}, "c1")), ask(), say("done")], [StartTurn("t1")]),
-        "fail": (
-            [calls(call("make", {}, "c1")), say("never")],
-            [Interrupt("after_tool_done", "error", "make"), StartTurn("t1")],
-        ),
-    }
-    for how, (model, steps) in exits.items():
-        mark = canary(f"rt5-c4-{how}")
-        trailing: list[Step] = [EmitLateArtifact("t1", "ended", link(mark), "call_late")]
-        if how == "pause":
-            trailing.append(Answer("t1"))
-        trace = one_turn(
-            ctx,
-            f"rt5-c4-{how}",
-            tools=[tool("make", output({"ok": True}, link(f"https://e.x/{how}")))],
-            model=model,
-            steps=[*steps, *trailing],
+    model, steps, extra = _exit_scenario(variant)
+    mark = canary(f"rt5-c4-{variant}")
+    trailing: list[Step] = [EmitLateArtifact("t1", "ended", link(mark), "call_late")]
+    if variant in ("question", "gate"):
+        trailing.append(Approve("t1") if variant == "gate" else Answer("t1"))
+    trace = one_turn(
+        ctx,
+        f"rt5-c4-{variant}",
+        tools=[tool(TOOL, output({"ok": True}, link(f"https://e.x/{variant}"))), *extra],
+        model=model,
+        steps=[*steps, *trailing],
+    )
+    for index, step in enumerate(trace.steps):
+        # The capability promises the observation on every step: a step without it would
+        # let a collection left open go unseen.
+        ctx.need(
+            step.open_collections is not None,
+            f"after step {index} ({step.op}) the harness reports no open_collections, "
+            "although it claims collection_observation",
+            at=f"/steps/{index}",
         )
-        for step in trace.steps:
-            for wire in step.wire.get("main", {}).values():
-                ctx.need(
-                    not contains(delivered(wire), mark),
-                    f"an artifact arriving after the run's {how} was kept",
-                )
-            # The capability promises the observation on every step: a step without it
-            # would let a collection left open go unseen.
-            ctx.need(
-                step.open_collections is not None,
-                f"after step {step.index} ({step.op}) the harness reports no open_collections, "
-                "although it claims collection_observation",
-            )
-            ctx.need(
-                not step.open_collections,
-                f"after step {step.index} ({step.op}), collection is still open "
-                f"for {show(list(step.open_collections or ()))}",
-            )
+    for at, run in located_runs(trace):
+        # Every run a step reports has come to rest by the step's end (returned, paused,
+        # cut off or failed); only those are judged, whatever else the list names.
+        ended = int(at.split("/")[2])
+        still = [
+            i
+            for i in range(ended, len(trace.steps))
+            if run.id in (trace.steps[i].open_collections or ())
+        ]
+        ctx.expect(
+            not still,
+            f"run {show(run.id)} ended {show(run.end)} in step {ended}, and its collection is "
+            f"still open after steps {show(still)}; RT-TOOL-5 ¶4: a run that returns, pauses "
+            "or fails releases it",
+            at=f"/steps/{still[0] if still else ended}/open_collections",
+            reading="late-arrivals",
+        )
+    _kept_anywhere(
+        ctx,
+        trace,
+        mark,
+        f"an artifact that arrived after the run's {variant.replace('-', ' ')}",
+        "RT-TOOL-5 ¶4: a run cannot retain artifacts beyond its own life",
+    )
 
 
-@check("RT-TOOL-5#c5")
-def check_collection_independent_of_entry_point(ctx: CheckContext) -> None:
-    """The same run collects the same artifacts whichever entry point launched it."""
-    _collects(ctx)
+ENTRY_POINTS = {"single-run": False, "resumed-run": True}
+
+
+@check("RT-TOOL-5#c5", variants=ENTRY_POINTS)
+def check_collection_independent_of_entry_point(ctx: CheckContext, variant: bool) -> None:
+    """The same run collects the same artifacts whichever entry point launched it (and so
+    does a run that resumes it)."""
+    collects(ctx)
     seen: dict[str, list[object]] = {}
-    wires: dict[str, TurnWire | None] = {}
+    pointers: dict[str, str] = {}
     entry_point: Literal["chat", "api", "trigger"]
     for entry_point in ("chat", "api", "trigger"):
         if entry_point not in ctx.handshake.capabilities.entry_points:
             continue
+        model: list[Reply] = [calls(call(TOOL, {}, "c1"))]
+        steps: list[Step] = [StartTurn("t1", entry_point=entry_point)]
+        if variant:
+            model += [ask(), calls(call(TOOL, {}, "c2"))]
+            steps.append(Answer("t1"))
         trace = one_turn(
             ctx,
             f"rt5-c5-{entry_point}",
-            tools=[tool("make", output({"ok": True}, link(REPORT)))],
-            model=[calls(call("make", {}, "c1")), say("done")],
-            steps=[StartTurn("t1", entry_point=entry_point)],
+            tools=[
+                tool(
+                    TOOL,
+                    output({"ok": True}, link("https://e.x/first")),
+                    output({"ok": True}, link("https://e.x/resumed")),
+                )
+            ],
+            model=[*model, say("done")],
+            steps=steps,
         )
-        wires[entry_point] = turn(trace, "t1")
-        seen[entry_point] = delivered(wires[entry_point])
+        seen[entry_point] = delivered(turn(trace, "t1"))
+        pointers[entry_point] = f"{wire_pointer(trace)} of scenario rt5-c5-{entry_point}"
+        expected = 2 if variant else 1
+        ctx.expect(
+            len(seen[entry_point]) == expected,
+            f"launched from {show(entry_point)}, the turn delivered {show(seen[entry_point])} in "
+            f"its messages' toolArtifacts, expected the {expected} artifact(s) its runs "
+            f"produced{misplaced(turn(trace, 't1'), ['https://e.x/first'])}; RT-TOOL-5 ¶5",
+            at=wire_pointer(trace),
+        )
     if len(seen) < 2:
         raise Untested(f"needs two entry points; the handshake offers {len(seen)}")
     first, reference = next(iter(seen.items()))
-    if not reference:
-        ctx.fail(
-            f"launched from {show(first)}, no artifact was delivered in any message's "
-            f"toolArtifacts; it {whereabouts(wires[first], REPORT)}"
-        )
     for launched, artifacts in seen.items():
-        if artifacts != reference:
-            ctx.fail(
-                f"launched from {show(launched)}, the run delivered {show(artifacts)}; "
-                f"expected {show(reference)}{misplaced(wires[launched], reference)}"
-            )
+        ctx.expect(
+            artifacts == reference,
+            f"launched from {show(launched)}, the run delivered {show(artifacts)} (at "
+            f"{pointers[launched]}); launched from {show(first)}, {show(reference)}; RT-TOOL-5 "
+            "¶5: collection does not depend on the entry point",
+        )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from adapters.scenario import Answer, Approve, Bounds, EmitLateArtifact, Return, StartTurn, Tool
+from adapters.scenario import Approve, Return, StartTurn, Tool
 from adapters.trace import PassRecord, Trace
 from conformance.checks import CheckContext
 from conformance.checks._argument_cases import Reconcile
@@ -24,19 +24,17 @@ from conformance.checks._results import (
     shown_key,
     wire_at,
 )
-from conformance.checks.rt_tool_6 import blob
 from conformance.checks.rt_tool_8 import judge_arguments
-from conformance.scenarios import artifact, ask, call, calls, say, tool
+from conformance.scenarios import artifact, call, calls, say, tool
 from conformance.traces import (
     all_passes,
-    delivered,
+    assistant_rows,  # noqa: F401
     located_passes,
     located_results,
-    results,
     strings,
-    turn,
 )
 from conformance.vectors._binding import Binding, VectorRun
+from conformance.vectors._bounds import dropped, held, kept, lifted, work
 
 __all__ = ["RT_BINDINGS"]
 
@@ -67,32 +65,6 @@ def _result_vector(ctx: CheckContext, run: VectorRun) -> None:
         f"the tool result is {show(record.result)}, the example says {show(dict(expected))} "
         "(key order aside); RT-TOOL-1",
         at=f"{at}/result",
-    )
-
-
-def _lifted(ctx: CheckContext, run: VectorRun) -> None:
-    """RT-TOOL-2: the node output's reserved key -> what leaves the call into collection
-    (the tool result keeps an empty type, RT-TOOL-6 then refuses it; see "Examples as
-    vectors" in docs/running-the-suite.md)."""
-    trace = one_turn(
-        ctx,
-        "vector-mixed-lifted",
-        tools=[tool("example", Return(output={"artifacts": run.value("mixed")}))],
-        model=[calls(call("example", {}, "c1")), say("done")],
-    )
-    found = results(trace, "c1")
-    ctx.need(
-        bool(found) and mapping(found[0].result).get("success") is True,
-        "the call failed; malformed entries must be dropped without failing it",
-    )
-    surfaced = [
-        {k: v for k, v in mapping(e).items() if k != "tool_call_id"}
-        for _, one in all_passes(trace)
-        for e in _list(port(one, "tool_artifacts"))
-    ]
-    ctx.need(
-        surfaced == run.value("lifted"),
-        f"what left the call is {show(surfaced)}, the example says {show(run.value('lifted'))}",
     )
 
 
@@ -210,92 +182,6 @@ def _reported(ctx: CheckContext, run: VectorRun) -> None:
         )
 
 
-def _dropped(ctx: CheckContext, run: VectorRun) -> None:
-    """RT-TOOL-5: an artifact for a run that never opened collection -> what it holds."""
-    produced = mapping(run.value("produced"))
-    entry = artifact(str(produced.get("type")), produced.get("payload"))
-    trace = one_turn(
-        ctx,
-        "vector-produced-dropped",
-        tools=[tool("noop", schema={})],
-        model=[ask("Go on?"), say("done")],
-        steps=[
-            StartTurn("t1"),
-            EmitLateArtifact("t1", "unopened", entry, str(produced.get("tool_call_id"))),
-            Answer("t1"),
-        ],
-    )
-    kept = [
-        e
-        for step in trace.steps
-        for wire in step.wire.get("main", {}).values()
-        for e in delivered(wire)
-        if mapping(e).get("payload") == produced.get("payload")
-    ]
-    ctx.need(
-        kept == run.value("dropped"),
-        f"the run's collection kept {show(kept)}, the example says {show(run.value('dropped'))}",
-    )
-
-
-def _kept(ctx: CheckContext, run: VectorRun) -> None:
-    """RT-TOOL-6: the artifact after a drop at the aggregate budget is still kept."""
-    value = mapping(run.value("kept"))
-    budget = 1_000
-    entries = [
-        artifact("fill", blob(800, "fill")),
-        artifact("crossing", blob(400, "cross")),
-        artifact(str(value.get("type")), value.get("payload")),
-    ]
-    trace = one_turn(
-        ctx,
-        "vector-kept",
-        bounds=Bounds(run_bytes=budget, payload_bytes=budget),
-        tools=[tool("example", Return(output={"ok": True, "artifacts": entries}))],
-        model=[calls(call("example", {}, str(value.get("tool_call_id")))), say("done")],
-    )
-    on_wire = delivered(turn(trace, "t1"))
-    ctx.need(
-        on_wire[-1:] == [dict(value)],
-        f"the retained list ends with {show(on_wire[-1:])}, the example says {show(dict(value))}"
-        + misplaced(turn(trace, "t1"), [dict(value)]),
-    )
-    ctx.need(
-        len(on_wire) == 2, f"the retained list is {len(on_wire)} long; a drop leaves no placeholder"
-    )
-
-
-def _held(ctx: CheckContext, run: VectorRun) -> None:
-    """RT-TOOL-7: held against the paused turn, then delivered exactly once."""
-    value = mapping(run.value("held"))
-    entry = artifact(str(value.get("type")), value.get("payload"))
-    trace = one_turn(
-        ctx,
-        "vector-held",
-        tools=[tool("example", Return(output={"ok": True, "artifacts": [entry]}))],
-        model=[
-            calls(call("example", {}, str(value.get("tool_call_id")))),
-            ask("Which format?"),
-            say("done"),
-        ],
-        steps=[StartTurn("t1"), Answer("t1"), Answer("t1")],
-    )
-    paused = trace.steps[0]
-    if paused.held is not None:
-        ctx.need(
-            list(_list(paused.held.get("t1"))) == [dict(value)],
-            f"held against the paused turn: {show(paused.held.get('t1'))}",
-        )
-    wire = turn(trace, "t1", step=0)
-    ctx.need(wire is not None and not delivered(wire), "the held artifact was on the wire")
-    ctx.need(
-        delivered(turn(trace, "t1")) == [dict(value)],
-        f"after the answer the turn carries {show(delivered(turn(trace, 't1')))}"
-        + misplaced(turn(trace, "t1"), [dict(value)]),
-    )
-    ctx.need(trace.steps[2].outcome == "refused", "a second answer was not refused")
-
-
 def _declared(schema_types: Mapping[str, str]) -> dict[str, object]:
     return {
         "type": "object",
@@ -403,28 +289,15 @@ def _resumed(ctx: CheckContext, run: VectorRun) -> None:
     )
 
 
-def _work(ctx: CheckContext, run: VectorRun, sent: str, outcome: str, port_name: str) -> None:
-    """RT-TOOL-10: calls not named new in the outcome ran in an earlier pass."""
-    batch = _batch(run.value(sent))
-    expected = run.value(outcome)
-    fresh = {str(x) for x in _list(expected)}
-    earlier = [c for c in batch if str(mapping(c).get("tool_call_id")) not in fresh]
-    second, _ = _repeat_pass(ctx, earlier, batch, f"vector-{sent}-{outcome}")
-    ctx.need(
-        port(second, port_name) == expected,
-        f"{port_name} is {show(port(second, port_name))}, the example says {show(expected)}",
-    )
-
-
 RT_BINDINGS = (
     Binding("RT-TOOL-1", ("plain",), ("RT-TOOL-1#c1", "RT-TOOL-1#c2"), _result_vector),
     Binding("RT-TOOL-1", ("attached",), ("RT-TOOL-1#c2", "RT-TOOL-1#c3"), _result_vector),
-    Binding("RT-TOOL-2", ("mixed", "lifted"), ("RT-TOOL-2#c3",), _lifted),
+    Binding("RT-TOOL-2", ("mixed", "lifted"), ("RT-TOOL-2#c3",), lifted),
     Binding("RT-TOOL-3", ("produced", "surfaced"), ("RT-TOOL-3#c1", "RT-TOOL-3#c3"), _surfaced),
     Binding("RT-TOOL-4", ("produced", "reported"), ("RT-TOOL-4#c1", "RT-TOOL-4#c3"), _reported),
-    Binding("RT-TOOL-5", ("produced", "dropped"), ("RT-TOOL-5#c2",), _dropped),
-    Binding("RT-TOOL-6", ("kept",), ("RT-TOOL-6#c4",), _kept),
-    Binding("RT-TOOL-7", ("held",), ("RT-TOOL-7#c1", "RT-TOOL-7#c3"), _held),
+    Binding("RT-TOOL-5", ("produced", "dropped"), ("RT-TOOL-5#c2",), dropped),
+    Binding("RT-TOOL-6", ("kept",), ("RT-TOOL-6#c4",), kept),
+    Binding("RT-TOOL-7", ("held",), ("RT-TOOL-7#c1", "RT-TOOL-7#c3"), held),
     Binding("RT-TOOL-8", ("sent", "decoded"), ("RT-TOOL-8#c4",), _decoded),
     Binding("RT-TOOL-8", ("sent",), ("RT-TOOL-8#c3",), _untouched),
     Binding("RT-TOOL-9", ("skipped", "recorded"), ("RT-TOOL-9#c1", "RT-TOOL-9#c2"), _recorded),
@@ -433,12 +306,12 @@ RT_BINDINGS = (
         "RT-TOOL-10",
         ("resent", "idle"),
         ("RT-TOOL-10#c2",),
-        lambda ctx, run: _work(ctx, run, "resent", "idle", "executed_any"),
+        lambda ctx, run: work(ctx, run, "resent", "idle", "executed_any"),
     ),
     Binding(
         "RT-TOOL-10",
         ("sent", "active"),
         ("RT-TOOL-10#c1",),
-        lambda ctx, run: _work(ctx, run, "sent", "active", "executed"),
+        lambda ctx, run: work(ctx, run, "sent", "active", "executed"),
     ),
 )

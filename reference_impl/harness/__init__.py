@@ -20,7 +20,6 @@ from adapters.handshake import PROTOCOL
 from adapters.protocol import Message
 from adapters.scenario import Scenario
 from reference_impl import __version__
-from reference_impl.artifacts import Bounds
 from reference_impl.behaviour import Components
 from reference_impl.durable import NUDGE
 from reference_impl.harness._session import ScenarioSession, scratch
@@ -49,8 +48,8 @@ def handshake(
     its version; what the components decide is declared as they decide it: whether
     artifacts are collected, what the wire's status words mean, which interruptions
     resume on their own."""
-    bounds = Bounds()
     parts = components or Components()
+    bounds = parts.collector_class.default_bounds
     behaviour = parts.behaviour
     version = __version__
     if mutant is not None:

@@ -59,7 +59,7 @@ class ScenarioSession:
 
     def workflow(self) -> Workflow:
         """The workflow the scenario describes (bounds over the runtime's defaults)."""
-        defaults = Bounds()
+        defaults = self._components.collector_class.default_bounds
         given = self.scenario.bounds or sc.Bounds()
         bounds = Bounds(
             payload_bytes=given.payload_bytes or defaults.payload_bytes,

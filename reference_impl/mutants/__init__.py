@@ -27,11 +27,13 @@ from reference_impl.mutants import (
     _delivery,
     _guard,
     _hardblock,
+    _held,
     _journal,
     _matching,
     _note,
     _ports,
     _results,
+    _work,
 )
 from reference_impl.mutants._model import Mutant
 
@@ -81,7 +83,9 @@ _CATALOGUE: tuple[Mutant, ...] = tuple(
     for mutant in (
         *_results.MUTANTS,
         *_ports.MUTANTS,
+        *_work.MUTANTS,
         *_delivery.MUTANTS,
+        *_held.MUTANTS,
         *_collection.MUTANTS,
         *_calls.MUTANTS,
         *_journal.MUTANTS,

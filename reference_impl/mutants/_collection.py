@@ -4,20 +4,27 @@ from __future__ import annotations
 
 import html
 import json
+import math
+import sqlite3
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from reference_impl.artifacts import Bounds, Collector, Drop
+from reference_impl import records
+from reference_impl.artifacts import Bounds, Collector, Drop, encoded_size
 from reference_impl.behaviour import Behaviour
 from reference_impl.mutants._model import Mutant, with_behaviour, with_collector, with_wire
 from reference_impl.records import MessageRow
 from reference_impl.wire import Wire
+from reference_impl.workflow import Workflow
 
 __all__ = ["MUTANTS"]
 
 #: Under RT-TOOL-6's 512 KB payload floor, whichever way "KB" is read.
 _SHORT_PAYLOAD_BOUND = 500_000
+#: Under its 50-artifact and 2 MB floors.
+_SHORT_RUN_COUNT = 49
+_SHORT_RUN_BYTES = 1_950_000
 
 
 class _CollectionStanceMisdeclared(Behaviour):
@@ -80,6 +87,45 @@ class _PayloadBoundBelowFloor(Collector):
         super().open(run_id, replace(bounds, payload_bytes=payload))
 
 
+class _RecheckedAgainstScenarioBounds(Behaviour):
+    """Cuts the merged list a write-back delivers to the run's own bounds again (count and
+    aggregate bytes), as read from the conversation's workflow."""
+
+    def persist(
+        self, conn: sqlite3.Connection, turn_id: str, message_id: str, merged: list[object]
+    ) -> None:
+        turn = records.get_turn(conn, turn_id)
+        stored = None if turn is None else records.load_workflow(conn, turn.conversation_id)
+        bounds = Workflow.from_json(stored).bounds if stored is not None else Bounds()
+        kept: list[object] = []
+        used = 0
+        for entry in merged:
+            payload = entry.get("payload") if isinstance(entry, Mapping) else None
+            size = encoded_size(payload)
+            if len(kept) < bounds.run_artifacts and used + size <= bounds.run_bytes:
+                kept.append(entry)
+                used += size
+        super().persist(conn, turn_id, message_id, kept)
+
+
+class _RunCountBelowFloor(Collector):
+    def open(self, run_id: str, bounds: Bounds) -> None:
+        count = min(bounds.run_artifacts, _SHORT_RUN_COUNT)
+        super().open(run_id, replace(bounds, run_artifacts=count))
+
+
+class _RunBytesBelowFloor(Collector):
+    def open(self, run_id: str, bounds: Bounds) -> None:
+        super().open(run_id, replace(bounds, run_bytes=min(bounds.run_bytes, _SHORT_RUN_BYTES)))
+
+
+class _MeasuredInCharacters(Collector):
+    """Measures a payload in characters of its compact encoding, not in UTF-8 bytes."""
+
+    def measure(self, payload: object) -> int:
+        return len(json.dumps(payload, ensure_ascii=False, separators=(",", ":"), allow_nan=False))
+
+
 class _DropWithoutWarning(Collector):
     def __init__(self, on_drop: Callable[[Drop], None]) -> None:
         super().__init__(lambda drop: None)
@@ -132,6 +178,31 @@ def _unescaped(value: object) -> object:
     if isinstance(value, list):
         return [_unescaped(item) for item in value]
     return value
+
+
+def _coerced(value: object) -> object:
+    """Strings that read as numbers become numbers, all the way down."""
+    if isinstance(value, str):
+        try:
+            number = json.loads(value)
+        except ValueError:
+            return value
+        finite = isinstance(number, int | float) and math.isfinite(number)
+        return number if finite and not isinstance(number, bool) else value
+    if isinstance(value, Mapping):
+        return {key: _coerced(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_coerced(item) for item in value]
+    return value
+
+
+class _NumericStringsCoercedOnWire(Wire):
+    def message_row(self, message: MessageRow) -> dict[str, object]:
+        row = super().message_row(message)
+        carried = row.get("toolArtifacts")
+        if isinstance(carried, list):
+            row["toolArtifacts"] = [_coerced(entry) for entry in carried]
+        return row
 
 
 class _PayloadEntitiesDecodedOnWire(Wire):
@@ -199,10 +270,34 @@ MUTANTS = (
         with_behaviour(_RecheckedAgainstRunBound),
     ),
     Mutant(
+        "delivered-list-rechecked-against-scenario-bounds",
+        ("RT-TOOL-6#c1",),
+        "the merged list a write-back delivers is cut again to the run's own count and byte bounds",
+        with_behaviour(_RecheckedAgainstScenarioBounds),
+    ),
+    Mutant(
         "payload-bound-below-floor",
         ("RT-TOOL-6#c2",),
         f"a payload over {_SHORT_PAYLOAD_BOUND} bytes is dropped, under the 512 KB floor",
         with_collector(_PayloadBoundBelowFloor),
+    ),
+    Mutant(
+        "run-count-bound-below-floor",
+        ("RT-TOOL-6#c2",),
+        f"a run keeps at most {_SHORT_RUN_COUNT} artifacts, under the floor of 50",
+        with_collector(_RunCountBelowFloor),
+    ),
+    Mutant(
+        "run-bytes-bound-below-floor",
+        ("RT-TOOL-6#c2",),
+        f"a run keeps at most {_SHORT_RUN_BYTES} bytes of payload, under the 2 MB floor",
+        with_collector(_RunBytesBelowFloor),
+    ),
+    Mutant(
+        "payload-measured-in-characters",
+        ("RT-TOOL-6#c3",),
+        "payloads are measured in characters, so non-ASCII text over a byte bound is kept",
+        with_collector(_MeasuredInCharacters),
     ),
     Mutant(
         "drop-without-warning",
@@ -221,6 +316,12 @@ MUTANTS = (
         ("RT-TOOL-6#c5",),
         "an artifact with an empty `type` is collected like any other",
         with_collector(_EmptyTypeCollected),
+    ),
+    Mutant(
+        "numeric-payload-strings-coerced",
+        ("RT-TOOL-6#c6",),
+        "payload strings that read as numbers are delivered as numbers",
+        with_wire(_NumericStringsCoercedOnWire),
     ),
     Mutant(
         "payload-entities-decoded-on-wire",

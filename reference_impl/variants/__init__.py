@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from adapters.errors import SpecError
 from reference_impl.behaviour import Components
-from reference_impl.variants import _calls, _durable, _results, _wire
+from reference_impl.variants import _calls, _collection, _durable, _results, _wire
 from reference_impl.variants._model import Variant
 
 __all__ = ["UnknownVariant", "Variant", "catalogue", "components_for", "find"]
@@ -24,6 +24,7 @@ _CATALOGUE: tuple[Variant, ...] = (
     *_wire.VARIANTS,
     *_calls.VARIANTS,
     *_results.VARIANTS,
+    *_collection.VARIANTS,
     *_durable.VARIANTS,
 )
 

@@ -82,8 +82,8 @@ def _failure(check_id: str, runner: ScenarioRunner | None = None) -> str:
     [
         "RT-TOOL-2#c2/channel-survives-unexposed-port[port-not-exposed]",
         "RT-TOOL-3#c4/delivery-does-not-depend-on-exposure[exposed]",
-        "RT-TOOL-5#c3/drain-does-not-end-collection",
-        "RT-TOOL-7#c1/held-durably-off-the-wire",
+        "RT-TOOL-5#c3/drain-does-not-end-collection[second-pass]",
+        "RT-TOOL-7#c1/held-durably-off-the-wire[question]",
     ],
 )
 def test_a_missing_delivery_names_where_the_artifact_went(check_id: str) -> None:
@@ -138,9 +138,9 @@ def test_rt_tool_4_c3_points_into_the_metadata_of_the_mutant() -> None:
 
 
 def test_rt_tool_6_c1_blames_the_placement_not_a_recheck() -> None:
-    message = _failure("RT-TOOL-6#c1/nothing-downstream-rechecks")
-    assert "re-checked" not in message
-    assert '{"payload": {"ref": "first-0"}, "type": "citation"}' in message
+    message = _failure("RT-TOOL-6#c1/nothing-downstream-rechecks[count]")
+    assert "re-checked them" not in message
+    assert '{"payload": {"ref": "r0-0"}, "tool_call_id": "c1", "type": "citation"}' in message
     assert METADATA_POINTER in message
 
 
