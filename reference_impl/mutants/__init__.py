@@ -51,7 +51,7 @@ _HUNTED = frozenset(
         "held-appended-after-collected",
         "held-bound-off-by-one",
         "turn-result-omits-artifacts",
-        "payload-bound-counts-characters",
+        "payload-measured-in-characters",
         "empty-type-collected",
         "unopened-run-collection-reaches-back",
         "collection-never-released",

@@ -214,24 +214,6 @@ class _PayloadEntitiesDecodedOnWire(Wire):
         return row
 
 
-class _PayloadBoundCountsCharacters(Collector):
-    """Measures a payload against its bound in characters, not in UTF-8 bytes: a
-    non-ASCII payload over the bound is kept."""
-
-    def add(self, run_id: str, tool: str, entry: Mapping[str, object]) -> bool:
-        collection = self._open.get(run_id)
-        if collection is not None:
-            text = json.dumps(entry.get("payload"), ensure_ascii=False, separators=(",", ":"))
-            if len(text) <= collection.bounds.payload_bytes:
-                roomy = replace(collection.bounds, payload_bytes=len(text.encode("utf-8")))
-                original, collection.bounds = collection.bounds, roomy
-                try:
-                    return super().add(run_id, tool, entry)
-                finally:
-                    collection.bounds = original
-        return super().add(run_id, tool, entry)
-
-
 MUTANTS = (
     Mutant(
         "collection-stance-misdeclared",
@@ -328,11 +310,5 @@ MUTANTS = (
         ("RT-TOOL-6#c6",),
         "payload strings have their HTML character references decoded on the wire",
         with_wire(_PayloadEntitiesDecodedOnWire),
-    ),
-    Mutant(
-        "payload-bound-counts-characters",
-        ("RT-TOOL-6#c3",),
-        "a payload is measured against its bound in characters, not UTF-8 bytes",
-        with_collector(_PayloadBoundCountsCharacters),
     ),
 )

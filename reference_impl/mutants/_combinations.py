@@ -253,7 +253,6 @@ MUTANTS: tuple[Mutant, ...] = (
         "a pass that skipped a repeat reports executed_any false when its only new call "
         "has no identifier",
         lambda: Components(node=_WorkMissedBesideARepeat()),
-        hunt=True,
     ),
     Mutant(
         "stored-failure-gains-artifacts-key",
