@@ -75,8 +75,10 @@ class MutantInfo:
     hunted: bool = False
 
 
-#: At most this many steps in the shrunk counterexample the hunt finds for a mutant.
-MAX_COUNTEREXAMPLE_STEPS = 8
+#: At most this many steps in the shrunk counterexample the hunt finds for a mutant: short
+#: enough to read and replay, long enough for the longest bug of the catalogue (a count of
+#: continuations reset by Continue needs five cuts, a start, a wait, a Continue, a wait).
+MAX_COUNTEREXAMPLE_STEPS = 10
 
 
 @dataclass(frozen=True)

@@ -38,4 +38,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    try:
+        raise SystemExit(main())
+    except BrokenPipeError:
+        # The reader stopped early (``| head``): nothing is left to say to it.
+        sys.stderr.close()
+        raise SystemExit(0) from None

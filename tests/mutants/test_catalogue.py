@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,7 @@ from reference_impl.behaviour import Components
 from reference_impl.harness import create
 from reference_impl.mutants import UnknownMutant, catalogue, components_for, find
 
+ROOT = Path(__file__).resolve().parents[2]
 KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
@@ -136,3 +138,28 @@ def test_the_stdio_harness_refuses_an_unknown_mutant_in_one_line() -> None:
     assert done.returncode == 2
     assert "no such mutant: name=no-such-mutant" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def _documented(table_heading: str) -> list[tuple[str, str, str]]:
+    """The rows ``(clause, name, description)`` of the table after ``table_heading`` in
+    docs/mutants.md."""
+    text = (ROOT / "docs" / "mutants.md").read_text(encoding="utf-8")
+    rows: list[tuple[str, str, str]] = []
+    lines = text.split(table_heading, 1)[1].splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    table = []
+    for line in lines[start:]:
+        if not line.startswith("|"):
+            break
+        table.append(line)
+    for line in table[2:]:
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        rows.append((cells[0], cells[1].strip("`"), cells[2]))
+    return rows
+
+
+def test_the_guide_lists_every_mutant_as_the_catalogue_describes_it() -> None:
+    ordinary = [(" ".join(m.breaks), m.name, m.description) for m in catalogue() if not m.hunt]
+    combined = [(" ".join(m.breaks), m.name, m.description) for m in catalogue() if m.hunt]
+    assert _documented("The hand-written checks must catch each of these:") == ordinary
+    assert _documented("The combination mutants, which the hand-written checks") == combined
