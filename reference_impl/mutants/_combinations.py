@@ -249,7 +249,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "work-missed-beside-a-repeat",
-        ("RT-TOOL-10#c2",),
+        ("RT-TOOL-10#c4",),
         "a pass that skipped a repeat reports executed_any false when its only new call "
         "has no identifier",
         lambda: Components(node=_WorkMissedBesideARepeat()),
