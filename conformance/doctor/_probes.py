@@ -82,11 +82,13 @@ def choose(handshake: Handshake) -> tuple[list[Chosen], list[str]]:
                     found[reason] = match
         if len(found) == len(reasons):
             break
+    # Keyed by case, not scenario id: the variants of a parameterised check share their
+    # scenario's id, and the smallest of them need not need what a larger one does.
     chosen: dict[str, Chosen] = {}
     for reason in reasons:
         if reason in found:
-            scenario = found[reason].scenario
-            chosen.setdefault(scenario.id, Chosen(scenario, [])).reasons.append(reason)
+            entry = found[reason]
+            chosen.setdefault(entry.id, Chosen(entry.scenario, [])).reasons.append(reason)
     unexercised = [r.removeprefix("offers ") for r in reasons if r not in found]
     return list(chosen.values()), unexercised
 
