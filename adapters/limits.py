@@ -1,0 +1,275 @@
+"""How deep untrusted JSON and YAML may nest: the one limit for everything rttool reads.
+
+Everything that reaches rttool from an implementation (harness replies over every
+transport, turn-API bodies) or from a file (rule pages, expectations files,
+``standing.json``, replay files), and every body the reference server is sent, may nest
+arrays and objects (YAML sequences and mappings) at most :data:`MAX_DEPTH` deep.  A
+value nested deeper is refused with :class:`TooDeep`, which names the JSON pointer of
+the first container past the limit.  Nothing deeper is ever handed to code that
+recurses, so no recursion limit is reached downstream (writing evidence, validating
+schemas, judging traces).
+
+:func:`loads` parses JSON text under the limit, refusing what JSON cannot carry
+(``NaN``, ``Infinity``, numbers too large to be finite) and, on request, an object that
+gives a key twice.  :func:`check_depth` holds a value already in memory (an in-process
+harness's reply) to the same limit.  :func:`safe_yaml_loader` is the YAML safe loader
+with the limit.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import math
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from adapters.errors import RttoolError
+
+__all__ = [
+    "MAX_DEPTH",
+    "DuplicateKey",
+    "TooDeep",
+    "check_depth",
+    "json_pointer",
+    "loads",
+    "safe_yaml_loader",
+]
+
+#: Arrays and objects (sequences and mappings) may nest at most this deep; the outermost
+#: one is at depth 1.  A trace's own frame takes about ten levels.
+MAX_DEPTH = 128
+
+#: A pointer longer than this is shortened in messages (keys can be long, paths deep).
+_POINTER_CHARS = 200
+
+
+class TooDeep(RttoolError):
+    """A value nests arrays and objects deeper than :data:`MAX_DEPTH`.
+
+    ``pointer`` is the JSON pointer of the first container past the limit.
+    """
+
+    def __init__(self, pointer: str, **details: object) -> None:
+        self.pointer = _cut(pointer or "/")
+        self.complaint = f"nested deeper than the limit of {MAX_DEPTH}"
+        super().__init__(self.complaint, pointer=self.pointer, **details)
+
+
+class DuplicateKey(RttoolError):
+    """An object gives the same key twice; ``pointer`` names the second one."""
+
+    def __init__(self, pointer: str, key: str, **details: object) -> None:
+        self.pointer = _cut(pointer or "/")
+        self.key = key[:100]
+        self.complaint = f"key {self.key!r} given twice in one object"
+        super().__init__(self.complaint, pointer=self.pointer, **details)
+
+
+def _cut(pointer: str) -> str:
+    """A pointer short enough for one line: a long one keeps its start and its end."""
+    if len(pointer) <= _POINTER_CHARS:
+        return pointer
+    levels = pointer.count("/")
+    return f"{pointer[:100]}…{pointer[-60:]} ({levels} levels)"
+
+
+def json_pointer(parts: list[object] | tuple[object, ...]) -> str:
+    """The JSON pointer (RFC 6901) of a path of keys and indexes."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
+
+
+def _children(value: object) -> Iterator[tuple[object, object]]:
+    if isinstance(value, dict):
+        return iter(value.items())
+    assert isinstance(value, list | tuple)
+    return enumerate(value)
+
+
+def check_depth(value: object) -> None:
+    """Raise :class:`TooDeep` when ``value`` nests deeper than :data:`MAX_DEPTH`.
+
+    Walks without recursion, in document order, so the pointer is the first place the
+    limit is crossed; a value that contains itself is refused the same way.
+    """
+    if not isinstance(value, dict | list | tuple):
+        return
+    path: list[object] = []
+    stack = [_children(value)]
+    while stack:
+        for key, child in stack[-1]:
+            if isinstance(child, dict | list | tuple):
+                if len(stack) >= MAX_DEPTH:
+                    raise TooDeep(json_pointer([*path, key]))
+                path.append(key)
+                stack.append(_children(child))
+                break
+        else:
+            stack.pop()
+            if path:
+                path.pop()
+
+
+class _Duplicate(Exception):
+    """Raised inside the parser: an object gave a key twice (located afterwards)."""
+
+
+def _unique(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    made = dict(pairs)
+    if len(made) != len(pairs):
+        raise _Duplicate
+    return made
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"number {text[:40]} is too large to be finite")
+    return number
+
+
+def loads(data: str | bytes, *, unique_keys: bool = False) -> object:
+    """Parse JSON ``data`` and hold it to :data:`MAX_DEPTH`.
+
+    Raises ``ValueError`` (``json.JSONDecodeError`` for broken syntax, a plain
+    ``ValueError`` for ``NaN``, ``Infinity``, a number too large to be finite or
+    bytes that are not UTF-8), :class:`TooDeep`, or, with ``unique_keys``,
+    :class:`DuplicateKey`.
+    """
+    try:
+        value = json.loads(
+            data,
+            parse_constant=_no_constant,
+            parse_float=_finite,
+            object_pairs_hook=_unique if unique_keys else None,
+        )
+    except RecursionError:
+        # The parser gave up far below anything useful: find where our limit was crossed.
+        found = _Scan(_text(data)).first(deep=True)
+        raise TooDeep(found[0] if found else "/") from None
+    except _Duplicate:
+        found = _Scan(_text(data)).first(duplicates=True)
+        raise DuplicateKey(*(found or ("/", ""))) from None
+    check_depth(value)
+    return value
+
+
+def _text(data: str | bytes) -> str:
+    return data if isinstance(data, str) else data.decode("utf-8", errors="replace")
+
+
+# A JSON string (with its escapes) or one structural character; numbers and literals
+# need no token to locate a container or a key.
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{},:]', re.DOTALL)
+
+
+class _Frame:
+    __slots__ = ("is_object", "keys", "position")
+
+    def __init__(self, is_object: bool) -> None:
+        self.is_object = is_object
+        self.position: object = "" if is_object else 0
+        self.keys: set[str] = set()
+
+
+class _Scan:
+    """Locates, in JSON text that failed to load, the first container past the limit or
+    the first key given twice, as ``(pointer, key)``.  Linear in the text, and only
+    ever run after a failure."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+
+    def first(self, *, deep: bool = False, duplicates: bool = False) -> tuple[str, str] | None:
+        frames: list[_Frame] = []
+        last = ""
+        for match in _TOKEN.finditer(self._text):
+            token = match.group()
+            mark = token[0]
+            if mark == '"':
+                last = token
+            elif mark in "[{":
+                if deep and len(frames) >= MAX_DEPTH:
+                    return json_pointer([frame.position for frame in frames]), ""
+                frames.append(_Frame(mark == "{"))
+            elif mark in "]}":
+                if frames:
+                    frames.pop()
+            elif not frames:
+                continue
+            elif mark == ":" and frames[-1].is_object:
+                key = _string(last)
+                frames[-1].position = key
+                if duplicates and key in frames[-1].keys:
+                    return json_pointer([frame.position for frame in frames]), key
+                frames[-1].keys.add(key)
+            elif mark == "," and not frames[-1].is_object:
+                position = frames[-1].position
+                frames[-1].position = position + 1 if isinstance(position, int) else 0
+        return None
+
+
+def _string(token: str) -> str:
+    try:
+        decoded = json.loads(token)
+    except ValueError:
+        return token[1:-1]
+    return decoded if isinstance(decoded, str) else token[1:-1]
+
+
+@functools.cache
+def safe_yaml_loader() -> type[Any]:
+    """``yaml.SafeLoader`` with the nesting limit: use it as ``Loader=`` with
+    ``yaml.load`` and ``yaml.compose``.  A mapping or sequence past the limit, directly
+    or through an alias, raises :class:`TooDeep` with its pointer and ``line``.
+
+    Built on first use, so importing this module does not import PyYAML.
+    """
+    import yaml
+
+    class _Loader(yaml.SafeLoader):
+        """Composes nodes while counting how deep each one sits."""
+
+        def __init__(self, stream: str | bytes) -> None:
+            super().__init__(stream)
+            self._path: list[object] = []  # the key or index of every open collection
+            self._heights: dict[int, int] = {}  # id(node) -> nesting height
+
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            key = index.value if isinstance(index, yaml.ScalarNode) else index
+            if self.check_event(yaml.AliasEvent):
+                alias: Any = super().compose_node(parent, index)
+                if len(self._path) + self._heights.get(id(alias), 0) > MAX_DEPTH:
+                    self._refuse([*self._path, key], alias)
+                return alias
+            opens = self.check_event(yaml.SequenceStartEvent, yaml.MappingStartEvent)
+            if not opens:
+                return super().compose_node(parent, index)
+            if len(self._path) >= MAX_DEPTH:
+                untyped: Any = self
+                self._refuse([*self._path, key], untyped.peek_event())
+            self._path.append(key)
+            try:
+                node: Any = super().compose_node(parent, index)
+            finally:
+                self._path.pop()
+            items = node.value
+            if isinstance(node, yaml.MappingNode):
+                items = itertools.chain.from_iterable(node.value)
+            self._heights[id(node)] = 1 + max(
+                (self._heights.get(id(item), 0) for item in items), default=0
+            )
+            return node
+
+        def _refuse(self, path: list[object], where: Any) -> None:
+            mark = getattr(where, "start_mark", None)
+            line = mark.line + 1 if mark is not None else 0
+            raise TooDeep(json_pointer(path[1:]), line=line)
+
+    return _Loader
