@@ -3,7 +3,10 @@
 Built on the pytest plugin: the run is a pytest session over the suite's one test
 module, with pytest's own terminal output replaced by a line per rule and a summary.
 Exit codes: 0 every gated rule conforms (or is expected to fail), 1 something gated does
-not, 2 a usage, corpus or expectations error, 3 the implementation could not be driven.
+not, 2 a usage, corpus or expectations error (or reports that could not be written), 3
+the implementation could not be driven, 130 the run was interrupted.  The gate judges
+the standing the run built, not what reached the disk, so a report that fails to be
+written never improves the exit code.
 """
 
 from __future__ import annotations
@@ -13,10 +16,46 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pytest
+
+    from conformance.report import StandingReport
 
 __all__ = ["configure"]
 
 _STORAGE = "HYPOTHESIS_STORAGE_DIRECTORY"
+#: the exit code of an interrupted run, as a shell reports a Ctrl-C
+EXIT_INTERRUPTED = 130
+
+
+class _Finished:
+    """Picks up, at the end of the session, the standing the suite built (and whether
+    its reports were written), straight from the suite's plugin."""
+
+    def __init__(self) -> None:
+        self.report: StandingReport | None = None
+        self.write_error: str | None = None
+
+    def take(self, session: pytest.Session) -> None:
+        """Read the suite plugin's results (its own session-finish hook has run)."""
+        suite = session.config.pluginmanager.get_plugin("rttool-suite")
+        if suite is not None:
+            self.report = suite.report
+            self.write_error = suite.write_error
+
+
+def _collector(finished: _Finished) -> object:
+    """A pytest plugin handing the session to ``finished`` after every other plugin."""
+    import pytest
+
+    class Collector:
+        @pytest.hookimpl(trylast=True)
+        def pytest_sessionfinish(self, session: pytest.Session) -> None:
+            finished.take(session)
+
+    return Collector()
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -169,34 +208,50 @@ def run(args: argparse.Namespace) -> int:
     # never in the working tree (unless the user chose a place), for this run only.
     saved = os.environ.get(_STORAGE)
     os.environ.setdefault(_STORAGE, str(report_dir / ".hypothesis"))
+    finished = _Finished()
     try:
-        code = pytest.main(_pytest_args(args, report_dir, levels))
+        code = pytest.main(_pytest_args(args, report_dir, levels), plugins=[_collector(finished)])
     finally:
         if saved is None:
             os.environ.pop(_STORAGE, None)
     if undrivable.is_file():
-        text = undrivable.read_text(encoding="utf-8").strip()
+        text = undrivable.read_text(encoding="utf-8", errors="replace").strip()
         _write_undrivable(report_dir, redacted(spec), redacted(text))
         return EXIT_UNDRIVABLE
-    if code in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR):
+    report = finished.report
+    if report is None and code == pytest.ExitCode.INTERRUPTED:
+        sys.stderr.write("rttool: interrupted before any case reported\n")
+        return EXIT_INTERRUPTED
+    if code == pytest.ExitCode.USAGE_ERROR or (
+        code == pytest.ExitCode.INTERNAL_ERROR and finished.write_error is None
+    ):
         return EXIT_USAGE
-    if not standing.is_file():
-        sys.stderr.write(
-            "rttool: the run produced no standing; the implementation could not be driven\n"
-        )
-        return EXIT_UNDRIVABLE
-    report = load_standing(standing)
+    if report is None:
+        if not standing.is_file():
+            sys.stderr.write(
+                "rttool: the run produced no standing; the implementation could not be driven\n"
+            )
+            return EXIT_UNDRIVABLE
+        report = load_standing(standing)
     result = gate(report, levels, expectations)  # type: ignore[arg-type]
-    if result.expected:  # a dashboard reading junit.xml must agree with the gate
+    if result.expected and finished.write_error is None:
+        # A dashboard reading junit.xml must agree with the gate.
         listed = {
             finding.target: f"{finding.where}: {finding.detail}" for finding in result.expected
         }
-        (report_dir / "junit.xml").write_bytes(junit_xml(report, listed))
+        _write_quietly(report_dir, "junit.xml", junit_xml(report, listed))
     print(terminal_table(report))
     for reason in result.reasons():
         print(f"rttool: {printable(reason)}")
     append_step_summary(github_step_summary(report, result))
-    print(f"rttool: reports in {report_dir}")
+    if code == pytest.ExitCode.INTERRUPTED:
+        sys.stderr.write("rttool: interrupted; the cases that did not run are errors\n")
+        return EXIT_INTERRUPTED
+    if finished.write_error is not None:
+        # The verdict stands as judged; a run whose reports are missing never passes.
+        print(f"rttool: reports NOT written to {printable(str(report_dir))}")
+        return int(result.exit_code) or EXIT_USAGE
+    print(f"rttool: reports in {printable(str(report_dir))}")
     return int(result.exit_code)
 
 
@@ -246,11 +301,20 @@ def _write_undrivable(report_dir: Path, spec: str, message: str) -> None:
     """Leave a ``junit.xml`` with the error, so that a CI dashboard shows why."""
     from conformance.report import undrivable_junit
 
+    _write_quietly(report_dir, "junit.xml", undrivable_junit(spec, message))
+
+
+def _write_quietly(report_dir: Path, name: str, content: bytes) -> None:
+    """Write one file of the report directory; a failure is said on one line."""
+    from conformance._files import write_file
+    from conformance.report._escape import printable
+
     try:
-        report_dir.mkdir(parents=True, exist_ok=True)
-        (report_dir / "junit.xml").write_bytes(undrivable_junit(spec, message))
+        write_file(report_dir, name, content)
     except OSError as err:
-        sys.stderr.write(f"rttool: cannot write junit.xml: dir={report_dir} reason={err}\n")
+        sys.stderr.write(
+            printable(f"rttool: cannot write {name}: dir={report_dir} reason={err}") + "\n"
+        )
 
 
 def _safe(name: str) -> str:
