@@ -12,8 +12,8 @@ schemas, judging traces).
 :func:`loads` parses JSON text under the limit, refusing what JSON cannot carry
 (``NaN``, ``Infinity``, numbers too large to be finite) and, on request, an object that
 gives a key twice.  :func:`check_depth` holds a value already in memory (an in-process
-harness's reply) to the same limit.  :func:`safe_yaml_loader` is the YAML safe loader
-with the limit.
+harness's reply) to the same limit.  :func:`yaml_document` loads YAML safely under
+the limit.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ import itertools
 import json
 import math
 import re
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, cast
 
 from adapters.errors import RttoolError
 
@@ -35,7 +35,7 @@ __all__ = [
     "check_depth",
     "json_pointer",
     "loads",
-    "safe_yaml_loader",
+    "yaml_document",
 ]
 
 #: Arrays and objects (sequences and mappings) may nest at most this deep; the outermost
@@ -81,6 +81,35 @@ def json_pointer(parts: list[object] | tuple[object, ...]) -> str:
     return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
 
 
+_NESTED = (dict, list, tuple)
+
+
+def check_depth(value: object) -> None:
+    """Raise :class:`TooDeep` when ``value`` (dicts, lists and tuples, as JSON parses or
+    a Python harness builds them) nests deeper than :data:`MAX_DEPTH`.
+
+    Measures level by level, without recursion, so its cost is one test per value; only
+    a value found too deep is walked again, in document order, for the pointer to the
+    first place the limit is crossed.  A value that contains itself is refused the same
+    way.
+    """
+    level: list[object] = [value] if isinstance(value, _NESTED) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise TooDeep(_first_too_deep(value))
+        below: list[object] = []
+        for container in level:
+            items: Iterable[object] = (
+                container.values()
+                if isinstance(container, dict)
+                else cast(Iterable[object], container)
+            )
+            below += [item for item in items if isinstance(item, _NESTED)]
+        level = below
+
+
 def _children(value: object) -> Iterator[tuple[object, object]]:
     if isinstance(value, dict):
         return iter(value.items())
@@ -88,21 +117,15 @@ def _children(value: object) -> Iterator[tuple[object, object]]:
     return enumerate(value)
 
 
-def check_depth(value: object) -> None:
-    """Raise :class:`TooDeep` when ``value`` nests deeper than :data:`MAX_DEPTH`.
-
-    Walks without recursion, in document order, so the pointer is the first place the
-    limit is crossed; a value that contains itself is refused the same way.
-    """
-    if not isinstance(value, dict | list | tuple):
-        return
+def _first_too_deep(value: object) -> str:
+    """The pointer of the first container past the limit, in document order."""
     path: list[object] = []
     stack = [_children(value)]
     while stack:
         for key, child in stack[-1]:
-            if isinstance(child, dict | list | tuple):
+            if isinstance(child, _NESTED):
                 if len(stack) >= MAX_DEPTH:
-                    raise TooDeep(json_pointer([*path, key]))
+                    return json_pointer([*path, key])
                 path.append(key)
                 stack.append(_children(child))
                 break
@@ -110,6 +133,7 @@ def check_depth(value: object) -> None:
             stack.pop()
             if path:
                 path.pop()
+    return "/"
 
 
 class _Duplicate(Exception):
@@ -223,17 +247,36 @@ def _string(token: str) -> str:
     return decoded if isinstance(decoded, str) else token[1:-1]
 
 
-@functools.cache
-def safe_yaml_loader() -> type[Any]:
-    """``yaml.SafeLoader`` with the nesting limit: use it as ``Loader=`` with
-    ``yaml.load`` and ``yaml.compose``.  A mapping or sequence past the limit, directly
-    or through an alias, raises :class:`TooDeep` with its pointer and ``line``.
+def yaml_document(text: str) -> tuple[Any, object]:
+    """Load the one YAML document in ``text`` safely under the nesting limit: its node
+    tree (``None`` for an empty document; it gives every line) and its value, built
+    from that tree (the text is read once).
 
-    Built on first use, so importing this module does not import PyYAML.
+    Raises ``yaml.YAMLError`` for what is not YAML (or what the safe loader refuses)
+    and :class:`TooDeep` (with ``line``) for a mapping or sequence past the limit,
+    directly or through an alias.
     """
+    loader = _loader()(text)
+    try:
+        node = loader.get_single_node()
+        return node, (None if node is None else loader.construct_document(node))
+    finally:
+        loader.dispose()
+
+
+@functools.cache
+def _loader() -> type[Any]:
+    """The safe loader, counting depth where nodes are composed (built on first use, so
+    importing this module does not import PyYAML)."""
     import yaml
 
-    class _Loader(yaml.SafeLoader):
+    return _depth_loader(yaml.SafeLoader)
+
+
+def _depth_loader(base: type[Any]) -> type[Any]:
+    import yaml
+
+    class _Loader(base):  # type: ignore[misc]
         """Composes nodes while counting how deep each one sits."""
 
         def __init__(self, stream: str | bytes) -> None:

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMAT_NAMES",
     "LEVEL_NAMES",
+    "SHOWN_PROBLEMS",
     "configure",
     "load_optional_expectations",
     "report_problems",
@@ -117,10 +118,19 @@ def _diff(args: argparse.Namespace) -> int:
     return result.exit_code
 
 
+#: At most this many problems of one file are listed, then how many more there are.
+SHOWN_PROBLEMS = 50
+
+
 def report_problems(error: ExpectationsError) -> int:
-    """Print every problem of an expectations file, one line each; return exit code 2."""
-    for problem in error.problems:
+    """Print the problems of an expectations file, one line each (the first
+    :data:`SHOWN_PROBLEMS`, then how many more); return exit code 2."""
+    for problem in error.problems[:SHOWN_PROBLEMS]:
         say(f"rttool: error: {problem}", stream=sys.stderr)
+    hidden = len(error.problems) - SHOWN_PROBLEMS
+    if hidden > 0:
+        noun = "problem" if hidden == 1 else "problems"
+        say(f"rttool: error: ... and {hidden} more {noun} in the same file", stream=sys.stderr)
     return EXIT_USAGE
 
 

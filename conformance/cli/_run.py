@@ -175,10 +175,10 @@ def run(args: argparse.Namespace) -> int:
         spec = resolve_spec(args.impl, args.mutant)
         expectations = load_expectations(args.expectations) if args.expectations else None
         check_selection(load_corpus(), args.only, args.level)
-    except ExpectationsError as err:  # every problem of the file, a line each
-        for problem in err.problems:
-            sys.stderr.write(f"rttool: error: {printable(str(problem))}\n")
-        return EXIT_USAGE
+    except ExpectationsError as err:  # the problems of the file, a line each
+        from conformance.cli._report import report_problems
+
+        return report_problems(err)
     except RttoolError as err:
         sys.stderr.write(f"rttool: error: {redacted(str(err))}\n")
         return EXIT_USAGE

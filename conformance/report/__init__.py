@@ -40,6 +40,7 @@ from conformance.report._model import (
 from conformance.report._output import Rendered, RenderOptions
 from conformance.report._publish import publish
 from conformance.report._run import (
+    IMPLEMENTATION_LIMITS,
     HuntSummary,
     ImplementationInfo,
     RunInfo,
@@ -70,6 +71,7 @@ __all__ = [
     "CHECK_KINDS",
     "FAILING",
     "FORMAT",
+    "IMPLEMENTATION_LIMITS",
     "LEVELS",
     "OUTCOMES",
     "RENDERERS",

@@ -15,7 +15,7 @@ from adapters.limits import (
     check_depth,
     json_pointer,
     loads,
-    safe_yaml_loader,
+    yaml_document,
 )
 
 
@@ -85,26 +85,34 @@ def test_pointers_escape_tilde_and_slash() -> None:
     assert json_pointer(["a/b", "c~d", 3]) == "/a~1b/c~0d/3"
 
 
-def test_yaml_past_the_limit_names_pointer_and_line() -> None:
-    text = "top:\n  list:\n    - " + "[" * 300 + "]" * 300 + "\n"
+@pytest.mark.parametrize("depth", [300, 100_000])
+def test_yaml_past_the_limit_names_pointer_and_line(depth: int) -> None:
+    text = "top:\n  list:\n    - " + "[" * depth + "]" * depth + "\n"
     with pytest.raises(TooDeep) as caught:
-        yaml.load(text, Loader=safe_yaml_loader())
+        yaml_document(text)
     assert caught.value.pointer.startswith("/top/list/0/0/0")
     assert caught.value.details["line"] == 3
 
 
 def test_yaml_up_to_the_limit_loads() -> None:
     text = "k: " + "[" * (MAX_DEPTH - 1) + "1" + "]" * (MAX_DEPTH - 1) + "\n"
-    assert yaml.load(text, Loader=safe_yaml_loader()) == {"k": nested(MAX_DEPTH - 1)}
+    assert yaml_document(text)[1] == {"k": nested(MAX_DEPTH - 1)}
 
 
 def test_yaml_aliases_cannot_nest_past_the_limit() -> None:
     # Each anchor only wraps the last in one list: the document is short, the value deep.
     lines = ["a0: &a0 [1]"] + [f"a{i}: &a{i} [*a{i - 1}]" for i in range(1, MAX_DEPTH + 5)]
     with pytest.raises(TooDeep):
-        yaml.load("\n".join(lines) + "\n", Loader=safe_yaml_loader())
+        yaml_document("\n".join(lines) + "\n")
+
+
+def test_block_yaml_past_the_limit_is_refused_too() -> None:
+    text = "k:\n" + "".join("  " * level + "- \n" for level in range(1, 2 * MAX_DEPTH))
+    with pytest.raises(TooDeep) as caught:
+        yaml_document(text)
+    assert caught.value.details["line"] == MAX_DEPTH + 1
 
 
 def test_yaml_safety_is_kept() -> None:
     with pytest.raises(yaml.constructor.ConstructorError):
-        yaml.load("x: !!python/object/apply:os.system ['true']\n", Loader=safe_yaml_loader())
+        yaml_document("x: !!python/object/apply:os.system ['true']\n")

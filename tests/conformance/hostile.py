@@ -9,10 +9,17 @@ except that the first step of every scenario goes wrong as MODE says:
 * ``system-exit``: the harness calls ``sys.exit(0)``;
 * ``base-exception``: it raises a ``BaseException`` of its own;
 * ``keyboard-interrupt``: it raises ``KeyboardInterrupt`` (the session is interrupted);
+* ``control``: it raises an error whose message holds terminal control characters;
+* ``control-value``: every tool result becomes ``{"success": CONTROL}`` (the checks
+  fail, quoting it);
+* ``control-unsupported``: every ``start`` is answered unsupported, naming CONTROL as
+  the capability;
 * ``healthy``: nothing goes wrong.
 
-``mode=exit-in-factory`` makes the factory itself call ``sys.exit(0)``, and
-``mode=deep-handshake`` answers ``hello`` with a handshake nested 100,000 deep.
+``mode=exit-in-factory`` makes the factory itself call ``sys.exit(0)``,
+``mode=deep-handshake`` answers ``hello`` with a handshake nested 100,000 deep, and
+``mode=long-name`` with an implementation whose version and homepage are a megabyte
+each (its name as long as the protocol allows).
 """
 
 from __future__ import annotations
@@ -21,6 +28,9 @@ import sys
 from collections.abc import Mapping
 
 from reference_impl.harness import create as reference
+
+#: Terminal control sequences: clear the screen, set the title, a C1 CSI, a bell.
+CONTROL = "\x1b[2J\x1b]0;owned\x07 \x9b31m red"
 
 
 class Abort(BaseException):
@@ -44,6 +54,13 @@ class Hostile:
     def request(self, message: Mapping[str, object]) -> Mapping[str, object]:
         if message.get("cmd") == "hello" and self._mode == "deep-handshake":
             return {"protocol": "rttool-adapter/1", "implementation": _nested(100_000)}
+        if message.get("cmd") == "hello" and self._mode == "long-name":
+            hello = dict(self._inner.request(message))
+            long = "v" * 1_000_000
+            hello["implementation"] = {"name": "n" * 100, "version": long, "homepage": long}
+            return hello
+        if message.get("cmd") == "start" and self._mode == "control-unsupported":
+            return {"unsupported": {"capability": CONTROL, "message": CONTROL}}
         reply = dict(self._inner.request(message))
         if message.get("cmd") != "step" or message.get("index") != 0:
             return reply
@@ -53,11 +70,14 @@ class Hostile:
             raise Abort("unwound by a framework")
         if self._mode == "keyboard-interrupt":
             raise KeyboardInterrupt
-        if self._mode == "surrogate":
+        if self._mode == "control":
+            raise ValueError(CONTROL)
+        if self._mode in ("surrogate", "control-value"):
+            bad = "\ud800" if self._mode == "surrogate" else CONTROL
             for run in reply.get("runs", []):
                 for done in run.get("passes", []):
                     for result in done.get("results", []):
-                        result["result"] = {"success": "\ud800"}
+                        result["result"] = {"success": bad}
         if self._mode == "deep":
             reply["poll"] = _nested(3000)
         return reply
