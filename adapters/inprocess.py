@@ -32,6 +32,15 @@ from adapters.protocol import Harness, Message
 __all__ = ["InProcessConnection", "load_harness"]
 
 
+def _encoded(reply: object) -> str:
+    """``reply`` as JSON text; too deep for the encoder is too deep for the limit."""
+    try:
+        return json.dumps(reply, allow_nan=False)
+    except RecursionError:
+        check_depth(reply)  # names the pointer
+        raise
+
+
 def _raised(err: BaseException) -> str:
     """What a harness raised, in one bounded piece of text (``SystemExit: 0``)."""
     try:
@@ -113,9 +122,7 @@ class InProcessConnection:
                 "in-process harness raised", impl=self.spec, request=request, error=_raised(err)
             ) from err
         try:
-            # Held to the limit before encoding: the encoder itself would recurse.
-            check_depth(reply)
-            decoded = loads(json.dumps(reply, allow_nan=False), unique_keys=True)
+            decoded = loads(_encoded(reply), unique_keys=True)
         except (TooDeep, DuplicateKey) as err:
             raise SchemaViolation(
                 "implementation reply breaks the protocol",
