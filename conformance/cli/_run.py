@@ -180,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
 
         return report_problems(err)
     except RttoolError as err:
-        sys.stderr.write(f"rttool: error: {redacted(str(err))}\n")
+        sys.stderr.write(f"rttool: error: {printable(redacted(str(err)))}\n")
         return EXIT_USAGE
     try:
         name, claimed = _implementation_name(spec, args.timeout)
