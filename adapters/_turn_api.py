@@ -23,12 +23,13 @@ from adapters.errors import (
     TimedOut,
     Unreachable,
 )
+from adapters.http import MAX_REPLY_BYTES
 from adapters.limits import DuplicateKey, TooDeep, loads
 
 __all__ = ["TurnApiReader", "fill_template"]
 
-#: A turn body may be at most this large, as a harness reply over HTTP may.
-MAX_BODY_BYTES = 64 * 1024 * 1024
+#: A turn body may be at most as large as a harness reply over HTTP.
+MAX_BODY_BYTES = MAX_REPLY_BYTES
 # A placeholder, or a doubled brace (which stands for one brace).
 _FIELD = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 

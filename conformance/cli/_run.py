@@ -201,8 +201,12 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     standing = report_dir / "standing.json"
     undrivable = report_dir / UNDRIVABLE
-    standing.unlink(missing_ok=True)
-    undrivable.unlink(missing_ok=True)
+    try:  # what an earlier run left says nothing about this one
+        standing.unlink(missing_ok=True)
+        undrivable.unlink(missing_ok=True)
+    except OSError as err:
+        sys.stderr.write(printable(f"rttool: error: cannot use the report directory: {err}") + "\n")
+        return EXIT_USAGE
     levels = tuple(args.level) or claimed
     # The hunt's example database and hypothesis's own caches live with the reports,
     # never in the working tree (unless the user chose a place), for this run only.
