@@ -22,10 +22,10 @@ import functools
 import itertools
 import json
 import math
-import re
 from collections.abc import Iterable, Iterator
 from typing import Any, cast
 
+from adapters._locate import json_pointer, locate
 from adapters.errors import RttoolError
 
 __all__ = [
@@ -74,11 +74,6 @@ def _cut(pointer: str) -> str:
         return pointer
     levels = pointer.count("/")
     return f"{pointer[:100]}…{pointer[-60:]} ({levels} levels)"
-
-
-def json_pointer(parts: list[object] | tuple[object, ...]) -> str:
-    """The JSON pointer (RFC 6901) of a path of keys and indexes."""
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
 
 
 _NESTED = (dict, list, tuple)
@@ -175,10 +170,10 @@ def loads(data: str | bytes, *, unique_keys: bool = False) -> object:
         )
     except RecursionError:
         # The parser gave up far below anything useful: find where our limit was crossed.
-        found = _Scan(_text(data)).first(deep=True)
+        found = locate(_text(data), deeper_than=MAX_DEPTH)
         raise TooDeep(found[0] if found else "/") from None
     except _Duplicate:
-        found = _Scan(_text(data)).first(duplicates=True)
+        found = locate(_text(data), duplicates=True)
         raise DuplicateKey(*(found or ("/", ""))) from None
     check_depth(value)
     return value
@@ -186,65 +181,6 @@ def loads(data: str | bytes, *, unique_keys: bool = False) -> object:
 
 def _text(data: str | bytes) -> str:
     return data if isinstance(data, str) else data.decode("utf-8", errors="replace")
-
-
-# A JSON string (with its escapes) or one structural character; numbers and literals
-# need no token to locate a container or a key.
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{},:]', re.DOTALL)
-
-
-class _Frame:
-    __slots__ = ("is_object", "keys", "position")
-
-    def __init__(self, is_object: bool) -> None:
-        self.is_object = is_object
-        self.position: object = "" if is_object else 0
-        self.keys: set[str] = set()
-
-
-class _Scan:
-    """Locates, in JSON text that failed to load, the first container past the limit or
-    the first key given twice, as ``(pointer, key)``.  Linear in the text, and only
-    ever run after a failure."""
-
-    def __init__(self, text: str) -> None:
-        self._text = text
-
-    def first(self, *, deep: bool = False, duplicates: bool = False) -> tuple[str, str] | None:
-        frames: list[_Frame] = []
-        last = ""
-        for match in _TOKEN.finditer(self._text):
-            token = match.group()
-            mark = token[0]
-            if mark == '"':
-                last = token
-            elif mark in "[{":
-                if deep and len(frames) >= MAX_DEPTH:
-                    return json_pointer([frame.position for frame in frames]), ""
-                frames.append(_Frame(mark == "{"))
-            elif mark in "]}":
-                if frames:
-                    frames.pop()
-            elif not frames:
-                continue
-            elif mark == ":" and frames[-1].is_object:
-                key = _string(last)
-                frames[-1].position = key
-                if duplicates and key in frames[-1].keys:
-                    return json_pointer([frame.position for frame in frames]), key
-                frames[-1].keys.add(key)
-            elif mark == "," and not frames[-1].is_object:
-                position = frames[-1].position
-                frames[-1].position = position + 1 if isinstance(position, int) else 0
-        return None
-
-
-def _string(token: str) -> str:
-    try:
-        decoded = json.loads(token)
-    except ValueError:
-        return token[1:-1]
-    return decoded if isinstance(decoded, str) else token[1:-1]
 
 
 def yaml_document(text: str) -> tuple[Any, object]:

@@ -16,46 +16,12 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import pytest
-
-    from conformance.report import StandingReport
 
 __all__ = ["configure"]
 
 _STORAGE = "HYPOTHESIS_STORAGE_DIRECTORY"
 #: the exit code of an interrupted run, as a shell reports a Ctrl-C
 EXIT_INTERRUPTED = 130
-
-
-class _Finished:
-    """Picks up, at the end of the session, the standing the suite built (and whether
-    its reports were written), straight from the suite's plugin."""
-
-    def __init__(self) -> None:
-        self.report: StandingReport | None = None
-        self.write_error: str | None = None
-
-    def take(self, session: pytest.Session) -> None:
-        """Read the suite plugin's results (its own session-finish hook has run)."""
-        suite = session.config.pluginmanager.get_plugin("rttool-suite")
-        if suite is not None:
-            self.report = suite.report
-            self.write_error = suite.write_error
-
-
-def _collector(finished: _Finished) -> object:
-    """A pytest plugin handing the session to ``finished`` after every other plugin."""
-    import pytest
-
-    class Collector:
-        @pytest.hookimpl(trylast=True)
-        def pytest_sessionfinish(self, session: pytest.Session) -> None:
-            finished.take(session)
-
-    return Collector()
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -158,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
     from conformance._redact import redacted
     from conformance.cases import check_selection
     from conformance.cli import EXIT_UNDRIVABLE, EXIT_USAGE
+    from conformance.cli._session import SessionResult
     from conformance.report import (
         ExpectationsError,
         append_step_summary,
@@ -212,9 +179,9 @@ def run(args: argparse.Namespace) -> int:
     # never in the working tree (unless the user chose a place), for this run only.
     saved = os.environ.get(_STORAGE)
     os.environ.setdefault(_STORAGE, str(report_dir / ".hypothesis"))
-    finished = _Finished()
+    finished = SessionResult()
     try:
-        code = pytest.main(_pytest_args(args, report_dir, levels), plugins=[_collector(finished)])
+        code = pytest.main(_pytest_args(args, report_dir, levels), plugins=[finished.plugin()])
     finally:
         if saved is None:
             os.environ.pop(_STORAGE, None)

@@ -182,3 +182,21 @@ def test_a_test_that_fails_outside_its_case_still_reports(pytester: pytest.Pytes
     (entry,) = _entries(out)
     assert entry["outcome"] == "error" and entry["fault"] == "suite"
     assert "a plugin broke the setup" in str(entry["message"])
+
+
+@pytest.mark.parametrize(
+    ("mode", "said"),
+    [
+        ("deep-handshake", "nested deeper than the limit of 128"),
+        ("exit-in-factory", "harness factory failed"),
+    ],
+)
+def test_a_harness_that_cannot_be_driven_is_exit_3_in_one_line(
+    mode: str, said: str, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    from conformance.cli import EXIT_UNDRIVABLE, main
+
+    code = main(["run", "--impl", HOSTILE + mode, "--report-dir", str(tmp_path / "out")])
+    err = capfd.readouterr().err
+    assert code == EXIT_UNDRIVABLE, err
+    assert len(err.strip().splitlines()) == 1 and said in err and "Traceback" not in err

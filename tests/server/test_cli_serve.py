@@ -52,6 +52,25 @@ def test_the_exit_code_passes_through(capfd: pytest.CaptureFixture[str]) -> None
     assert len(err) == 1 and "a bearer token is required" in err[0]
 
 
+def _states(tmp_path: Path) -> str:
+    """What each process of the test is doing (its state and its signal masks)."""
+    said = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and str(tmp_path) in (entry / "cmdline").read_text():
+                fields = dict(
+                    line.split(":\t", 1) for line in (entry / "status").read_text().splitlines()
+                )
+                said.append(
+                    f"pid {entry.name} ppid {fields.get('PPid')} {fields.get('State')} "
+                    f"blocked {fields.get('SigBlk')} ignored {fields.get('SigIgn')} "
+                    f"pending {fields.get('SigPnd')}/{fields.get('ShdPnd')}"
+                )
+        except (OSError, ValueError):
+            continue
+    return "; ".join(said)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("signum", "group", "status"),
@@ -89,7 +108,11 @@ def test_a_signal_ends_the_server_cleanly(
             os.killpg(process.pid, signum)
         else:
             process.send_signal(signum)
-        assert process.wait(120) == status
+        try:
+            code = process.wait(120)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"still running after the signal: {_states(tmp_path)}\n{log.read_text()}")
+        assert code == status, log.read_text()
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
