@@ -17,7 +17,13 @@ import pytest
 from conformance.cli import main
 from conformance.cli._serve import configure, server_command
 
-RTTOOL = "import sys; from conformance.cli import main; sys.exit(main(sys.argv[1:]))"
+# A terminal's foreground job gets Ctrl-C as Python's KeyboardInterrupt; a test run
+# started in the background (or by a runner that ignores SIGINT) would hand the command
+# an ignored SIGINT, and the Ctrl-C case would wait for ever.  Restore the default.
+RTTOOL = (
+    "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "from conformance.cli import main; sys.exit(main(sys.argv[1:]))"
+)
 
 
 def _args(*argv: str) -> argparse.Namespace:
