@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 
-from adapters.errors import BadJson, SuiteError
+from adapters.errors import BadJson, SchemaViolation, SuiteError
+from adapters.limits import DuplicateKey, TooDeep, loads
 from adapters.protocol import Message
 
 __all__ = ["EXCERPT_CHARS", "decode_reply", "encode_request", "excerpt"]
@@ -41,19 +42,26 @@ def excerpt(data: bytes | str, limit: int = EXCERPT_CHARS) -> str:
     return data[:limit]
 
 
-def _no_constants(name: str) -> object:
-    raise ValueError(f"{name} is not JSON")
-
-
 def decode_reply(data: bytes, *, impl: str, **details: object) -> Message:
     """Parse one reply; :class:`BadJson` unless it is a JSON object.
 
-    ``NaN`` and ``Infinity``, which Python's parser would accept, are refused: they
-    are not JSON and another implementation's client would choke on them.
+    ``NaN``, ``Infinity`` and numbers too large to be finite, which Python's parser
+    would accept, are refused: they are not JSON and another implementation's client
+    would choke on them.  A reply nested deeper than ``adapters.limits.MAX_DEPTH``, or
+    an object in it that gives a key twice, breaks the protocol
+    (:class:`SchemaViolation`, with the JSON pointer).
     """
     try:
-        decoded: object = json.loads(data, parse_constant=_no_constants)
-    except (ValueError, RecursionError) as err:
+        decoded: object = loads(data, unique_keys=True)
+    except (TooDeep, DuplicateKey) as err:
+        raise SchemaViolation(
+            "implementation reply breaks the protocol",
+            pointer=err.pointer,
+            complaint=err.complaint,
+            impl=impl,
+            **details,
+        ) from err
+    except ValueError as err:
         # UnicodeDecodeError and JSONDecodeError are both ValueErrors.
         raise BadJson(
             "implementation replied with something that is not JSON",

@@ -116,8 +116,9 @@ class Driver:
         session = str(started["session"])
         reader = self._reader(started.get("turn_api"))
         steps: list[StepRecord] = []
-        for index in range(len(scenario.steps)):
+        for index, step in enumerate(scenario.steps):
             raw = self._request({"cmd": "step", "session": session, "index": index}, "step_reply")
+            self._check_echo(raw, index, step.op)
             if reader is not None:
                 raw = reader.replace_wire(raw)
             steps.append(self._decode(StepRecord, raw, "step", f"/steps/{index}"))
@@ -173,6 +174,21 @@ class Driver:
         )
         return reply
 
+    def _check_echo(self, record: Mapping[str, object], index: int, op: str) -> None:
+        """A step record names the step it answers: its ``index`` and ``op`` echo the
+        request, or the suite cannot tell which step the record is about."""
+        for key, wanted in (("index", index), ("op", op)):
+            got = record.get(key)
+            if got != wanted or type(got) is not type(wanted):
+                raise SchemaViolation(
+                    "step record does not echo its request",
+                    pointer=f"/{key}",
+                    complaint=f"expected {wanted!r}, got {str(got)[:60]!r}",
+                    impl=self.spec,
+                    request="step",
+                    index=index,
+                )
+
     def _decode(self, cls: type[T], value: object, request: str, base: str = "") -> T:
         try:
             return from_json(cls, value)
@@ -181,6 +197,16 @@ class Driver:
                 "implementation reply does not fit the protocol",
                 pointer=base + err.pointer,
                 complaint=err.complaint,
+                impl=self.spec,
+                request=request,
+            ) from err
+        except (TypeError, ValueError, ArithmeticError, RecursionError) as err:
+            # The schema let through something the model cannot hold: still the reply's
+            # fault, said in one line, never a fault of the suite.
+            raise SchemaViolation(
+                "implementation reply cannot be converted",
+                pointer=base or "/",
+                complaint=f"{type(err).__name__}: {err}"[:300],
                 impl=self.spec,
                 request=request,
             ) from err

@@ -4,16 +4,19 @@ Every request is one ``POST`` of the JSON message to the harness URL (``/rttool`
 the spec names no path); the reply is the JSON body of a 2xx response.  A bearer token
 is sent when the environment variable ``RTTOOL_IMPL_TOKEN`` is set.  Requests are not
 retried: ``step`` is not idempotent, so a retry could run a step twice.
+
+The request timeout is a deadline for the whole exchange (connecting, sending, the
+headers and the body): a reply that trickles in is cut when it passes, however steadily
+its bytes arrive (see ``adapters._deadline``).
 """
 
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Mapping
 
 import httpx
 
+from adapters._deadline import BodyTooLarge, deadline, deadline_client, read_capped
 from adapters._messages import decode_reply, encode_request, excerpt
 from adapters.errors import ImplementationError, SpecError, TimedOut, Unreachable
 from adapters.protocol import Message
@@ -56,10 +59,10 @@ def harness_url(spec: str) -> httpx.URL:
 class HttpConnection:
     """A connection to a harness behind HTTP.
 
-    ``timeout`` is the default read (and write) timeout of a request; a request's own
-    ``timeout=`` replaces it.  Connecting waits at most ``min(timeout, 5s)``.
-    ``transport`` replaces the network (tests pass ``httpx.MockTransport`` or
-    ``httpx.WSGITransport``).
+    ``timeout`` is the default deadline of a request, from sending it to the last byte
+    of its reply; a request's own ``timeout=`` replaces it.  Connecting waits at most
+    ``min(timeout, 5s)``.  ``transport`` replaces the network (tests pass
+    ``httpx.MockTransport`` or ``httpx.WSGITransport``).
     """
 
     def __init__(
@@ -79,11 +82,8 @@ class HttpConnection:
         token = os.environ.get(TOKEN_ENV)
         if token:
             headers["Authorization"] = f"Bearer {token}"
-        self._client = httpx.Client(
-            transport=transport,
-            headers=headers,
-            timeout=self._timeouts(timeout),
-            follow_redirects=False,
+        self._client = deadline_client(
+            transport=transport, headers=headers, timeout=self._timeouts(timeout)
         )
 
     def request(self, message: Message, *, timeout: float | None = None) -> Message:
@@ -95,11 +95,13 @@ class HttpConnection:
             "url": str(self.url),
             "request": str(message.get("cmd")),
         }
-        deadline = time.monotonic() + limit
         try:
-            with self._client.stream(
-                "POST", self.url, content=body, timeout=self._timeouts(limit)
-            ) as response:
+            with (
+                deadline(limit) as at,
+                self._client.stream(
+                    "POST", self.url, content=body, timeout=self._timeouts(limit)
+                ) as response,
+            ):
                 self._contacted = True
                 if not response.is_success:
                     raise ImplementationError(
@@ -108,7 +110,14 @@ class HttpConnection:
                         status=response.status_code,
                         body=self._error_excerpt(response),
                     )
-                data = self._read_body(response, deadline, limit, where)
+                data = read_capped(response, limit=self._max_reply, at=at)
+        except BodyTooLarge as err:
+            raise ImplementationError(
+                "reply too large",
+                **where,
+                limit=self._max_reply,
+                **({} if err.declared is None else {"declared": err.declared}),
+            ) from err
         except httpx.ConnectTimeout as err:
             # Nothing answered at all: the implementation is not reachable, it is not slow.
             raise Unreachable(
@@ -154,24 +163,6 @@ class HttpConnection:
     @staticmethod
     def _timeouts(read: float) -> httpx.Timeout:
         return httpx.Timeout(read, connect=min(read, CONNECT_TIMEOUT))
-
-    def _read_body(
-        self, response: httpx.Response, deadline: float, limit: float, where: Mapping[str, object]
-    ) -> bytes:
-        declared = response.headers.get("Content-Length", "")
-        if declared.isdigit() and int(declared) > self._max_reply:
-            raise ImplementationError(
-                "reply too large", **where, limit=self._max_reply, declared=int(declared)
-            )
-        data = bytearray()
-        for chunk in response.iter_bytes():
-            data += chunk
-            if len(data) > self._max_reply:
-                raise ImplementationError("reply too large", **where, limit=self._max_reply)
-            # The read timeout bounds each wait; this bounds a reply that trickles in.
-            if time.monotonic() > deadline:
-                raise TimedOut("harness reply did not arrive in time", **where, timeout=limit)
-        return bytes(data)
 
     @staticmethod
     def _error_excerpt(response: httpx.Response) -> str:

@@ -3,21 +3,51 @@
 ``ATTR`` names an object implementing :class:`~adapters.protocol.Harness`, or a
 callable returning one (called with the query's ``key=value`` pairs as keyword
 arguments).  Every message is round-tripped through JSON, so an in-process harness is
-held to exactly what the other transports carry.
+held to exactly what the other transports carry, the nesting limit and unique keys
+included.
+
+Whatever the harness raises (an exception, ``SystemExit``, any other
+``BaseException`` but a real ``KeyboardInterrupt``) is the implementation's fault: it
+never ends the suite's process, and so never ends a run with an exit code of its
+choosing.
 """
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import json
 from collections.abc import Mapping
 from urllib.parse import parse_qsl
 
-from adapters.errors import BadJson, ImplementationError, SpecError, Unreachable
+from adapters.errors import (
+    BadJson,
+    ImplementationError,
+    SchemaViolation,
+    SpecError,
+    Unreachable,
+)
+from adapters.limits import DuplicateKey, TooDeep, check_depth, loads
 from adapters.protocol import Harness, Message
 
 __all__ = ["InProcessConnection", "load_harness"]
+
+
+def _encoded(reply: object) -> str:
+    """``reply`` as JSON text; too deep for the encoder is too deep for the limit."""
+    try:
+        return json.dumps(reply, allow_nan=False)
+    except RecursionError:
+        check_depth(reply)  # names the pointer
+        raise
+
+
+def _raised(err: BaseException) -> str:
+    """What a harness raised, in one bounded piece of text (``SystemExit: 0``)."""
+    try:
+        text = f"{type(err).__name__}: {err}"
+    except Exception:  # a __str__ that raises: the type is all there is to say
+        text = type(err).__name__
+    return text[:300]
 
 
 def load_harness(target: str) -> Harness:
@@ -28,6 +58,8 @@ def load_harness(target: str) -> Harness:
         raise SpecError("in-process spec must be python:MODULE:ATTR", spec=f"python:{target}")
     try:
         module = importlib.import_module(module_name)
+    except KeyboardInterrupt:
+        raise
     except ModuleNotFoundError as err:
         if err.name and (module_name == err.name or module_name.startswith(f"{err.name}.")):
             # The module named in the spec is not there: the spec is wrong.
@@ -38,6 +70,10 @@ def load_harness(target: str) -> Harness:
     except ImportError as err:
         raise Unreachable(
             "cannot import harness module", module=module_name, reason=str(err)
+        ) from err
+    except BaseException as err:  # the module itself failed (or exited) while importing
+        raise Unreachable(
+            "harness module failed while importing", module=module_name, error=_raised(err)
         ) from err
     try:
         found: object = getattr(module, attr)
@@ -51,14 +87,11 @@ def load_harness(target: str) -> Harness:
     if callable(found):
         try:
             made = found(**kwargs)
-        except SpecError:  # the factory refused its arguments: a wrong spec, not a fault
+        except (SpecError, KeyboardInterrupt):  # a wrong spec is not a fault; Ctrl-C is Ctrl-C
             raise
-        except Exception as err:  # the harness's own failure: the implementation's fault
+        except BaseException as err:  # the harness's own failure: the implementation's fault
             raise Unreachable(
-                "harness factory failed",
-                module=module_name,
-                attr=attr,
-                error=f"{type(err).__name__}: {err}"[:300],
+                "harness factory failed", module=module_name, attr=attr, error=_raised(err)
             ) from err
         if isinstance(made, Harness):
             return made
@@ -79,27 +112,43 @@ class InProcessConnection:
     def request(self, message: Message, *, timeout: float | None = None) -> Message:
         """Hand ``message`` to the harness (no timeout applies in-process)."""
         sent = json.loads(json.dumps(message))
+        request = str(message.get("cmd"))
         try:
             reply = self._harness.request(sent)
-        except Exception as err:  # the harness's own failure is the implementation's fault
+        except KeyboardInterrupt:
+            raise
+        except BaseException as err:  # SystemExit included: the implementation's fault
             raise ImplementationError(
-                "in-process harness raised",
-                impl=self.spec,
-                error=f"{type(err).__name__}: {err}"[:300],
+                "in-process harness raised", impl=self.spec, request=request, error=_raised(err)
             ) from err
         try:
-            decoded = json.loads(json.dumps(reply, allow_nan=False))
-        except (TypeError, ValueError) as err:
+            decoded = loads(_encoded(reply), unique_keys=True)
+        except (TooDeep, DuplicateKey) as err:
+            raise SchemaViolation(
+                "implementation reply breaks the protocol",
+                pointer=err.pointer,
+                complaint=err.complaint,
+                impl=self.spec,
+                request=request,
+            ) from err
+        except KeyboardInterrupt:
+            raise
+        except BaseException as err:  # not JSON; or a value whose own code raised
             raise BadJson(
                 "in-process harness replied with something that is not JSON",
                 impl=self.spec,
-                reason=str(err)[:200],
+                request=request,
+                reason=_raised(err),
             ) from err
         if not isinstance(decoded, Mapping):
-            raise BadJson("harness reply is not a JSON object", impl=self.spec)
+            raise BadJson("harness reply is not a JSON object", impl=self.spec, request=request)
         return decoded
 
     def close(self) -> None:
         """Tell the harness goodbye if it cares."""
-        with contextlib.suppress(Exception):  # closing must never fail a run
+        try:
             self._harness.request({"cmd": "bye"})
+        except KeyboardInterrupt:
+            raise
+        except BaseException:  # closing must never fail (or end) a run  # noqa: S110
+            pass

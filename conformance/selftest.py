@@ -21,12 +21,16 @@ import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from adapters.errors import BadJson, ImplementationError, Unreachable
 from conformance._pytest._options import RunOptions, resolve_spec
 from conformance._pytest._state import CaseOutcome, SuiteState
 from conformance.cases import Case, Selection, collect_cases, rules_of
 from conformance.rules import Corpus
+
+if TYPE_CHECKING:
+    from conformance.hunt import HuntOutcome
 
 __all__ = [
     "CATALOGUE_COMMAND",
@@ -322,7 +326,7 @@ def run_hunt_mutant(
     be missed by the hand-written cases alone."""
     from adapters import Driver, connect
     from conformance import __version__
-    from conformance.hunt import INVARIANTS, Budget, HuntOutcome, hunt
+    from conformance.hunt import INVARIANTS, Budget, hunt
 
     started = time.perf_counter()
     alone = run_mutant(mutant, corpus, cases, timeout=timeout)
@@ -346,7 +350,7 @@ def run_hunt_mutant(
         # A seeded search of at most a thousand examples, stopped as soon as the mutant's
         # clauses are found: the same examples however busy the machine is (the time
         # bound only guards against a harness that never finishes).
-        budget = Budget(seed=seed, limit=1000, seconds=120.0, shrinks=200)
+        budget = Budget(seed=seed, limit=1000, seconds=600.0, shrinks=200)
         outcome = hunt(driver, handshake, claimed, budget, enough=enough)
     except ImplementationError as err:
         return MutantResult(

@@ -13,8 +13,9 @@ does not order the two, and no example depends on the order (see docs/reference-
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Mapping
+
+from adapters.limits import TooDeep, loads
 
 __all__ = ["DEFAULT_MAX_PASSES", "Normalizer"]
 
@@ -36,18 +37,6 @@ def _declared_types(schema: object, name: str) -> set[str]:
     if isinstance(kind, list):
         return {item for item in kind if isinstance(item, str)}
     return set()
-
-
-def _refuse(constant: str) -> object:
-    # NaN and the infinities are not JSON: a string holding them does not parse.
-    raise ValueError(f"{constant} is not JSON")
-
-
-def _finite(text: str) -> float:
-    number = float(text)
-    if number in (float("inf"), float("-inf")):
-        raise ValueError(f"{text} is out of range")
-    return number
 
 
 class Normalizer:
@@ -74,8 +63,9 @@ class Normalizer:
         if not wanted:
             return value
         try:
-            parsed = json.loads(value, parse_constant=_refuse, parse_float=_finite)
-        except ValueError:
+            # Held to the protocol's nesting limit: deeper is not decoded, as not JSON.
+            parsed = loads(value)
+        except (ValueError, TooDeep):
             return value
         if isinstance(parsed, list) and "array" in wanted:
             return parsed

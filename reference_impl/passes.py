@@ -305,9 +305,12 @@ class ToolNode:
         """Why ``args`` break the tool's input schema, or ``None``."""
         if not isinstance(tool.input_schema, Mapping):
             return None
-        error = jsonschema.exceptions.best_match(
-            jsonschema.Draft202012Validator(tool.input_schema).iter_errors(args)
-        )
+        try:
+            error = jsonschema.exceptions.best_match(
+                jsonschema.Draft202012Validator(tool.input_schema).iter_errors(args)
+            )
+        except RecursionError:
+            return "the arguments or the schema nest too deep to be checked"
         return None if error is None else error.message[:200]
 
     def consent(self, ctx: PassContext, call: Call, args: object) -> tuple[str, str | None]:

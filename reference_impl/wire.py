@@ -8,6 +8,7 @@ the message carries some; the storage column they live in never reaches the wire
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeGuard
 
 from reference_impl.records import MessageRow, TurnRow
 
@@ -83,9 +84,10 @@ class Wire:
         before: str | None,
         session_status: str,
     ) -> dict[str, object]:
-        """The PLAY-3 envelope.  Cursors are honoured only when they are digit strings."""
-        after_seq = int(after) if isinstance(after, str) and after.isdigit() else None
-        before_seq = int(before) if isinstance(before, str) and before.isdigit() else None
+        """The PLAY-3 envelope.  Cursors are honoured only when they are ASCII digit
+        strings (``str.isdigit`` also takes digits ``int`` cannot read, such as ``²``)."""
+        after_seq = int(after) if _digits(after) else None
+        before_seq = int(before) if _digits(before) else None
         chosen = [
             m
             for m in messages
@@ -103,3 +105,7 @@ class Wire:
             "hasOlder": older,
             "sessionStatus": session_status,
         }
+
+
+def _digits(cursor: str | None) -> TypeGuard[str]:
+    return isinstance(cursor, str) and cursor.isascii() and cursor.isdigit()

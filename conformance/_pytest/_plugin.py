@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from adapters.errors import ImplementationError, RttoolError
+from conformance._files import real_directory, write_file
 from conformance._pytest._options import RunOptions
 from conformance._pytest._state import CaseOutcome, SuiteState
 from conformance._redact import redacted
@@ -19,12 +20,14 @@ if TYPE_CHECKING:
     from conformance.report import StandingReport
 from conformance.report._escape import printable
 
-__all__ = ["STATE", "UNDRIVABLE", "activate", "report_allure"]
+__all__ = ["STATE", "TEST_NAME", "UNDRIVABLE", "activate", "report_allure"]
 
 STATE = pytest.StashKey[SuiteState]()
 #: written into the report directory when the implementation cannot be driven at all
 UNDRIVABLE = "undrivable.txt"
 SUITE_MODULE = Path(__file__).with_name("_suite.py")
+#: the name of the suite's one test function (in ``_suite.py``)
+TEST_NAME = "test_rttool"
 _SEVERITY = {"core": "critical", "extended": "normal", "optional": "minor"}
 
 
@@ -53,6 +56,12 @@ def activate(config: pytest.Config) -> None:
         raise pytest.UsageError("rttool: the selection leaves no case to run")
     if options.report_dir is not None:  # a marker left by an earlier run says nothing now
         (options.report_dir / UNDRIVABLE).unlink(missing_ok=True)
+        try:  # the hunt's example database is written here: never through a link
+            real_directory(options.report_dir, ".hypothesis")
+        except OSError as err:
+            raise pytest.UsageError(
+                f"rttool: cannot use the report directory: {printable(str(err))}"
+            ) from err
     state = SuiteState(options, corpus, cases)
     config.stash[STATE] = state
     config.pluginmanager.register(SuitePlugin(state), "rttool-suite")
@@ -125,6 +134,12 @@ class SuitePlugin:
         self._order = [rule.id for rule in state.corpus.rules if rule.id in self._pending]
         self._printed = 0
         self.report: StandingReport | None = None
+        #: why the reports could not be written, when they could not
+        self.write_error: str | None = None
+        # The test id of each case (``test_rttool[RT-TOOL-7#c4/name]``), and the cases
+        # the session is to run (after deselection; all of them until collection says).
+        self._by_test = {f"{TEST_NAME}[{case.id}]": case.id for case in state.cases}
+        self._expected: list[str] = [case.id for case in state.cases]
 
     def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
         """Parametrize the suite's test with every selected case."""
@@ -144,21 +159,48 @@ class SuitePlugin:
             message = f"the implementation could not be driven: {err}"
             if self.state.options.report_dir is not None:
                 # pytest's own exit code 3 means an internal error: say it in a file too.
-                self.state.options.report_dir.mkdir(parents=True, exist_ok=True)
-                (self.state.options.report_dir / UNDRIVABLE).write_text(
-                    redacted(message) + "\n", encoding="utf-8"
+                write_file(
+                    self.state.options.report_dir,
+                    UNDRIVABLE,
+                    (redacted(message) + "\n").encode("utf-8", errors="backslashreplace"),
                 )
             pytest.exit(f"rttool: {printable(redacted(message))}", returncode=3)
 
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """The cases this session runs: those its items (after deselection) name."""
+        self._note_collected([item.nodeid for item in session.items])
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: object, ids: list[str]) -> None:
+        """Under xdist the controller collects nothing: the workers say what they run."""
+        self._note_collected(ids)
+
+    def _note_collected(self, node_ids: list[str]) -> None:
+        found = [self._case_of(node_id) for node_id in node_ids]
+        self._expected = [case_id for case_id in found if case_id is not None]
+
+    def _case_of(self, node_id: str) -> str | None:
+        return self._by_test.get(node_id.rpartition("::")[2])
+
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        """Collect outcomes (from every worker) and print a line per finished rule."""
+        """Collect outcomes (from every worker) and print a line per finished rule.
+
+        A suite test that ended without its outcome (it failed outside the case, or its
+        worker died) is recorded as an error of the suite: no case goes unreported.
+        """
         for key, value in report.user_properties:
             if key == "rttool" and isinstance(value, str):
-                outcome = CaseOutcome.from_json(value)
-                if outcome.id in self.state.outcomes:
-                    return
-                self.state.outcomes[outcome.id] = outcome
-                self._finished(outcome)
+                self._record(CaseOutcome.from_json(value))
+                return
+        case_id = self._case_of(report.nodeid)
+        if case_id is not None and (report.failed or report.when == "call"):
+            self._record(CaseOutcome(case_id, "error", _crash_line(report), fault="suite"))
+
+    def _record(self, outcome: CaseOutcome) -> None:
+        if outcome.id in self.state.outcomes:
+            return
+        self.state.outcomes[outcome.id] = outcome
+        self._finished(outcome)
 
     def _finished(self, outcome: CaseOutcome) -> None:
         from conformance._pytest._build import rule_result
@@ -189,12 +231,23 @@ class SuitePlugin:
         self.state_reporter = config.pluginmanager.get_plugin("terminalreporter")
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        """On the controlling process, write the standing report."""
-        if hasattr(session.config, "workerinput") or not self.state.outcomes:
+        """On the controlling process, write the standing report.
+
+        Every case the session was to run is in it: one that never reported (the
+        session was interrupted, a worker died) is an error.  Reports that cannot be
+        written are said on one line, and the session's exit status does not improve.
+        """
+        if hasattr(session.config, "workerinput") or session.config.option.collectonly:
             return
+        if not self.state.outcomes and session.exitstatus != pytest.ExitCode.INTERRUPTED:
+            return  # nothing ran (the implementation could not be driven at all)
         from conformance._pytest._build import build_report
         from conformance.report import write_reports
 
+        for case_id in self._expected:
+            if case_id not in self.state.outcomes:
+                message = "not run: the session ended before this case reported an outcome"
+                self._record(CaseOutcome(case_id, "error", message, fault="suite"))
         handshake = self.state.handshake()
         report = build_report(
             self.state,
@@ -203,8 +256,17 @@ class SuitePlugin:
             levels=self.state.options.gate or handshake.levels,
         )
         self.report = report
-        if self.state.options.report_dir is not None:
+        if self.state.options.report_dir is None:
+            return
+        try:
             write_reports(report, self.state.options.report_dir)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as err:
+            self.write_error = printable(redacted(" ".join(f"{type(err).__name__}: {err}".split())))
+            sys.stderr.write(f"rttool: error: reports not written: {self.write_error}\n")
+            if session.exitstatus == pytest.ExitCode.OK:
+                session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         """Under plain pytest, the standing table (``rttool run`` prints its own)."""
@@ -217,3 +279,15 @@ class SuitePlugin:
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         """Close the connection to the implementation."""
         self.state.close()
+
+
+def _crash_line(report: pytest.TestReport) -> str:
+    """One line for a suite test that failed outside its case: what was raised."""
+    if not report.failed:
+        said = "it reported no outcome"
+    else:
+        crash = getattr(getattr(report.longrepr, "reprcrash", None), "message", None)
+        lines = [line.strip() for line in str(crash or report.longrepr).splitlines()]
+        said = next((line for line in lines if line), "no report")
+    line = f"the case ended without an outcome ({report.when}): {said}"
+    return printable(redacted(" ".join(line.split())))[:1000]

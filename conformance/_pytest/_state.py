@@ -17,6 +17,7 @@ from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance import __version__
+from conformance._files import write_file
 from conformance._pytest._options import RunOptions
 from conformance._redact import redacted
 from conformance.cases import Case
@@ -110,20 +111,56 @@ class SuiteState:
         return None
 
     def execute(self, case: Case) -> CaseOutcome:
-        """Run ``case`` and say how it ended; never raises for the implementation's faults."""
+        """Run ``case`` and say how it ended; never raises (but for a real Ctrl-C).
+
+        Whatever happens while running, judging or writing the evidence, the case ends
+        with an outcome: a verdict is never lost, and never changed, because its
+        evidence could not be written.
+        """
         started = time.perf_counter()
+        context: CheckContext | None = None
+        try:
+            outcome, context = self._judge(case)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as err:  # the suite's own fault, outside any check
+            outcome = CaseOutcome(case.id, "error", _raised(err), fault="suite")
+        duration = round(time.perf_counter() - started, 6)
+        evidence: dict[str, str] = {}
+        message = outcome.message
+        if outcome.outcome in ("failed", "error") and context is not None:
+            try:
+                evidence = self._write_evidence(case, context)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as err:
+                message = _line(f"{message} (evidence not written: {_raised(err)})")
+        return CaseOutcome(
+            outcome.id,
+            outcome.outcome,
+            message,
+            outcome.skip_kind,
+            outcome.fault,
+            duration,
+            evidence,
+            context.evidence.hunt if context is not None else None,
+            outcome.failures,
+        )
+
+    def _judge(self, case: Case) -> tuple[CaseOutcome, CheckContext | None]:
+        """Run ``case``: its outcome, and the context its evidence is in."""
         context: CheckContext | None = None
         halted = self._timeouts >= self.HANG_AFTER
         if halted and self._handshake is None:
             # Not even the hello was answered in this process: nothing can be tried.
-            return CaseOutcome(case.id, "error", self._halt_message(), fault="implementation")
+            return CaseOutcome(case.id, "error", self._halt_message(), fault="implementation"), None
         timed_out = False
         answered = _Answered(self.driver)
         try:
             handshake = self.handshake()
             reason = self.applicable(case, handshake)
             if reason is not None:
-                return CaseOutcome(case.id, "skipped", reason, "not-applicable")
+                return CaseOutcome(case.id, "skipped", reason, "not-applicable"), None
             runner: ScenarioRunner = answered
             if halted:
                 # Taken to hang: the case still runs up to its first request, so that what
@@ -154,27 +191,13 @@ class SuiteState:
             outcome = CaseOutcome(case.id, "error", err.message, fault="implementation")
         except ImplementationError as err:
             outcome = CaseOutcome(case.id, "error", _line(str(err)), fault="implementation")
-        except Exception as err:  # a fault of the suite itself: report it, run on
-            outcome = CaseOutcome(
-                case.id, "error", _line(f"{type(err).__name__}: {err}"), fault="suite"
-            )
+        except KeyboardInterrupt:
+            raise
+        except BaseException as err:  # a fault of the suite itself: report it, run on
+            outcome = CaseOutcome(case.id, "error", _raised(err), fault="suite")
         if answered.answered and not timed_out:
             self._timeouts = 0  # the implementation answered a scenario: it does not hang
-        duration = round(time.perf_counter() - started, 6)
-        evidence = {}
-        if outcome.outcome in ("failed", "error") and context is not None:
-            evidence = self._write_evidence(case, context)
-        return CaseOutcome(
-            outcome.id,
-            outcome.outcome,
-            outcome.message,
-            outcome.skip_kind,
-            outcome.fault,
-            duration,
-            evidence,
-            context.evidence.hunt if context is not None else None,
-            outcome.failures,
-        )
+        return outcome, context
 
     def _write_evidence(self, case: Case, context: CheckContext) -> dict[str, str]:
         root = self.options.report_dir
@@ -183,7 +206,6 @@ class SuiteState:
         found = context.evidence.counterexample
         kind = "counterexamples" if found is not None else "evidence"
         folder = Path(kind) / re.sub(r"[^A-Za-z0-9._-]+", "_", case.id)
-        (root / folder).mkdir(parents=True, exist_ok=True)
         written: dict[str, str] = {}
         if found is not None:
             written["counterexample"] = _dump(root, folder / "counterexample.json", found)
@@ -253,12 +275,24 @@ def _failed(case_id: str, failures: tuple[Failure, ...] | list[Failure]) -> Case
 
 
 def _dump(root: Path, relative: Path, value: object) -> str:
-    (root / relative).write_text(
-        json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
+    # Text the implementation sent may hold lone surrogates, which UTF-8 cannot carry:
+    # they are written as JSON escapes, like every other character JSON must escape.
+    text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    write_file(root, relative, text.encode("utf-8", errors="backslashreplace"))
     return relative.as_posix()
 
 
+def _raised(err: BaseException) -> str:
+    """One line for an exception nobody expected: its type and its message."""
+    try:
+        text = f"{type(err).__name__}: {err}"
+    except Exception:  # a __str__ that raises: the type is all there is to say
+        text = type(err).__name__
+    return _line(text)
+
+
 def _line(text: str) -> str:
-    # An adapter's error repeats the implementation spec, which may carry credentials.
-    return redacted(" ".join(text.split()))[:1000]
+    # An adapter's error repeats the implementation spec, which may carry credentials;
+    # text an implementation sent may hold lone surrogates, which no report can carry.
+    one = redacted(" ".join(text.split()))[:1000]
+    return one.encode("utf-8", errors="backslashreplace").decode("utf-8")

@@ -9,6 +9,7 @@ import pytest
 
 from conformance._pytest._plugin import STATE, report_allure
 from conformance.cases import Case
+from conformance.report._escape import printable
 
 
 def test_rttool(rttool_case: Case, request: pytest.FixtureRequest) -> None:
@@ -17,9 +18,11 @@ def test_rttool(rttool_case: Case, request: pytest.FixtureRequest) -> None:
     outcome = state.execute(rttool_case)
     request.node.user_properties.append(("rttool", outcome.to_json()))
     report_allure(request.config, state, rttool_case, outcome)
+    # The message may quote the implementation: its control characters are shown, not sent.
+    message = printable(outcome.message)
     if outcome.outcome == "failed":
-        pytest.fail(f"{rttool_case.id}: {outcome.message}", pytrace=False)
+        pytest.fail(f"{rttool_case.id}: {message}", pytrace=False)
     if outcome.outcome == "error":
-        pytest.fail(f"{rttool_case.id}: error ({outcome.fault}): {outcome.message}", pytrace=False)
+        pytest.fail(f"{rttool_case.id}: error ({outcome.fault}): {message}", pytrace=False)
     if outcome.outcome == "skipped":
-        pytest.skip(outcome.message)
+        pytest.skip(message)

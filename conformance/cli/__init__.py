@@ -78,14 +78,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     from adapters.errors import ImplementationError, RttoolError
     from conformance._redact import redacted
+    from conformance.report._escape import printable
 
     try:
         code: int = args.handler(args)
     except ImplementationError as err:
-        sys.stderr.write(f"rttool: error: {redacted(str(err))}\n")
+        sys.stderr.write(f"rttool: error: {printable(redacted(str(err)))}\n")
         return EXIT_UNDRIVABLE
     except RttoolError as err:
-        sys.stderr.write(f"rttool: error: {redacted(str(err))}\n")
+        sys.stderr.write(f"rttool: error: {printable(redacted(str(err)))}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         sys.stderr.write("rttool: interrupted\n")

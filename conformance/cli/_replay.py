@@ -11,11 +11,10 @@ capability the scenario needs): nothing was shown.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-__all__ = ["EXIT_UNTESTED", "configure"]
+__all__ = ["EXIT_UNTESTED", "SUMMARY_CHARS", "configure"]
 
 #: the scenario needs a capability the implementation lacks: neither a pass nor a failure
 EXIT_UNTESTED = 4
@@ -29,6 +28,8 @@ def _redacted(text: str) -> str:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``rttool replay``."""
+    from conformance._arguments import positive_float
+
     parser.add_argument("file", type=Path, metavar="FILE", help="counterexample or scenario JSON")
     parser.add_argument(
         "--impl",
@@ -42,19 +43,30 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="replay against a named mutant of the reference runtime",
     )
-    parser.add_argument("--timeout", type=float, default=30.0, metavar="S")
+    parser.add_argument(
+        "--timeout",
+        type=positive_float,
+        default=30.0,
+        metavar="S",
+        help="per-request timeout for the implementation (default 30)",
+    )
     parser.set_defaults(handler=replay)
 
 
 def _load(path: Path) -> tuple[object, str | None]:
     from adapters.errors import SuiteError
+    from adapters.limits import TooDeep, loads
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads(path.read_bytes())
     except OSError as err:
         raise SuiteError("cannot read the file", file=str(path), reason=err.strerror) from err
+    except TooDeep as err:
+        raise SuiteError(
+            "the file is not usable", file=str(path), pointer=err.pointer, complaint=err.complaint
+        ) from err
     except ValueError as err:
-        raise SuiteError("the file is not JSON", file=str(path), reason=str(err)) from err
+        raise SuiteError("the file is not JSON", file=str(path), reason=str(err)[:200]) from err
     if isinstance(data, dict) and "scenario" in data:
         invariant = data.get("invariant")
         return data["scenario"], invariant if isinstance(invariant, str) else None
@@ -73,6 +85,7 @@ def replay(args: argparse.Namespace) -> int:
     from conformance.hunt import INVARIANTS, steps_summary
     from conformance.report._escape import printable
 
+    file = printable(str(args.file))
     try:
         raw, named = _load(args.file)
         try:
@@ -84,11 +97,12 @@ def replay(args: argparse.Namespace) -> int:
         scenario = from_json(Scenario, raw)
         spec = resolve_spec(args.impl, args.mutant)
     except (RttoolError, CodecError) as err:
-        sys.stderr.write(f"rttool: error: {_redacted(str(err))}\n")
+        sys.stderr.write(f"rttool: error: {printable(_redacted(str(err)))}\n")
         return 2
     chosen = [i for i in INVARIANTS if named is None or i.name == named]
     if not chosen:
-        sys.stderr.write(f"rttool: error: unknown invariant: invariant={named}\n")
+        shown = printable(repr(named)[:200])
+        sys.stderr.write(f"rttool: error: unknown invariant: invariant={shown} file={file}\n")
         return 2
     try:
         driver = Driver(
@@ -100,7 +114,8 @@ def replay(args: argparse.Namespace) -> int:
         finally:
             driver.close()
     except ImplementationError as err:
-        sys.stderr.write(f"rttool: the implementation could not be driven: {_redacted(str(err))}\n")
+        said = printable(_redacted(str(err)))
+        sys.stderr.write(f"rttool: the implementation could not be driven: {said}\n")
         return 3
     if isinstance(trace, Unsupported):
         sys.stderr.write(
@@ -111,7 +126,7 @@ def replay(args: argparse.Namespace) -> int:
     steps = len(scenario.steps)
     print(
         f"replayed {steps} {'step' if steps == 1 else 'steps'}: "
-        f"{printable(steps_summary(scenario))}"
+        f"{printable(_shortened(steps_summary(scenario)))}"
     )
     failing = 0
     for invariant in chosen:
@@ -136,6 +151,16 @@ def replay(args: argparse.Namespace) -> int:
             f"check that wrote it still fails, run it again: {again}"
         )
     return 1 if failing else 0
+
+
+#: A step summary longer than this is cut (a long scenario makes one very long line).
+SUMMARY_CHARS = 400
+
+
+def _shortened(summary: str) -> str:
+    if len(summary) <= SUMMARY_CHARS:
+        return summary
+    return summary[:SUMMARY_CHARS].rsplit(" -> ", 1)[0] + " -> …"
 
 
 def _clause_of(path: Path) -> str | None:

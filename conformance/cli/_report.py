@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMAT_NAMES",
     "LEVEL_NAMES",
+    "SHOWN_PROBLEMS",
     "configure",
     "load_optional_expectations",
     "report_problems",
@@ -150,10 +151,19 @@ def _matrix(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+#: At most this many problems of one file are listed, then how many more there are.
+SHOWN_PROBLEMS = 50
+
+
 def report_problems(error: ExpectationsError) -> int:
-    """Print every problem of an expectations file, one line each; return exit code 2."""
-    for problem in error.problems:
+    """Print the problems of an expectations file, one line each (the first
+    :data:`SHOWN_PROBLEMS`, then how many more); return exit code 2."""
+    for problem in error.problems[:SHOWN_PROBLEMS]:
         say(f"rttool: error: {problem}", stream=sys.stderr)
+    hidden = len(error.problems) - SHOWN_PROBLEMS
+    if hidden > 0:
+        noun = "problem" if hidden == 1 else "problems"
+        say(f"rttool: error: ... and {hidden} more {noun} in the same file", stream=sys.stderr)
     return EXIT_USAGE
 
 

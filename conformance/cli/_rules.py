@@ -117,7 +117,8 @@ def _lint(args: argparse.Namespace) -> int:
     paths: Sequence[Path] = args.paths or [_shown(corpus_path())]
     missing = [path for path in paths if not path.exists()]
     if missing:
-        sys.stderr.write(f"rttool rules lint: error: no such file or folder: {missing[0]}\n")
+        said = _clean(f"rttool rules lint: error: no such file or folder: {missing[0]}")
+        sys.stderr.write(said + "\n")
         return _EXIT_USAGE
     from conformance.coverage import suite_policy
 

@@ -3,7 +3,10 @@
 Built on the pytest plugin: the run is a pytest session over the suite's one test
 module, with pytest's own terminal output replaced by a line per rule and a summary.
 Exit codes: 0 every gated rule conforms (or is expected to fail), 1 something gated does
-not, 2 a usage, corpus or expectations error, 3 the implementation could not be driven.
+not, 2 a usage, corpus or expectations error (or reports that could not be written), 3
+the implementation could not be driven, 130 the run was interrupted.  The gate judges
+the standing the run built, not what reached the disk, so a report that fails to be
+written never improves the exit code.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from pathlib import Path
 __all__ = ["configure"]
 
 _STORAGE = "HYPOTHESIS_STORAGE_DIRECTORY"
+#: the exit code of an interrupted run, as a shell reports a Ctrl-C
+EXIT_INTERRUPTED = 130
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -135,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
     from conformance._redact import redacted
     from conformance.cases import check_selection
     from conformance.cli import EXIT_UNDRIVABLE, EXIT_USAGE
+    from conformance.cli._session import SessionResult
     from conformance.report import (
         ExpectationsError,
         append_step_summary,
@@ -154,12 +160,12 @@ def run(args: argparse.Namespace) -> int:
         spec = resolve_spec(args.impl, args.mutant, args.variant)
         expectations = load_expectations(args.expectations) if args.expectations else None
         check_selection(load_corpus(), args.only, args.level)
-    except ExpectationsError as err:  # every problem of the file, a line each
-        for problem in err.problems:
-            sys.stderr.write(f"rttool: error: {printable(str(problem))}\n")
-        return EXIT_USAGE
+    except ExpectationsError as err:  # the problems of the file, a line each
+        from conformance.cli._report import report_problems
+
+        return report_problems(err)
     except RttoolError as err:
-        sys.stderr.write(f"rttool: error: {redacted(str(err))}\n")
+        sys.stderr.write(f"rttool: error: {printable(redacted(str(err)))}\n")
         return EXIT_USAGE
     try:
         name, claimed = _implementation_name(spec, args.timeout)
@@ -180,43 +186,64 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     standing = report_dir / "standing.json"
     undrivable = report_dir / UNDRIVABLE
-    standing.unlink(missing_ok=True)
-    undrivable.unlink(missing_ok=True)
+    try:  # what an earlier run left says nothing about this one
+        standing.unlink(missing_ok=True)
+        undrivable.unlink(missing_ok=True)
+    except OSError as err:
+        sys.stderr.write(printable(f"rttool: error: cannot use the report directory: {err}") + "\n")
+        return EXIT_USAGE
     levels = tuple(args.level) or claimed
     # The hunt's example database and hypothesis's own caches live with the reports,
     # never in the working tree (unless the user chose a place), for this run only.
     saved = os.environ.get(_STORAGE)
     os.environ.setdefault(_STORAGE, str(report_dir / ".hypothesis"))
+    finished = SessionResult()
     try:
-        code = pytest.main(_pytest_args(args, report_dir, levels))
+        code = pytest.main(_pytest_args(args, report_dir, levels), plugins=[finished.plugin()])
     finally:
         if saved is None:
             os.environ.pop(_STORAGE, None)
     if undrivable.is_file():
-        text = undrivable.read_text(encoding="utf-8").strip()
+        text = undrivable.read_text(encoding="utf-8", errors="replace").strip()
         _write_undrivable(report_dir, redacted(spec), redacted(text))
         return EXIT_UNDRIVABLE
-    if code in (pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERNAL_ERROR):
+    report = finished.report
+    if report is None and code == pytest.ExitCode.INTERRUPTED:
+        sys.stderr.write("rttool: interrupted before any case reported\n")
+        return EXIT_INTERRUPTED
+    if code == pytest.ExitCode.USAGE_ERROR or (
+        code == pytest.ExitCode.INTERNAL_ERROR and finished.write_error is None
+    ):
         return EXIT_USAGE
-    if not standing.is_file():
-        sys.stderr.write(
-            "rttool: the run produced no standing; the implementation could not be driven\n"
-        )
-        return EXIT_UNDRIVABLE
-    report = load_standing(standing)
-    if args.reproducible:  # the committed pair; every other format keeps its timings
+    if report is None:
+        if not standing.is_file():
+            sys.stderr.write(
+                "rttool: the run produced no standing; the implementation could not be driven\n"
+            )
+            return EXIT_UNDRIVABLE
+        report = load_standing(standing)
+    if args.reproducible and finished.write_error is None:
+        # The committed pair; every other format keeps its timings.
         write_reports(reproducible(report), report_dir, ("json", "markdown"))
     result = gate(report, levels, expectations)  # type: ignore[arg-type]
-    if result.expected:  # a dashboard reading junit.xml must agree with the gate
+    if result.expected and finished.write_error is None:
+        # A dashboard reading junit.xml must agree with the gate.
         listed = {
             finding.target: f"{finding.where}: {finding.detail}" for finding in result.expected
         }
-        (report_dir / "junit.xml").write_bytes(junit_xml(report, listed))
+        _write_quietly(report_dir, "junit.xml", junit_xml(report, listed))
     print(terminal_table(report))
     for reason in result.reasons():
         print(f"rttool: {printable(reason)}")
     append_step_summary(github_step_summary(report, result))
-    print(f"rttool: reports in {report_dir}")
+    if code == pytest.ExitCode.INTERRUPTED:
+        sys.stderr.write("rttool: interrupted; the cases that did not run are errors\n")
+        return EXIT_INTERRUPTED
+    if finished.write_error is not None:
+        # The verdict stands as judged; a run whose reports are missing never passes.
+        print(f"rttool: reports NOT written to {printable(str(report_dir))}")
+        return int(result.exit_code) or EXIT_USAGE
+    print(f"rttool: reports in {printable(str(report_dir))}")
     return int(result.exit_code)
 
 
@@ -268,11 +295,20 @@ def _write_undrivable(report_dir: Path, spec: str, message: str) -> None:
     """Leave a ``junit.xml`` with the error, so that a CI dashboard shows why."""
     from conformance.report import undrivable_junit
 
+    _write_quietly(report_dir, "junit.xml", undrivable_junit(spec, message))
+
+
+def _write_quietly(report_dir: Path, name: str, content: bytes) -> None:
+    """Write one file of the report directory; a failure is said on one line."""
+    from conformance._files import write_file
+    from conformance.report._escape import printable
+
     try:
-        report_dir.mkdir(parents=True, exist_ok=True)
-        (report_dir / "junit.xml").write_bytes(undrivable_junit(spec, message))
+        write_file(report_dir, name, content)
     except OSError as err:
-        sys.stderr.write(f"rttool: cannot write junit.xml: dir={report_dir} reason={err}\n")
+        sys.stderr.write(
+            printable(f"rttool: cannot write {name}: dir={report_dir} reason={err}") + "\n"
+        )
 
 
 def _safe(name: str) -> str:

@@ -4,7 +4,9 @@ The suite never imports the reference runtime (it tests it like any other
 implementation), so this command re-executes ``python -m reference_impl.server`` with
 the same options in a child process and passes its exit code through.  A token given
 with ``--token`` reaches the child through its environment, never its command line
-(where other users of the machine could read it).
+(where other users of the machine could read it).  The child also holds the reading end
+of a pipe whose writing end only this process has: when this process ends, however it
+ends (a SIGKILL included), the pipe closes and the server shuts down.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ __all__ = ["SERVER_MODULE", "configure", "server_command"]
 SERVER_MODULE = "reference_impl.server"
 #: The variable the server reads a token from.
 _TOKEN_ENV = "RTTOOL_TOKEN"  # noqa: S105 - the name of a variable, not a secret
+#: The variable naming the descriptor the server watches for this process's end.
+_PARENT_ENV = "RTTOOL_PARENT_FD"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -65,7 +69,15 @@ def _serve(args: argparse.Namespace) -> int:
     # on as one SIGINT (a second Ctrl-C, passed on too, makes the server stop at once);
     # SIGTERM and SIGHUP are passed on as they come.  Popen rather than subprocess.run,
     # which would kill the server a quarter of a second after a Ctrl-C.
-    child = subprocess.Popen(server_command(args), env=env, start_new_session=True)
+    # The server ends when this process does: it sees the end of this pipe.
+    watched, held = os.pipe()
+    env[_PARENT_ENV] = str(watched)
+    try:
+        child = subprocess.Popen(
+            server_command(args), env=env, start_new_session=True, pass_fds=(watched,)
+        )
+    finally:
+        os.close(watched)
     forwarded = [sig for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if sig]
     previous = {
         sig: signal.signal(sig, lambda signum, _: child.send_signal(signum)) for sig in forwarded
@@ -82,3 +94,4 @@ def _serve(args: argparse.Namespace) -> int:
         if child.poll() is None:  # only if this process itself failed
             child.terminate()
             child.wait()
+        os.close(held)

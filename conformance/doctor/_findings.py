@@ -35,8 +35,17 @@ _FIXES = {
 }
 
 
+#: A step record that names another step than the one asked for.
+_ECHO_FIX = (
+    "answer each step request with the record of that very step: its index and op exactly "
+    "as the request sent them"
+)
+
+
 def fix_for(err: ImplementationError) -> str:
     """How to fix what ``err`` says went wrong, by its kind."""
+    if err.kind == "schema" and "does not echo its request" in str(err):
+        return _ECHO_FIX
     return _FIXES.get(err.kind, _FIXES["implementation"])
 
 
@@ -90,6 +99,10 @@ class Diagnosis:
         if self.undrivable:
             return 3
         return 1 if self.problems else 0
+
+    def seen(self, what: str) -> bool:
+        """Whether a finding already says ``what``."""
+        return any(known.what == _short(what) for known in self.findings)
 
     def problem(self, what: str, where: str, fix: str) -> None:
         """Record a problem."""

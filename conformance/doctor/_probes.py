@@ -117,7 +117,9 @@ def send(driver: Driver, handshake: Handshake, probe: Chosen, diagnosis: Diagnos
     except ImplementationError as err:
         pointer = f" {err.pointer}" if hasattr(err, "pointer") else ""
         fix = fix_for(err)
-        if args_probe:
+        # The hint about "args": [] only where this probe alone failed so: an error every
+        # probe meets is one problem, said once.
+        if args_probe and not diagnosis.seen(str(err)):
             fix += f'; if it is a call\'s "args": [] the harness cannot read: {ARGS_HINT}'
         diagnosis.problem(str(err), f"{where}{pointer}", fix)
         diagnosis.probes.append(Probe(scenario.id, probe.reason, 0, False))

@@ -36,15 +36,8 @@ def empty_list_calls(scenario: Scenario) -> list[tuple[str, str]]:
 def _steps(scenario: Scenario, trace: Trace, where: str, diagnosis: Diagnosis) -> None:
     labels = {step.turn for step in scenario.steps if isinstance(step, StartTurn)}
     for index, (step, record) in enumerate(zip(scenario.steps, trace.steps, strict=False)):
+        # A record that does not echo its step never gets here: the driver refuses it.
         at = f"{where} /steps/{index}"
-        if record.index != index or record.op != step.op:
-            diagnosis.problem(
-                f"step {index} ({step.op}) was answered with the record of step "
-                f"{record.index} ({record.op})",
-                f"{at}/index",
-                f'answer each step request with that step\'s record: "index": {index}, '
-                f'"op": "{step.op}"',
-            )
         for number, run in enumerate(record.runs):
             if run.turn not in labels:
                 diagnosis.problem(

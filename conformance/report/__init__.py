@@ -45,6 +45,7 @@ from conformance.report._output import Rendered, RenderOptions
 from conformance.report._publish import publish
 from conformance.report._reproducible import is_reproducible, reproducible
 from conformance.report._run import (
+    IMPLEMENTATION_LIMITS,
     HuntSummary,
     ImplementationInfo,
     RunInfo,
@@ -75,6 +76,7 @@ __all__ = [
     "CHECK_KINDS",
     "FAILING",
     "FORMAT",
+    "IMPLEMENTATION_LIMITS",
     "LEVELS",
     "OUTCOMES",
     "RENDERERS",

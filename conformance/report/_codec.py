@@ -13,6 +13,7 @@ from typing import TypeVar, cast
 from jsonschema.exceptions import best_match
 
 from adapters.errors import SuiteError
+from adapters.limits import TooDeep, loads
 from conformance.report._encode import encode, json_pointer, schema_validator
 from conformance.report._errors import StandingFormatError
 from conformance.report._model import (
@@ -204,14 +205,17 @@ def _first_difference(recorded: object, derived: object, pointer: str = "") -> s
     return None if same or (numbers and recorded == derived) else (pointer or "/")
 
 
-def _refuse_constant(name: str) -> object:
-    raise ValueError(f"{name} is not JSON")
-
-
 def from_json(text: str, *, source: str = "standing.json") -> StandingReport:
     """Read ``standing.json`` text; raises :class:`StandingFormatError` naming a pointer."""
     try:
-        data = json.loads(text, parse_constant=_refuse_constant)
+        data = loads(text)
+    except TooDeep as err:
+        raise StandingFormatError(
+            "standing report is not usable",
+            source=source,
+            pointer=err.pointer,
+            complaint=err.complaint,
+        ) from err
     except json.JSONDecodeError as err:
         raise StandingFormatError(
             "standing report is not JSON",

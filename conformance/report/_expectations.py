@@ -11,8 +11,9 @@
       - check: "RT-TOOL-9#c2::repeat-re-emits-stored-result"
         reason: stored result re-emitted without its artifacts
 
-The file is read with the safe loader; its node tree (``yaml.compose``) gives every
-entry's line.  Everything wrong is collected and reported as ``FILE:LINE: what``.
+The file is read once with the safe loader, under the nesting limit of
+``adapters.limits``; its node tree gives every entry's line.  Everything wrong is
+collected and reported as ``FILE:LINE: what``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Literal, cast
 
 import yaml
 
+from adapters.limits import TooDeep, yaml_document
 from conformance.report._errors import ExpectationsError, Problem
 
 __all__ = ["Expectation", "Expectations", "Scope", "load_expectations", "parse_expectations"]
@@ -196,13 +198,15 @@ def _contradictions(entries: list[Expectation], source: str) -> list[Problem]:
 def parse_expectations(text: str, *, source: str = "expectations.yaml") -> Expectations:
     """Parse an expectations file's text; raises :class:`ExpectationsError`.
 
-    Values come from ``yaml.safe_load``; the node tree of the same text (composed with
-    the safe loader, which builds no objects) supplies line numbers and shows keys given
-    twice, which loading alone would silently merge.
+    The text is composed once into its node tree, which supplies line numbers and
+    shows keys given twice (which loading alone would silently merge); the values are
+    constructed from that tree by the safe loader.
     """
     try:
-        data = yaml.safe_load(text)
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root, data = yaml_document(text)
+    except TooDeep as err:
+        line = int(str(err.details.get("line", 0)))
+        raise ExpectationsError([Problem(source, line, f"{err.pointer}: {err.complaint}")]) from err
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 0

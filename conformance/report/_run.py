@@ -4,11 +4,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
+from types import MappingProxyType
 
 from adapters.handshake import Capabilities, Handshake
 from conformance.report._values import LEVELS, Level, bad, choice, normalise_strings, seconds
 
-__all__ = ["HuntSummary", "ImplementationInfo", "RunInfo", "SuiteInfo", "capability_names"]
+__all__ = [
+    "IMPLEMENTATION_LIMITS",
+    "HuntSummary",
+    "ImplementationInfo",
+    "RunInfo",
+    "SuiteInfo",
+    "capability_names",
+]
+
+#: The longest name, version, homepage and spec a report carries (in characters): the
+#: harness chooses them, and every report repeats them, some once per check.  Longer
+#: ones are cut (ending in "…"); ``standing.json`` refuses longer ones.
+IMPLEMENTATION_LIMITS = MappingProxyType(
+    {"name": 100, "version": 100, "homepage": 2000, "spec": 1000}
+)
+
+
+def _capped(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def capability_names(capabilities: Capabilities) -> tuple[str, ...]:
@@ -44,6 +63,10 @@ class ImplementationInfo:
         normalise_strings(self)
         if not self.name:
             raise bad("an implementation needs a name", field="name")
+        for field_name, limit in IMPLEMENTATION_LIMITS.items():
+            value = getattr(self, field_name)
+            if isinstance(value, str) and len(value) > limit:
+                object.__setattr__(self, field_name, _capped(value, limit))
 
     @classmethod
     def from_handshake(cls, handshake: Handshake, *, spec: str) -> ImplementationInfo:

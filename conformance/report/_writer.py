@@ -1,19 +1,24 @@
 """Rendering every format and writing the results: the only I/O of the report layer.
 
 Renderers are pure functions of the model (and of :class:`RenderOptions`, which the
-writer fills in by looking at the evidence directory).  Files are written atomically;
-evidence is copied only from inside the evidence root.
+writer fills in by looking at the evidence directory).  Files are written atomically,
+through fresh temporary files, and never through a symbolic link (a link where a
+directory such as ``allure-results/`` belongs is replaced by a real directory);
+evidence is copied only from inside the evidence root.  Of what an earlier rendering
+left in ``allure-results/``, only rttool's own results and their attachments are
+removed.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 
 from adapters.errors import RttoolError
+from adapters.limits import TooDeep, loads
+from conformance._files import real_directory, write_file
 from conformance.report._allure import render_allure
 from conformance.report._badge import render_badges
 from conformance.report._earl import render_earl
@@ -44,9 +49,9 @@ RENDERERS: Mapping[str, Renderer] = MappingProxyType(
 )
 ALL_FORMATS: tuple[str, ...] = tuple(RENDERERS)
 
-# Files an earlier rendering may have left in allure-results/: removed before writing so
-# results of two runs never mix.  Nothing else in that directory is touched.
-_ALLURE_OWN = ("-result.json", "-container.json", "categories.json", "environment.properties")
+_ALLURE = "allure-results"
+# A result file larger than this is not one rttool wrote (its messages are bounded).
+_ALLURE_RESULT_BYTES = 4 * 1024 * 1024
 
 
 def render(report: StandingReport, fmt: str, options: RenderOptions | None = None) -> Rendered:
@@ -75,19 +80,40 @@ def _link_prefix(directory: Path, evidence_root: Path) -> str:
     return "" if relative == "." else Path(relative).as_posix()
 
 
-def _write(path: Path, content: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_bytes(content)
-    os.replace(partial, path)
+def _rttool_result(path: Path) -> list[str] | None:
+    """The attachments of an Allure result rttool wrote (``None``: not rttool's)."""
+    if path.is_symlink() or not path.is_file() or path.stat().st_size > _ALLURE_RESULT_BYTES:
+        return None
+    try:
+        data = loads(path.read_bytes())
+    except (OSError, ValueError, TooDeep):
+        return None
+    if not isinstance(data, dict):
+        return None
+    labels = data.get("labels")
+    ours = isinstance(labels, list) and {"name": "framework", "value": "rttool"} in labels
+    if not ours:
+        return None
+    attachments = data.get("attachments")
+    sources = [item.get("source") for item in attachments or () if isinstance(item, dict)]
+    return [source for source in sources if isinstance(source, str)]
 
 
 def _clear_allure(directory: Path) -> None:
-    results = directory / "allure-results"
-    if results.is_dir():
-        for item in results.iterdir():
-            if item.is_file() and (item.name.endswith(_ALLURE_OWN) or "-attachment." in item.name):
-                item.unlink()
+    """Remove the results an earlier rendering by rttool left (and their attachments),
+    so the results of two runs never mix; nothing another tool wrote is touched."""
+    results = real_directory(directory, _ALLURE)
+    for item in results.iterdir():
+        if not item.name.endswith("-result.json"):
+            continue
+        attachments = _rttool_result(item)
+        if attachments is None:
+            continue
+        for source in attachments:
+            attached = results / source
+            if "/" not in source and "-attachment." in source and not attached.is_symlink():
+                attached.unlink(missing_ok=True)
+        item.unlink()
 
 
 def write_reports(
@@ -117,15 +143,11 @@ def write_reports(
             if fmt == "allure":
                 _clear_allure(directory)
             for item in rendered.files:
-                _write(directory / item.path, item.content)
-                written.append(directory / item.path)
+                written.append(write_file(directory, item.path, item.content))
             for copy in rendered.copies:
                 source = _inside(root, copy.source)
                 if source is not None:
-                    target = directory / copy.target
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copyfile(source, target)
-                    written.append(target)
+                    written.append(write_file(directory, copy.target, source.read_bytes()))
     except OSError as err:
         raise ReportWriteError(
             "cannot write report",

@@ -1,8 +1,9 @@
 """Split a page's YAML front matter off by hand, load it safely, check it against its schema.
 
 The front matter is cut at the ``---`` lines by hand so that every key keeps its
-line number; YAML is loaded only with ``yaml.safe_load`` (a ``!!python/…`` tag is a
-finding, never an object), and the result is validated against the published
+line number; YAML is loaded only with the safe loader, held to the nesting limit of
+``adapters.limits`` (a ``!!python/…`` tag, or a value nested too deep, is a finding,
+never an object), and the result is validated against the published
 schema ``conformance/schemas/rule-front-matter.json`` (JSON Schema 2020-12).
 """
 
@@ -20,6 +21,7 @@ from types import MappingProxyType
 import yaml
 from jsonschema import Draft202012Validator
 
+from adapters.limits import TooDeep, yaml_document
 from conformance.rules._model import Finding
 
 __all__ = ["FrontMatter", "front_matter_schema", "read_front_matter", "schema_findings"]
@@ -82,7 +84,13 @@ def read_front_matter(lines: list[str], path: Path) -> FrontMatter:
 
 def _load(block: list[str], path: Path, findings: list[Finding]) -> Mapping[str, object] | None:
     try:
-        loaded = yaml.safe_load("\n".join(block))
+        _, loaded = yaml_document("\n".join(block))
+    except TooDeep as err:
+        line = int(str(err.details.get("line", 0))) + 1
+        findings.append(
+            Finding(path, line, "front-matter-yaml", _one_line(f"{err.pointer}: {err.complaint}"))
+        )
+        return None
     except yaml.constructor.ConstructorError as err:
         # An unknown or unsafe tag: safe_load refused to build anything from it.
         line = err.problem_mark.line + 2 if err.problem_mark else 1

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from adapters.limits import TooDeep, loads
 from conformance.rules._format import SECTION_EXAMPLE, SECTION_MEANING
 from conformance.rules._markdown import Block, blocks, heading_level, inline_text
 from conformance.rules._model import Example, Finding
@@ -31,10 +32,6 @@ class Narrative:
     what_it_means: str
     examples: tuple[Example, ...]
     findings: tuple[Finding, ...]
-
-
-def _reject_constant(name: str) -> object:
-    raise ValueError(f"{name} is not JSON")
 
 
 def _source(lines: Sequence[str], start: int, end: int) -> str:
@@ -153,7 +150,9 @@ def _example(
     value: object = None
     error: str | None = None
     try:
-        value = json.loads(raw, parse_constant=_reject_constant)
+        value = loads(raw)
+    except TooDeep as err:
+        error = f"example {index} ({title!r}) is not valid JSON: {err.pointer}: {err.complaint}"
     except ValueError as err:
         where = f" at block line {err.lineno}" if isinstance(err, json.JSONDecodeError) else ""
         reason = err.msg if isinstance(err, json.JSONDecodeError) else str(err)

@@ -8,7 +8,6 @@ and ``narrative/RT-TOOL-<n>.mdx`` ("What it means" and examples, with a
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -16,6 +15,7 @@ from pathlib import Path
 import yaml
 from jsonschema import Draft202012Validator
 
+from adapters.limits import TooDeep, loads, yaml_document
 from conformance.rules._frontmatter import read_front_matter
 from conformance.rules._model import Clause, Corpus, CorpusError, Finding, Rule, rule_sort_key
 from conformance.rules._narrative import parse_narrative
@@ -101,7 +101,14 @@ def _key_line(lines: Sequence[str], key: str) -> int:
 
 def _read_yaml(path: Path) -> Mapping[str, object]:
     try:
-        loaded = yaml.safe_load(path.read_text("utf-8"))
+        _, loaded = yaml_document(path.read_text("utf-8"))
+    except TooDeep as err:
+        raise CorpusError(
+            "upstream rule file does not load",
+            file=str(path),
+            pointer=err.pointer,
+            problem=err.complaint,
+        ) from err
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
         raise CorpusError(
             "upstream rule file does not load",
@@ -117,7 +124,14 @@ def _check_schema(root: Path, path: Path, values: Mapping[str, object]) -> None:
     schema_path = root / "rules" / "schema.json"
     if not schema_path.is_file():
         return
-    schema = json.loads(schema_path.read_text("utf-8"))
+    try:
+        schema = loads(schema_path.read_text("utf-8"))
+    except (OSError, ValueError, TooDeep) as err:
+        raise CorpusError(
+            "upstream schema does not load", file=str(schema_path), problem=str(err)[:200]
+        ) from err
+    if not isinstance(schema, dict):
+        raise CorpusError("upstream schema is not a JSON object", file=str(schema_path))
     for error in Draft202012Validator(schema).iter_errors(dict(values)):
         pointer = "/" + "/".join(str(step) for step in error.absolute_path)
         raise CorpusError(

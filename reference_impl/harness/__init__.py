@@ -12,7 +12,8 @@ import itertools
 import shutil
 import tempfile
 import threading
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from adapters._codec import CodecError, from_json
@@ -26,7 +27,13 @@ from reference_impl.harness._session import ScenarioSession, scratch
 from reference_impl.seams import POINTS, RESUMABLE
 from reference_impl.store import Store
 
-__all__ = ["ReferenceHarness", "create", "handshake"]
+__all__ = ["MAX_SESSIONS", "SESSION_IDLE_SECONDS", "ReferenceHarness", "create", "handshake"]
+
+#: Sessions a harness keeps at once: starting one more ends the one idle longest, so a
+#: client that never says ``finish`` cannot use up files or descriptors.
+MAX_SESSIONS = 32
+#: A session nobody has used for this long is ended (and its files with it).
+SESSION_IDLE_SECONDS = 600.0
 
 CAUSES = (
     "time_limit",
@@ -103,18 +110,39 @@ def handshake(
 
 
 class ReferenceHarness:
-    """Answers protocol requests by running scenarios on fresh reference runtimes."""
+    """Answers protocol requests by running scenarios on fresh reference runtimes.
 
-    def __init__(self, mutant: str | None = None, variant: str | None = None) -> None:
+    At most ``max_sessions`` sessions live at once, and one unused for ``idle_seconds``
+    (by ``clock``) is ended when the next session starts.
+    """
+
+    def __init__(
+        self,
+        mutant: str | None = None,
+        variant: str | None = None,
+        *,
+        max_sessions: int = MAX_SESSIONS,
+        idle_seconds: float = SESSION_IDLE_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if mutant is not None and variant is not None:
             raise ValueError("a harness runs a mutant or a variant, not both")
         self.mutant = mutant
         self.variant = variant
         self._components = _components(mutant, variant)
         self._sessions: dict[str, ScenarioSession] = {}
+        self._used: dict[str, float] = {}  # session id -> when it was last used
+        self._max_sessions = max_sessions
+        self._idle_seconds = idle_seconds
+        self._clock = clock
         self._template: bytes | None = None
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
+
+    def live_sessions(self) -> tuple[str, ...]:
+        """The ids of the sessions alive now, oldest first."""
+        with self._lock:
+            return tuple(self._sessions)
 
     def request(self, message: Message) -> Message:
         """Answer one request (see ``adapters/schemas/messages.json``)."""
@@ -132,7 +160,7 @@ class ReferenceHarness:
                 self._close(str(message.get("session")))
                 return {"ledger": ledger}
             if command == "bye":
-                for session_id in list(self._sessions):
+                for session_id in self.live_sessions():
                     self._close(session_id)
                 return {}
         except (KeyError, ValueError, CodecError) as err:
@@ -143,17 +171,37 @@ class ReferenceHarness:
         scenario = from_json(Scenario, raw)
         session_id = f"s{next(self._ids)}"
         with self._lock:
+            ended = self._make_room()
             if self._template is None:
                 self._template = _empty_database()
             self._sessions[session_id] = ScenarioSession(scenario, self._components, self._template)
+            self._used[session_id] = self._clock()
+        for session in ended:
+            session.close()
         return {"session": session_id}
 
+    def _make_room(self) -> list[ScenarioSession]:
+        """Take out the sessions idle too long, then the idlest until one more fits (the
+        lock is held; the caller closes what is returned)."""
+        now = self._clock()
+        gone = [sid for sid, used in self._used.items() if now - used > self._idle_seconds]
+        while len(self._sessions) - len(gone) >= self._max_sessions:
+            gone.append(min((s for s in self._used if s not in gone), key=self._used.__getitem__))
+        for session_id in gone:
+            del self._used[session_id]
+        return [self._sessions.pop(session_id) for session_id in gone]
+
     def _session(self, message: Mapping[str, object]) -> ScenarioSession:
-        return self._sessions[str(message.get("session"))]
+        session_id = str(message.get("session"))
+        with self._lock:
+            session = self._sessions[session_id]
+            self._used[session_id] = self._clock()
+        return session
 
     def _close(self, session_id: str) -> None:
         with self._lock:
             session = self._sessions.pop(session_id, None)
+            self._used.pop(session_id, None)
         if session is not None:
             session.close()
 

@@ -18,16 +18,18 @@ import json
 import logging
 import os
 import shutil
+import signal
 import socket
 import sqlite3
 import sys
 import tempfile
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
 from adapters.errors import RttoolError
 
-__all__ = ["DEFAULT_PORT", "TOKEN_ENV", "main"]
+__all__ = ["DEFAULT_PORT", "PARENT_FD_ENV", "TOKEN_ENV", "main"]
 
 PROG = "python -m reference_impl.server"
 #: the name a launcher gives this command in its messages
@@ -35,6 +37,9 @@ PROG_ENV = "RTTOOL_SERVER_PROG"
 DEFAULT_PORT = 8000
 #: The environment variable a token may come from (it then never shows in ``ps``).
 TOKEN_ENV = "RTTOOL_TOKEN"  # noqa: S105 - the name of a variable, not a secret
+#: A launcher may name a descriptor here: its end of file means the launcher has gone,
+#: and the server shuts down as on SIGTERM.
+PARENT_FD_ENV = "RTTOOL_PARENT_FD"
 _LEVELS = ("critical", "error", "warning", "info", "debug")
 
 
@@ -142,6 +147,7 @@ def _serve(args: argparse.Namespace) -> int:
     config = uvicorn.Config(
         app, log_level=args.log_level, lifespan="on", access_log=args.log_level in ("info", "debug")
     )
+    _follow_launcher()
     port = sock.getsockname()[1]
     sys.stdout.write(
         f"rttool reference runtime: listening on {_url(args.host, port)} (database: {db})\n"
@@ -151,6 +157,25 @@ def _serve(args: argparse.Namespace) -> int:
     with contextlib.suppress(KeyboardInterrupt):
         uvicorn.Server(config).run(sockets=[sock])
     return 0
+
+
+def _follow_launcher() -> None:
+    """When a launcher named a descriptor, shut down once it reaches its end (the
+    launcher exited, or was killed)."""
+    named = os.environ.get(PARENT_FD_ENV, "")
+    if not (named.isascii() and named.isdigit()):
+        return
+    descriptor = int(named)
+
+    def watch() -> None:
+        try:
+            while os.read(descriptor, 1):
+                pass
+        except OSError:
+            pass
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="rttool-launcher", daemon=True).start()
 
 
 if __name__ == "__main__":

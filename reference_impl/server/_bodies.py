@@ -2,17 +2,20 @@
 
 Every problem is a :class:`~reference_impl.errors.Refusal` with status 400 (413 for a
 body over the limit) whose ``field`` detail names what was wrong, as a dotted path
-(``workflow.tools[0].name``); a body that is not JSON at all names no field.
+(``workflow.tools[0].name``); a body that is not JSON at all names no field.  A body is
+held to the nesting limit every JSON value rttool reads is held to
+(``adapters.limits``), and its text must be Unicode a database can store (no lone
+surrogates).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Mapping
 
 import jsonschema
 from starlette.requests import Request
 
+from adapters.limits import TooDeep, loads
 from reference_impl.artifacts import Bounds
 from reference_impl.errors import Refusal
 from reference_impl.workflow import PORT_DEFAULTS, ToolSpec, Workflow
@@ -22,6 +25,7 @@ __all__ = [
     "HARNESS_BODY_LIMIT",
     "MAX_LIMIT",
     "bad",
+    "dotted",
     "object_body",
     "optional_string",
     "parse_limit",
@@ -45,8 +49,51 @@ def bad(field: str, message: str, code: str = "invalid_field") -> Refusal:
     return Refusal(code, message, status=400, field=field)
 
 
-def _no_constants(name: str) -> object:
-    raise ValueError(f"{name} is not JSON")
+#: A field path longer than this is shortened in an error (a deep body makes a long one).
+_FIELD_CHARS = 300
+
+
+def dotted(path: list[object]) -> str:
+    """A path of keys and indexes as a dotted field (``workflow.tools[0].name``)."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    if len(out) > _FIELD_CHARS:
+        out = f"{out[:150]}…{out[-100:]}"
+    return out
+
+
+def _pointer_path(pointer: str) -> list[object]:
+    parts = [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
+    return [int(p) if p.isascii() and p.isdigit() else p for p in parts]
+
+
+def _broken_text(value: object) -> list[object] | None:
+    """The path of the first key or string that holds a lone surrogate, if any."""
+    stack: list[tuple[list[object], object]] = [([], value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, str):
+            if not _storable(item):
+                return path
+        elif isinstance(item, dict):
+            for key, child in reversed(item.items()):
+                if not _storable(key):
+                    return path
+                stack.append(([*path, key], child))
+        elif isinstance(item, list):
+            stack.extend(
+                ([*path, index], child) for index, child in reversed(list(enumerate(item)))
+            )
+    return None
+
+
+def _storable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 async def read_json(request: Request, *, limit: int) -> object:
@@ -59,9 +106,22 @@ async def read_json(request: Request, *, limit: int) -> object:
     if not data.strip():
         return None
     try:
-        return json.loads(bytes(data), parse_constant=_no_constants)
-    except (ValueError, RecursionError) as err:
+        value = loads(bytes(data))
+    except TooDeep as err:
+        raise Refusal(
+            "too_deep", err.complaint, status=400, field=dotted(_pointer_path(err.pointer))
+        ) from err
+    except ValueError as err:
         raise Refusal("malformed_json", f"the body is not JSON: {err}"[:200], status=400) from err
+    broken = _broken_text(value)
+    if broken is not None:
+        raise Refusal(
+            "invalid_text",
+            "text holds a lone surrogate, which is not Unicode text",
+            status=400,
+            field=dotted(broken) or None,
+        )
+    return value
 
 
 def object_body(
@@ -105,7 +165,7 @@ def parse_limit(text: str | None, default: int) -> int:
     """The poll's page size: digits, between 1 and :data:`MAX_LIMIT`."""
     if text is None:
         return default
-    if not text.isdigit() or not 1 <= int(text) <= MAX_LIMIT:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_LIMIT:
         raise bad("limit", f"limit must be an integer from 1 to {MAX_LIMIT}")
     return int(text)
 
@@ -129,6 +189,8 @@ def _tool(value: object, where: str) -> ToolSpec:
         jsonschema.Draft202012Validator.check_schema(schema)
     except jsonschema.SchemaError as err:
         raise bad(f"{where}.input_schema", f"not a valid JSON Schema: {err.message}"[:200]) from err
+    except RecursionError as err:  # within the body's limit, yet too deep for the checker
+        raise bad(f"{where}.input_schema", "nests too deep to be checked") from err
     return ToolSpec(
         name=name,
         read_only=_flag(body, "read_only", f"{where}.read_only"),

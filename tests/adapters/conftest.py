@@ -82,7 +82,7 @@ def serve(app: Any) -> Iterator[str]:
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # generous: a busy machine starts slowly
         while not server.started:
             if not thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("uvicorn did not start")

@@ -97,6 +97,12 @@ def main() -> None:
         elif mode == "stubborn":
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
             answer(n, request)
+        elif mode == "deep":
+            sys.stdout.write('{"n": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+            sys.stdout.flush()
+        elif mode == "duplicate":
+            sys.stdout.write('{"n": 1, "echo": {"cmd": "a", "cmd": "b"}}\n')
+            sys.stdout.flush()
         elif mode == "exit-after-answer":
             answer(n, request)
             sys.exit(0)

@@ -72,7 +72,7 @@ def check_report_trace(trace: Trace | Unsupported) -> None:
 
 
 def test_handshake(open_toy: OpenToy) -> None:
-    driver = Driver(open_toy(), timeout=20)
+    driver = Driver(open_toy(), timeout=60)
     handshake = driver.handshake()
     assert handshake.implementation.name == "toy-runtime"
     assert handshake.profiles == ("runtime",)
@@ -82,13 +82,13 @@ def test_handshake(open_toy: OpenToy) -> None:
 
 
 def test_runs_scenarios_one_after_another(open_toy: OpenToy) -> None:
-    driver = Driver(open_toy(), timeout=20)
+    driver = Driver(open_toy(), timeout=60)
     check_report_trace(driver.run(REPORT))
     check_report_trace(driver.run(REPORT))  # a fresh session: nothing shows through
 
 
 def test_another_protocol_version_is_refused(open_toy: OpenToy) -> None:
-    driver = Driver(open_toy(protocol="rttool-adapter/2"), timeout=20)
+    driver = Driver(open_toy(protocol="rttool-adapter/2"), timeout=60)
     with pytest.raises(ProtocolMismatch) as caught:
         driver.handshake()
     assert caught.value.details["spoken"] == "rttool-adapter/2"
@@ -96,13 +96,13 @@ def test_another_protocol_version_is_refused(open_toy: OpenToy) -> None:
 
 
 def test_another_version_is_refused_before_its_shape_is_judged(open_toy: OpenToy) -> None:
-    driver = Driver(open_toy(protocol="rttool-adapter/2", v2_field="streams"), timeout=20)
+    driver = Driver(open_toy(protocol="rttool-adapter/2", v2_field="streams"), timeout=60)
     with pytest.raises(ProtocolMismatch):
         driver.handshake()
 
 
 def test_same_version_with_an_unknown_field_breaks_the_schema(open_toy: OpenToy) -> None:
-    driver = Driver(open_toy(v2_field="streams"), timeout=20)
+    driver = Driver(open_toy(v2_field="streams"), timeout=60)
     with pytest.raises(SchemaViolation) as caught:
         driver.handshake()
     assert caught.value.pointer == "/"
@@ -110,13 +110,13 @@ def test_same_version_with_an_unknown_field_breaks_the_schema(open_toy: OpenToy)
 
 
 def test_harness_answers_unsupported(open_toy: OpenToy) -> None:
-    driver = Driver(open_toy(unsupported="gates"), timeout=20)
+    driver = Driver(open_toy(unsupported="gates"), timeout=60)
     assert driver.run(REPORT) == Unsupported("gates", "bent on purpose")
 
 
 def test_capability_missing_from_handshake_is_never_sent(open_toy: OpenToy) -> None:
     counting = Counting(open_toy())
-    driver = Driver(counting, timeout=20)
+    driver = Driver(counting, timeout=60)
     needs_restart = Scenario(id="toy/restart", steps=(StartTurn(turn="t1"), Restart()))
     outcome = driver.run(needs_restart)
     assert isinstance(outcome, Unsupported)
@@ -134,7 +134,7 @@ def test_capability_missing_from_handshake_is_never_sent(open_toy: OpenToy) -> N
     ],
 )
 def test_step_record_breaking_the_schema_names_the_pointer(open_toy: OpenToy, pointer: str) -> None:
-    driver = Driver(open_toy(break_step=pointer), timeout=20)
+    driver = Driver(open_toy(break_step=pointer), timeout=60)
     with pytest.raises(SchemaViolation) as caught:
         driver.run(REPORT)
     assert caught.value.pointer == pointer
@@ -148,7 +148,7 @@ def test_turn_api_is_where_the_wire_is_read(toy_path: Path) -> None:
     with serve(toy.starlette_app(harnesses)) as base:
         bent = toy.create(str(toy_path), turn_api=f"{base}/turnapi")
         harnesses["turnapi"] = bent
-        driver = Driver(HttpConnection(f"{base}/turnapi/rttool", timeout=20), timeout=20)
+        driver = Driver(HttpConnection(f"{base}/turnapi/rttool", timeout=60), timeout=60)
         try:
             trace = driver.run(REPORT)
         finally:

@@ -98,7 +98,7 @@ def source() -> str:
 def driver(tmp_path: Path, source: str) -> Iterator[Driver]:
     path = tmp_path / "toy_harness.py"
     path.write_text(source, "utf-8")
-    driver = Driver(connect(stdio_spec(str(path)), timeout=20), timeout=20)
+    driver = Driver(connect(stdio_spec(str(path)), timeout=60), timeout=60)
     yield driver
     driver.close()
 
@@ -226,7 +226,7 @@ def test_the_same_file_works_in_process(
     (tmp_path / "toy_harness.py").write_text(source, "utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "toy_harness", raising=False)
-    driver = Driver(connect("python:toy_harness:ToyHarness"), timeout=20)
+    driver = Driver(connect("python:toy_harness:ToyHarness"), timeout=60)
     try:
         trace = traced(driver, WITH_ARTIFACT)
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -23,8 +24,15 @@ def mutant_driver(name: str) -> Driver:
     return Driver(connect(f"{REFERENCE}?mutant={name}"))
 
 
-def rttool(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """``rttool ARGS`` in a fresh interpreter, as a user runs it (output captured)."""
+#: The repository's root: ``tests.*`` harnesses import from here in a fresh interpreter.
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def rttool(
+    *args: str, cwd: Path, timeout: float = 300, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``rttool ARGS`` in a fresh interpreter, as a user runs it (output captured);
+    ``env`` adds to the environment."""
     return subprocess.run(
         [sys.executable, "-m", "conformance.cli", *args],
         cwd=cwd,
@@ -32,4 +40,11 @@ def rttool(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedP
         text=True,
         timeout=timeout,
         check=False,
+        env=None if env is None else {**os.environ, **env},
     )
+
+
+def harness_env() -> dict[str, str]:
+    """The environment that lets a fresh interpreter import this repository's tests."""
+    path = os.environ.get("PYTHONPATH")
+    return {"PYTHONPATH": str(ROOT) if not path else f"{ROOT}{os.pathsep}{path}"}

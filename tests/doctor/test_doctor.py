@@ -61,7 +61,7 @@ def test_the_guides_toy_harness_is_ready(toy: Path, capsys: pytest.CaptureFixtur
         ),
         ("args-error", "scenario vector-resent-idle", "AttributeError"),
         ("claims-held", "/steps/0/held (and ", "offers held_observation, but step 0"),
-        ("off-by-one", "/steps/0/index", "answered with the record of step 1"),
+        ("off-by-one", "rt1-c1-shape /index (and 1 more like it)", "does not echo"),
         ("runtime-ids", "/steps/0/runs/0/turn", "never started"),
         ("gates-unsupported", " start", "unsupported (gates), which the handshake offers"),
     ],

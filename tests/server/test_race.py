@@ -21,7 +21,7 @@ ROUNDS = 10
 def _meet_first(monkeypatch: pytest.MonkeyPatch, runtime: Runtime, *names: str) -> None:
     """Make both requests enter the runtime before either claims the turn, so that the
     claim itself is what decides the race."""
-    barrier = threading.Barrier(2, timeout=10)
+    barrier = threading.Barrier(2, timeout=120)
     for name in names:
         original: Callable[..., None] = getattr(runtime, name)
 
