@@ -44,6 +44,9 @@ class Redispatch:
     sends: tuple[Return, ...] = ()
     tickets: tuple[Return, ...] = ()
     last_cut: str = "after_tool_done"
+    #: the resumed chunk first asks the operator a question, and dispatches ``after`` once
+    #: it is answered
+    pause: bool = False
 
 
 TWICE: dict[str, Redispatch] = {
@@ -98,6 +101,15 @@ REUSED: dict[str, Redispatch] = {
         (send(ANA, "r1"),),
         {"r1": 0},
         middle=(call("lookup", {"id": 7}, "c2"),),
+        answers={"r1": ("c1", "sent")},
+    ),
+    # Whether a pause ends a chunk or not, the write completed before the cut is in a
+    # prior chunk: the answered run must still block it.
+    "after-a-pause-in-the-resumed-chunk": Redispatch(
+        (send(ANA, "c1"),),
+        (send(ANA, "r1"),),
+        {"r1": 0},
+        pause=True,
         answers={"r1": ("c1", "sent")},
     ),
 }

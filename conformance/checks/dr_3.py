@@ -10,7 +10,8 @@ checks vary it:
   resumed chunk, in two passes and in one batch; a write completed in an earlier turn.
 * ¶2 (a re-dispatched completed write is not run; its journaled result comes back with a
   note): a string, a map and a failed result; non-ASCII arguments; after a restart; two
-  chunks after the one that completed it.
+  chunks after the one that completed it; after the resumed chunk paused for the
+  operator and was answered.
 * ¶3 (read-only tools never blocked): a repeated read, a read beside a blocked write, a
   read that was interrupted, a read two chunks later.
 * ¶4 (matched by tool name and a signature of the input, not by position): another
@@ -26,14 +27,16 @@ Accepted either way (docs/interpretations.md): the journaled result rendered in 
 that carries it, with a note beside it (reused-result).  Left unjudged: a write repeated
 in a later chunk after an earlier chunk already answered it from the journal (whether a
 completion consumed in one chunk stays consumed in the next, the text does not say), and
-a write re-dispatched after a pause inside a resumed chunk (whether a pause ends a chunk).
+a write that completed inside the resumed chunk, re-dispatched after a pause in it
+(whether a pause ends a chunk, the text does not say; a write completed before the cut is
+in a prior chunk either way, and is judged).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from adapters.scenario import Restart, StartTurn, Step, Wait
+from adapters.scenario import Answer, Restart, StartTurn, Step, Wait
 from adapters.trace import Trace
 from conformance.checks import CheckContext, check
 from conformance.checks._common import mapping, one_turn, show
@@ -50,7 +53,7 @@ from conformance.checks._dr_3_scenarios import (
 )
 from conformance.checks._durable import ANA, cut, ran, runs_of, send, tools
 from conformance.checks._told import shows, text_of
-from conformance.scenarios import call, calls, say
+from conformance.scenarios import ask, call, calls, say
 from conformance.traces import located_results, located_runs
 
 
@@ -74,8 +77,12 @@ def _play(ctx: CheckContext, name: str, shape: Redispatch) -> Trace:
             cut(shape.last_cut, on=second, nth=_count([*shape.before, *shape.middle], second))
         )
         model.append(calls(*shape.middle))
+    if shape.pause:
+        model.append(ask("Which address should the summary go to?"))
     model += [calls(one) for one in shape.after] if shape.separately else [calls(*shape.after)]
     steps += [StartTurn("t1"), *([Restart()] if shape.restart else []), Wait()]
+    if shape.pause:
+        steps.append(Answer("t1"))
     return one_turn(
         ctx,
         name,
