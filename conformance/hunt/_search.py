@@ -35,6 +35,11 @@ __all__ = ["Budget", "Finding", "HuntOutcome", "Tally", "hunt"]
 #: Where the example floor is not reached in time, the search stops anyway at this many
 #: times its time budget: a slow implementation gets more time, never unbounded time.
 FLOOR_GRACE = 4.0
+#: A search bounded by a count (of examples, of shrinks) is reproducible only if time
+#: never cuts it first: its time bounds are then at least this long, a guard against an
+#: implementation that never finishes (each request has its own timeout besides), never
+#: a budget a slow implementation on a busy machine could run out of.
+COUNTED_GUARD_SECONDS = 1800.0
 
 
 @dataclass(frozen=True)
@@ -184,7 +189,10 @@ def hunt(
     generated = scenarios(handshake)
     started = time.monotonic()
     stop_at = started + budget.seconds
-    give_up_at = started + budget.seconds * FLOOR_GRACE
+    grace = budget.seconds * FLOOR_GRACE
+    give_up_at = started + (
+        max(grace, COUNTED_GUARD_SECONDS) if budget.limit is not None else grace
+    )
     active = list(invariants)
     number = 0
     while active and outcome.broken is None:
@@ -243,9 +251,9 @@ def hunt(
 @contextmanager
 def _shrinking_bounded(seconds: float, shrinks: int | None) -> Iterator[None]:
     """Bound how long hypothesis shrinks, for this search only: by time, or, where
-    ``shrinks`` is given, by a count of shrinks (with a time bound ten times as generous,
-    only against a shrink that never ends), which makes the result the same however busy
-    the machine is.
+    ``shrinks`` is given, by a count of shrinks (with a time bound of at least
+    :data:`COUNTED_GUARD_SECONDS`, only against a shrink that never ends), which makes the
+    result the same however busy the machine is.
 
     Hypothesis keeps both bounds in module constants of its engine; they are set here
     and restored after.  Should a later hypothesis drop one, that bound is simply its
@@ -253,7 +261,8 @@ def _shrinking_bounded(seconds: float, shrinks: int | None) -> Iterator[None]:
     """
     from hypothesis.internal.conjecture import engine
 
-    wanted = {"MAX_SHRINKING_SECONDS": seconds if shrinks is None else seconds * 10}
+    guard = max(seconds * 10, COUNTED_GUARD_SECONDS)
+    wanted = {"MAX_SHRINKING_SECONDS": seconds if shrinks is None else guard}
     if shrinks is not None:
         wanted["MAX_SHRINKS"] = shrinks
     previous = {name: getattr(engine, name) for name in wanted if hasattr(engine, name)}
