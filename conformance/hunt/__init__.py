@@ -157,7 +157,10 @@ def hunt_cases(options: HuntOptions) -> list[Case]:
         seconds=Budget.seconds if options.hunt_seconds is None else options.hunt_seconds,
         seed=options.seed,
         derandomize=options.ci,
-        database=(options.report_dir / ".hypothesis") if options.report_dir else None,
+        # A reproducible search replays nothing an earlier run saved.
+        database=(options.report_dir / ".hypothesis")
+        if options.report_dir and not options.ci
+        else None,
         limit=examples if options.ci else None,
         shrinks=200 if options.ci else None,
     )

@@ -38,6 +38,9 @@ class Recorder:
     def __init__(self) -> None:
         self.run: Run | None = None
         self.batches: dict[str, list[object]] = {}
+        #: the id of the reply that made each call, and of the newest reply
+        self.reply_of: dict[str, str] = {}
+        self.last_reply: str | None = None
         self.ran: list[str | None] = []
         self.declined: set[str | None] = set()
         self._ids = itertools.count(1)
@@ -50,7 +53,17 @@ class Recorder:
     def reply_emitted(self, calls: Sequence[object]) -> str:
         message_id = f"ai-{next(self._ids)}"
         self.batches[message_id] = list(calls)
+        self.last_reply = message_id
+        for call in calls:
+            if isinstance(call, dict) and call.get("tool_call_id") is not None:
+                self.reply_of.setdefault(str(call["tool_call_id"]), message_id)
         return message_id
+
+    def batch_of(self, call_ids: Sequence[str | None]) -> list[object]:
+        """The batch of the reply that made these calls (the newest reply's, when none
+        of them has an id the script gave)."""
+        reply = next((self.reply_of[i] for i in call_ids if i in self.reply_of), self.last_reply)
+        return self.batches.get(reply, []) if reply is not None else []
 
     def body_ran(self, tool: str, args: object, call_id: str | None) -> None:
         with self._lock:

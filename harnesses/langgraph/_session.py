@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.messages import HumanMessage, ToolMessage
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Command
 
@@ -141,9 +141,11 @@ class LangGraphSession(Session):
         self, run: Run, conversation: str, emitted: list[Any], *, paused: bool = False
     ) -> None:
         """One ToolNode execution: the batch it answered and the messages it emitted."""
-        state = self.graph.get_state(self._config(conversation)).values
-        asked = next((m for m in reversed(state["messages"]) if isinstance(m, AIMessage)), None)
-        batch = self.recorder.batches.get(str(asked.id), []) if asked is not None else []
+        # Not read from the graph's state: LangGraph runs ahead of the stream's consumer, so
+        # a checkpoint read here may be of a later (or an earlier) step.
+        batch = self.recorder.batch_of(
+            [m.tool_call_id for m in emitted if isinstance(m, ToolMessage)]
+        )
         ran, declined = self.recorder.pass_done()
         one = run.add_pass(Pass(batch, exposed=EXPOSED))
         wired = {tool.name for tool in self.scenario.tools}
