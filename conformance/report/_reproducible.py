@@ -38,7 +38,8 @@ def _rule(rule: RuleResult) -> RuleResult:
 
 
 def reproducible(report: StandingReport) -> StandingReport:
-    """``report`` without its start time and durations (``None`` in their place)."""
+    """``report`` without its start time, its durations and the hunt's count of shrinking
+    runs (``None`` in their place)."""
     hunt = report.hunt
     return StandingReport(
         implementation=report.implementation,
@@ -46,7 +47,7 @@ def reproducible(report: StandingReport) -> StandingReport:
         run=replace(report.run, started_at=None, duration_s=None),
         rules=tuple(_rule(rule) for rule in report.rules),
         warnings=report.warnings,
-        hunt=None if hunt is None else replace(hunt, elapsed_s=None),
+        hunt=None if hunt is None else replace(hunt, elapsed_s=None, shrinks=None),
     )
 
 
@@ -56,6 +57,6 @@ def is_reproducible(report: StandingReport) -> bool:
     return (
         run.started_at is None
         and run.duration_s is None
-        and (hunt is None or hunt.elapsed_s is None)
+        and (hunt is None or (hunt.elapsed_s is None and hunt.shrinks is None))
         and all(check.duration_s is None for rule in report.rules for _, check in rule.checks())
     )

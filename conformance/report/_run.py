@@ -144,15 +144,16 @@ class RunInfo:
 @dataclass(frozen=True, kw_only=True)
 class HuntSummary:
     """What the property-based hunt did: its budget, what it tried, what it found
-    (``elapsed_s`` is ``None`` in a reproducible report)."""
+    (``elapsed_s`` and ``shrinks`` are ``None`` in a reproducible report)."""
 
     budget_s: float
     elapsed_s: float | None
     #: examples generated and judged (never the steps of shrinking a finding)
     examples: int
     counterexamples: int
-    #: examples run while shrinking findings, counted apart from ``examples``
-    shrinks: int = 0
+    #: examples run while shrinking findings, counted apart from ``examples`` (a cost
+    #: of the search, like its time: it may differ by a run or two from run to run)
+    shrinks: int | None = 0
 
     def __post_init__(self) -> None:
         seconds(self.budget_s, "budget_s")
@@ -160,5 +161,7 @@ class HuntSummary:
             seconds(self.elapsed_s, "elapsed_s")
         for name in ("examples", "counterexamples", "shrinks"):
             value = getattr(self, name)
+            if name == "shrinks" and value is None:
+                continue
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise bad(f"{name} is an integer >= 0", field=name, value=value)

@@ -270,7 +270,8 @@ def test_a_message_says_what_was_observed_where_and_what_the_clause_requires(
     assert found[0].reading == reading
 
 
-DR_MUTANTS = [m for m in catalogue() if any(b.startswith("DR-") for b in m.breaks)]
+# The combination mutants are the hunt's to catch: the hand-written cases miss them.
+DR_MUTANTS = [m for m in catalogue() if any(b.startswith("DR-") for b in m.breaks) and not m.hunt]
 
 
 @pytest.mark.slow
