@@ -96,10 +96,14 @@ class ArtifactPolicy:
         attached = result.get("artifacts")
         if not isinstance(attached, list):
             return []
-        return [
-            {"type": entry["type"], "payload": entry["payload"], "tool_call_id": tool_call_id}
-            for entry in attached
-        ]
+        return [self.port_entry(entry, tool_call_id) for entry in attached]
+
+    def port_entry(
+        self, entry: Mapping[str, object], tool_call_id: str | None
+    ) -> dict[str, object]:
+        """The port entry of one attached artifact: its type and payload and the call's
+        real identifier, and nothing else (RT-TOOL-3 ¶1)."""
+        return {"type": entry["type"], "payload": entry["payload"], "tool_call_id": tool_call_id}
 
 
 class Collector:
@@ -127,6 +131,11 @@ class Collector:
         UTF-8); raises ValueError or TypeError when it does not encode."""
         return encoded_size(payload)
 
+    def type_refused(self, kind: object) -> bool:
+        """Whether an artifact of type ``kind`` is refused outright where it would be
+        collected: one with an empty type is (RT-TOOL-6 ¶5)."""
+        return kind == ""
+
     def release(self, run_id: str) -> None:
         """End collection for ``run_id``: anything arriving later is dropped."""
         with self._lock:
@@ -146,7 +155,7 @@ class Collector:
             collection = self._open.get(run_id)
             if collection is None:
                 reason = "collection is not open for this run"
-            elif kind == "":
+            elif self.type_refused(kind):
                 reason = "empty type refused"
             else:
                 refused = collection.admit(entry)

@@ -164,12 +164,22 @@ class Snapshot:
         self.claimed: list[int] = []
         self._unclaimed: dict[str, deque[Entry]] = {}
         for entry in journal.completed:
-            self._unclaimed.setdefault(entry.signature, deque()).append(entry)
+            self.add(entry)
         self._interrupted = {entry.signature for entry in journal.interrupted}
+
+    def key(self, tool: str, args: object) -> str:
+        """What a re-dispatched write is matched to a completed entry by: its content
+        address, the tool name and a signature of its input, not its position (DR-3 ¶4)."""
+        return signature(tool, args)
+
+    def add(self, entry: Entry) -> None:
+        """Make a completed entry claimable (the snapshot holds only the prior chunks'
+        completions, added once as it is taken: DR-3 ¶1)."""
+        self._unclaimed.setdefault(self.key(entry.tool, entry.input), deque()).append(entry)
 
     def claim(self, tool: str, args: object) -> Entry | None:
         """The oldest unclaimed completed entry with this content, now consumed."""
-        queue = self._unclaimed.get(signature(tool, args))
+        queue = self._unclaimed.get(self.key(tool, args))
         if not queue:
             return None
         entry = queue.popleft()

@@ -63,8 +63,7 @@ class Normalizer:
         if not wanted:
             return value
         try:
-            # Held to the protocol's nesting limit: deeper is not decoded, as not JSON.
-            parsed = loads(value)
+            parsed = self.parse_json(value)
         except (ValueError, TooDeep):
             return value
         if isinstance(parsed, list) and "array" in wanted:
@@ -72,6 +71,12 @@ class Normalizer:
         if isinstance(parsed, dict) and "object" in wanted:
             return parsed
         return value
+
+    def parse_json(self, text: str) -> object:
+        """``text`` parsed as strict JSON, held to the protocol's nesting limit (deeper is
+        not decoded, as not JSON); raises ``ValueError`` or ``TooDeep`` for text that does
+        not parse, which is passed through unmodified (RT-TOOL-8 ¶2-3)."""
+        return loads(text)
 
     def decode_leaves(self, value: object) -> object:
         """Decode character references on every string leaf; keys stay as they are."""
@@ -88,8 +93,12 @@ class Normalizer:
         if "&" not in text:
             return text
         for _ in range(self.max_passes):
-            decoded = html.unescape(text)
+            decoded = self.unescape(text)
             if decoded == text:
                 break
             text = decoded
         return text
+
+    def unescape(self, text: str) -> str:
+        """One pass of character-reference decoding: HTML's (RT-TOOL-8 ¶4)."""
+        return html.unescape(text)

@@ -131,25 +131,12 @@ def _null(constant: str) -> None:
 class _NonJsonAcceptedAsJson(Normalizer):
     """Parses leniently: NaN and the infinities as null, single quotes as double."""
 
-    def decode_json(self, value: object, declared: set[str]) -> object:
-        if not isinstance(value, str) or "string" in declared or not declared & _SHAPES:
-            return value
-        parsed: object = None
-        for text in (value, value.replace("'", '"')):
-            try:
-                parsed = json.loads(
-                    text, parse_constant=lambda _: None, parse_float=_finite_or_none
-                )
-                break
-            except ValueError:
-                continue
-        else:
-            return value
-        if isinstance(parsed, list) and "array" in declared:
-            return parsed
-        if isinstance(parsed, dict) and "object" in declared:
-            return parsed
-        return value
+    def parse_json(self, text: str) -> object:
+        try:
+            return json.loads(text, parse_constant=_null, parse_float=_finite_or_none)
+        except ValueError:
+            quoted = text.replace("'", '"')
+            return json.loads(quoted, parse_constant=_null, parse_float=_finite_or_none)
 
 
 class _PlainTextTrimmed(Normalizer):

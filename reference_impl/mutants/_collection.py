@@ -161,13 +161,8 @@ class _FirstDropClosesRunBudget(Collector):
 
 
 class _EmptyTypeCollected(Collector):
-    def add(self, run_id: str, tool: str, entry: Mapping[str, object]) -> bool:
-        if entry.get("type") == "":
-            with self._lock:  # admitted like any other artifact, bounds and all
-                collection = self._open.get(run_id)
-                if collection is not None and collection.admit(entry) is None:
-                    return True
-        return super().add(run_id, tool, entry)
+    def type_refused(self, kind: object) -> bool:
+        return False  # admitted like any other artifact, bounds and all
 
 
 def _unescaped(value: object) -> object:

@@ -29,23 +29,14 @@ def _snapshots(cls: type[Snapshot]) -> type[Behaviour]:
     return _Behaviour
 
 
-class _LearningSnapshot(Snapshot):
-    """A snapshot that also learns the completions of the chunk it belongs to."""
-
-    def learn(self, entry: Entry) -> None:
-        self._unclaimed.setdefault(entry.signature, deque()).append(entry)
-
-
 class _LiveSnapshotNode(ToolNode):
+    """Adds each call the resumed chunk completes to the chunk's own snapshot."""
+
     def execute(self, ctx: PassContext, call: Call, tool: ToolSpec, args: object) -> Outcome:
         outcome = super().execute(ctx, call, tool, args)
-        if isinstance(ctx.snapshot, _LearningSnapshot):
-            ctx.snapshot.learn(Entry(tool.name, args, outcome[1]))
+        if ctx.snapshot is not None:
+            ctx.snapshot.add(Entry(tool.name, args, outcome[1]))
         return outcome
-
-
-def _live_snapshot() -> Components:
-    return Components(behaviour=_snapshots(_LearningSnapshot)(), node=_LiveSnapshotNode())
 
 
 class _ClaimsNothing(Snapshot):
@@ -127,7 +118,7 @@ class _ClaimsEveryIdentical(Snapshot):
     def claim(self, tool: str, args: object) -> Entry | None:
         entry = super().claim(tool, args)
         if entry is not None:
-            self._unclaimed[signature(tool, args)] = deque()
+            self._unclaimed[self.key(tool, args)] = deque()
         return entry
 
 
@@ -168,7 +159,7 @@ MUTANTS = (
         "snapshot-sees-current-chunk",
         ("DR-3#c1",),
         "the resumed chunk's snapshot also learns the writes the chunk itself completes",
-        _live_snapshot,
+        with_node(_LiveSnapshotNode),
     ),
     Mutant(
         "journal-spans-the-conversation",

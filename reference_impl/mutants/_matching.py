@@ -6,11 +6,10 @@ signature of the tool name and the canonical encoding of the input."""
 from __future__ import annotations
 
 import json
-from collections import deque
 from collections.abc import Callable, Mapping
 
 from reference_impl.behaviour import Behaviour, Components
-from reference_impl.journal import Entry, Journal, Snapshot, signature
+from reference_impl.journal import Journal, Snapshot, signature
 from reference_impl.mutants._model import Mutant
 
 __all__ = ["MUTANTS"]
@@ -51,23 +50,12 @@ def _input_only(tool: str, args: object) -> str:
     return signature("", args)
 
 
-def _keyed(key: Key) -> Callable[[], Components]:
-    """Components whose resumed chunks match completed entries by ``key``."""
+def _keyed(match: Key) -> Callable[[], Components]:
+    """Components whose resumed chunks match completed entries by ``match``."""
 
     class _KeyedSnapshot(Snapshot):
-        def __init__(self, journal: Journal) -> None:
-            super().__init__(journal)
-            self._unclaimed = {}
-            for entry in journal.completed:
-                self._unclaimed.setdefault(key(entry.tool, entry.input), deque()).append(entry)
-
-        def claim(self, tool: str, args: object) -> Entry | None:
-            queue = self._unclaimed.get(key(tool, args))
-            if not queue:
-                return None
-            entry = queue.popleft()
-            self.claimed.append(entry.seq)
-            return entry
+        def key(self, tool: str, args: object) -> str:
+            return match(tool, args)
 
     class _KeyedBehaviour(Behaviour):
         def snapshot(self, journal: Journal) -> Snapshot:

@@ -34,17 +34,13 @@ def _entries(result: PassResult) -> list[Mapping[str, object]]:
 
 
 class _ToolCallIdFromToolEntry(ArtifactPolicy):
-    def port_entries(
-        self, result: Mapping[str, object], tool_call_id: str | None
-    ) -> list[dict[str, object]]:
-        entries = super().port_entries(result, tool_call_id)
-        attached = result.get("artifacts")
-        for entry, raw in zip(
-            entries, attached if isinstance(attached, list) else [], strict=False
-        ):
-            if isinstance(raw, Mapping) and "tool_call_id" in raw:
-                entry["tool_call_id"] = raw["tool_call_id"]  # the tool's own word wins
-        return entries
+    def port_entry(
+        self, entry: Mapping[str, object], tool_call_id: str | None
+    ) -> dict[str, object]:
+        built = super().port_entry(entry, tool_call_id)
+        if "tool_call_id" in entry:
+            built["tool_call_id"] = entry["tool_call_id"]  # the tool's own word wins
+        return built
 
 
 class _ArtifactsPortExposedByDefault(ToolNode):
@@ -129,14 +125,11 @@ class _ExecutedPortExposedByDefault(ToolNode):
 
 
 class _PortEntriesCopiedWhole(ArtifactPolicy):
-    def port_entries(
-        self, result: Mapping[str, object], tool_call_id: str | None
-    ) -> list[dict[str, object]]:
-        attached = result.get("artifacts")
-        if not isinstance(attached, list):
-            return []
+    def port_entry(
+        self, entry: Mapping[str, object], tool_call_id: str | None
+    ) -> dict[str, object]:
         # copied, then the real id set: a tool's own keys ride along
-        return [{**entry, "tool_call_id": tool_call_id} for entry in attached]
+        return {**entry, "tool_call_id": tool_call_id}
 
 
 class _PairedWithTheRunsFirstCall(ToolNode):

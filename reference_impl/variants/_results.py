@@ -82,14 +82,11 @@ class _KeysInAnotherOrder(ArtifactPolicy):
         order = [RESERVED_KEY, "error", "data", "success"]
         return {key: result[key] for key in order if key in result}
 
-    def port_entries(
-        self, result: Mapping[str, object], tool_call_id: str | None
-    ) -> list[dict[str, object]]:
-        entries = super().port_entries(result, tool_call_id)
-        return [
-            {"tool_call_id": e["tool_call_id"], "payload": e["payload"], "type": e["type"]}
-            for e in entries
-        ]
+    def port_entry(
+        self, entry: Mapping[str, object], tool_call_id: str | None
+    ) -> dict[str, object]:
+        built = super().port_entry(entry, tool_call_id)
+        return {key: built[key] for key in ("tool_call_id", "payload", "type")}
 
 
 class _ArgumentKeysReversed(Normalizer):
@@ -122,15 +119,8 @@ _REFERENCE = re.compile(r"&(#[0-9]+;|#[xX][0-9a-fA-F]+;|[A-Za-z][A-Za-z0-9]*;)")
 class _StrictReferences(Normalizer):
     """Decodes only references closed by a semicolon: ``fish &amp chips`` stays as it is."""
 
-    def decode_text(self, text: str) -> str:
-        if "&" not in text:
-            return text
-        for _ in range(self.max_passes):
-            decoded = _REFERENCE.sub(_one_reference, text)
-            if decoded == text:
-                break
-            text = decoded
-        return text
+    def unescape(self, text: str) -> str:
+        return _REFERENCE.sub(_one_reference, text)
 
 
 def _one_reference(match: re.Match[str]) -> str:
@@ -162,18 +152,8 @@ class _OutOfRangeNumbersParsed(Normalizer):
     """Parses a JSON number no double holds (``1e999``) as JavaScript's ``JSON.parse``
     does, to an infinity, which it then hands on as a JSON encoder writes it: null."""
 
-    def decode_json(self, value: object, declared: set[str]) -> object:
-        if not isinstance(value, str) or "string" in declared:
-            return value
-        try:
-            parsed = json.loads(value, parse_constant=_not_json, parse_float=_finite_or_none)
-        except ValueError:
-            return value
-        if isinstance(parsed, list) and "array" in declared:
-            return parsed
-        if isinstance(parsed, dict) and "object" in declared:
-            return parsed
-        return value
+    def parse_json(self, text: str) -> object:
+        return json.loads(text, parse_constant=_not_json, parse_float=_finite_or_none)
 
 
 def _not_json(constant: str) -> object:
