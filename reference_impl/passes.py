@@ -23,11 +23,11 @@ import jsonschema
 
 from reference_impl import records
 from reference_impl.artifacts import ArtifactPolicy, Collector
-from reference_impl.journal import Snapshot, signature
+from reference_impl.journal import Entry, Snapshot, signature
 from reference_impl.normalize import Normalizer
 from reference_impl.seams import Seams
 from reference_impl.store import Store
-from reference_impl.workflow import ToolSpec, ToolWorld, Workflow
+from reference_impl.workflow import ToolOutcome, ToolSpec, ToolWorld, Workflow
 
 __all__ = ["REUSED_NOTE", "Call", "PassContext", "PassResult", "ToolNode", "prose"]
 
@@ -98,7 +98,11 @@ class _GatePause(Exception):
 
 
 class ToolNode:
-    """The node that invokes tools; mutants override one method to break one clause."""
+    """The node that invokes tools.
+
+    Each decision a rule leaves to the node is a small method of its own (a hook: which
+    journal a call is checked against, what the model reads, what a record keeps...),
+    so that a mutant or a legal variant overrides the one decision it changes."""
 
     def __init__(
         self, policy: ArtifactPolicy | None = None, normalizer: Normalizer | None = None
@@ -215,20 +219,32 @@ class ToolNode:
         return {"succeeded": succeeded, "failed": len(results) - succeeded}
 
     def parse_call(self, raw: object) -> Call | None:
-        """A well-formed call, or ``None`` for a malformed one (RT-TOOL-10)."""
+        """A well-formed call, or ``None`` for a malformed one: not a map, or no usable
+        name (RT-TOOL-10 ¶4)."""
         if not isinstance(raw, Mapping):
             return None
-        name = raw.get("name")
+        name = self.call_name(raw.get("name"))
+        if name is None:
+            return None
+        return Call(name, raw.get("args", {}), self.call_id(raw.get("tool_call_id")))
+
+    def call_name(self, value: object) -> str | None:
+        """A call's name as text, or ``None`` when it is blank or not a scalar, which makes
+        the call malformed (RT-TOOL-10 ¶4)."""
         if (
-            isinstance(name, bool)
-            or not isinstance(name, str | int | float)
-            or not str(name).strip()
+            isinstance(value, bool)
+            or not isinstance(value, str | int | float)
+            or not str(value).strip()
         ):
             return None
-        call_id = raw.get("tool_call_id")
-        if isinstance(call_id, bool) or not isinstance(call_id, str | int) or call_id == "":
-            call_id = None
-        return Call(str(name), raw.get("args", {}), None if call_id is None else str(call_id))
+        return str(value)
+
+    def call_id(self, value: object) -> str | None:
+        """A call's identifier as text, or ``None`` when it carries none (a missing, empty
+        or non-scalar one): such a call cannot be guarded (RT-TOOL-9 ¶5)."""
+        if isinstance(value, bool) or not isinstance(value, str | int) or value == "":
+            return None
+        return str(value)
 
     def recorded(self, ctx: PassContext, call: Call) -> tuple[str, str, dict[str, object]] | None:
         """The stored first result of a call this turn already executed (RT-TOOL-9)."""
@@ -264,8 +280,9 @@ class ToolNode:
             decision = self.consent(ctx, call, args)
             if decision[0] == "declined":
                 return self.finish(ctx, call, "declined", self.declined(decision[1]))
-        if ctx.snapshot is not None and not tool.read_only:
-            entry = ctx.snapshot.claim(tool.name, args)
+        journal = self.checked_against(ctx, tool)
+        if journal is not None:
+            entry = journal.claim(tool.name, args)
             if entry is not None:
                 journaled = (
                     entry.result
@@ -273,10 +290,13 @@ class ToolNode:
                     else {"success": True, "data": entry.result, "error": None}
                 )
                 result = {key: journaled.get(key) for key in ("success", "data", "error")}
-                return self.finish(ctx, call, "reused", result, message=self.reused_message(result))
-            if self.refuse_interrupted(ctx, tool, args):
+                message = self.reused_message(result)
+                ran = self.booked_as_run(ctx, call, "reused")
+                return self.finish(ctx, call, "reused", result, message=message, ran=ran)
+            if self.refuse_interrupted(ctx, journal, tool, args):
                 result = self.policy.tool_result(success=False, output=None, error=REFUSED_MESSAGE)
-                return self.finish(ctx, call, "refused", result)
+                ran = self.booked_as_run(ctx, call, "refused")
+                return self.finish(ctx, call, "refused", result, ran=ran)
         return self.execute(ctx, call, tool, args)
 
     def declined(self, reason: str | None) -> dict[str, object]:
@@ -287,19 +307,32 @@ class ToolNode:
             error=f"declined: the operator declined this call ({reason})",
         )
 
+    def checked_against(self, ctx: PassContext, tool: ToolSpec) -> Snapshot | None:
+        """The journal a call is checked against before it runs: the snapshot its resumed
+        chunk took of the prior chunks (DR-3 ¶1); none for a read-only tool, which is
+        never blocked (DR-3 ¶3), and none on a run that was never interrupted (DR-3 ¶6)."""
+        return None if tool.read_only else ctx.snapshot
+
     def reused_message(self, result: Mapping[str, object]) -> str:
         """What the model reads for a call answered from the journal (DR-3 ¶2): the
         journaled result's prose, then a note saying it was not run again."""
         return f"{self.prose_for(result)}\n{REUSED_NOTE}"
 
-    def refuse_interrupted(self, ctx: PassContext, tool: ToolSpec, args: object) -> bool:
+    def refuse_interrupted(
+        self, ctx: PassContext, journal: Snapshot, tool: ToolSpec, args: object
+    ) -> bool:
         """DR-4: refuse an identical retry of an interrupted write, only when the resumed
         run's history shows the interruption."""
-        assert ctx.snapshot is not None
-        return (
-            ctx.snapshot.interrupted(tool.name, args)
-            and signature(tool.name, args) in ctx.history_interrupted
+        return journal.interrupted(tool.name, args) and (
+            signature(tool.name, args) in ctx.history_interrupted
         )
+
+    def booked_as_run(self, ctx: PassContext, call: Call, disposition: str) -> Entry | None:
+        """The ledger's record of a call answered without its body running (``reused``
+        from the journal, or ``refused``): none.  The ledger holds the bodies that ran
+        (DR-1 ¶1), and the journal that answered or refused the call is a pure read that
+        adds no recording of its own (DR-1 ¶2)."""
+        return None
 
     def invalid(self, args: object, tool: ToolSpec) -> str | None:
         """Why ``args`` break the tool's input schema, or ``None``."""
@@ -344,11 +377,17 @@ class ToolNode:
         result = self.policy.tool_result(
             success=outcome.error is None, output=outcome.output, error=outcome.error
         )
+        message = self.message_of_run(result, outcome)
         disposition, result, message = self.finish(
-            ctx, call, "executed", result, ledger_tool=tool.name, ledger_input=args
+            ctx, call, "executed", result, message=message, ran=Entry(tool.name, args)
         )
         self.collect(ctx, call, tool, result)
         return disposition, result, message
+
+    def message_of_run(self, result: Mapping[str, object], outcome: ToolOutcome) -> str:
+        """What the model reads for a call whose body ran: its result's prose, whatever
+        else the body emitted (RT-TOOL-3 ¶3)."""
+        return self.prose_for(result)
 
     def record_event(
         self,
@@ -383,21 +422,38 @@ class ToolNode:
         result: dict[str, object],
         *,
         message: str | None = None,
-        ledger_tool: str | None = None,
-        ledger_input: object = None,
+        ran: Entry | None = None,
     ) -> tuple[str, dict[str, object], str]:
-        """Record the call once it has returned (with its ``tool_done`` event when it ran:
-        ``ledger_tool`` and ``ledger_input`` are the name and input its ``tool_start``
-        recorded)."""
+        """Record the call once it has returned, with the ``tool_done`` event of the body
+        that ran (``ran``: the call as its ``tool_start`` recorded it); ``message`` is what
+        the model reads, the result's prose unless given."""
         text = self.prose_for(result) if message is None else message
-        # What is recorded is the result without its artifacts: those are delivered (or
-        # held) once, by the run that collected them, never again from a record.
-        stored = {key: result.get(key) for key in ("success", "data", "error")}
+        stored = self.kept(result)
         with ctx.store.transaction() as conn:
-            if ledger_tool is not None:
+            if ran is not None:
                 self.record_event(
-                    conn, ctx, "tool_done", ledger_tool, tool_input=ledger_input, result=stored
+                    conn, ctx, "tool_done", ran.tool, tool_input=ran.input, result=stored
                 )
-            if call.id is not None:
-                records.record_call(conn, ctx.turn_id, call.id, call.name, text, stored)
+            self.record(conn, ctx, call, text, stored)
         return disposition, result, text
+
+    def kept(self, result: Mapping[str, object]) -> dict[str, object]:
+        """What the ledger and the call's record keep of its result: ``success``, ``data``
+        and ``error``, which a repeat re-emits (RT-TOOL-9 ¶2).  Its artifacts are not
+        kept: they are delivered (or held) once, by the run that collected them, never
+        again from a record."""
+        return {key: result.get(key) for key in ("success", "data", "error")}
+
+    def record(
+        self,
+        conn: sqlite3.Connection,
+        ctx: PassContext,
+        call: Call,
+        message: str,
+        stored: dict[str, object],
+    ) -> None:
+        """Record a call once it has returned (RT-TOOL-9 ¶4), keyed by its identifier so
+        that the guard and the resumed history find it (RT-TOOL-9 ¶1); a call without an
+        identifier cannot be recorded (RT-TOOL-9 ¶5)."""
+        if call.id is not None:
+            records.record_call(conn, ctx.turn_id, call.id, call.name, message, stored)

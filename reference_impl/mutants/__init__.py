@@ -1,10 +1,10 @@
 """The mutant catalogue: deliberately broken variants of the reference runtime.
 
 Each mutant replaces one component of :class:`~reference_impl.behaviour.Components`
-with a subclass that overrides (usually) one method, so that it breaks the clauses it
-names and as little else as possible.  The suite proves its checks by running them
-against every mutant (``rttool selftest``): a check that a broken runtime passes would
-vouch for nothing.
+with a subclass that overrides (usually) one hook, the method taking the one decision it
+gets wrong, so that it breaks the clauses it names and as little else as possible.  The
+suite proves its checks by running them against every mutant (``rttool selftest``): a
+check that a broken runtime passes would vouch for nothing.
 
 * :func:`catalogue` lists them; :func:`components_for` builds one (the harness does,
   for ``python:reference_impl.harness:create?mutant=NAME``);

@@ -9,7 +9,6 @@ import math
 from collections.abc import Mapping
 from dataclasses import replace
 
-from reference_impl import records
 from reference_impl.journal import signature
 from reference_impl.mutants._model import Mutant, with_node
 from reference_impl.normalize import Normalizer
@@ -76,16 +75,13 @@ class _GatedCallRecordedBeforeApproval(ToolNode):
         try:
             return super().consent(ctx, call, args)
         except _GatePause:
-            if call.id is not None:  # recorded as it is about to be asked for, not run
-                with ctx.store.transaction() as conn:
-                    records.record_call(
-                        conn,
-                        ctx.turn_id,
-                        call.id,
-                        call.name,
-                        "Awaiting the operator's approval.",
-                        {"success": False, "data": None, "error": "awaiting approval"},
-                    )
+            awaiting: dict[str, object] = {
+                "success": False,
+                "data": None,
+                "error": "awaiting approval",
+            }
+            with ctx.store.transaction() as conn:  # recorded as it is asked for, not run
+                self.record(conn, ctx, call, "Awaiting the operator's approval.", awaiting)
             raise
 
 
@@ -95,21 +91,15 @@ class _CallWithoutIdGuardedByContent(ToolNode):
     def handle(self, ctx: PassContext, call: Call) -> tuple[str, dict[str, object], str, object]:
         if call.id is not None:
             return super().handle(ctx, call)
-        key = "content:" + hashlib.sha256(signature(call.name, call.args).encode()).hexdigest()
-        stored = records.executed_call(ctx.store.read(), ctx.turn_id, key)
+        content = hashlib.sha256(signature(call.name, call.args).encode()).hexdigest()
+        keyed = Call(call.name, call.args, f"content:{content}")
+        stored = self.recorded(ctx, keyed)
         if stored is not None:
             _tool, message, result = stored
             return "skipped", result, message, None
         disposition, result, message, arguments = super().handle(ctx, call)
         with ctx.store.transaction() as conn:
-            records.record_call(
-                conn,
-                ctx.turn_id,
-                key,
-                call.name,
-                message,
-                {k: result.get(k) for k in ("success", "data", "error")},
-            )
+            self.record(conn, ctx, keyed, message, self.kept(result))
         return disposition, result, message, arguments
 
 

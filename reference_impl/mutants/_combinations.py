@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 
 from reference_impl import records
 from reference_impl.behaviour import Behaviour, Components
-from reference_impl.journal import Journal, LedgerEvent, classify, signature
-from reference_impl.mutants._model import Mutant, with_behaviour
+from reference_impl.journal import Journal, LedgerEvent, Snapshot, classify, signature
+from reference_impl.mutants._model import Mutant, run_cause, with_behaviour
 from reference_impl.passes import Call, PassContext, ToolNode
 from reference_impl.store import Store
 from reference_impl.workflow import ToolSpec
@@ -90,21 +90,13 @@ class _HeldSharedByConversation(Behaviour):
         return taken
 
 
-def _run_cause(ctx: PassContext) -> str | None:
-    """The cause of the run a pass belongs to."""
-    for run in records.list_runs(ctx.store.read(), ctx.turn_id):
-        if run.id == ctx.run_id:
-            return run.cause
-    return None
-
-
 class _SiblingReRunsOnDecline(ToolNode):
     """When one call of a batch paused for the operator and is declined, the batch is
     re-issued without its record: the siblings that had returned run again (the fault a
     widely used agent runtime ships, here only on the decline path)."""
 
     def recorded(self, ctx: PassContext, call: Call) -> tuple[str, str, dict[str, object]] | None:
-        if _run_cause(ctx) == "decline":
+        if run_cause(ctx) == "decline":
             return None
         return super().recorded(ctx, call)
 
@@ -131,7 +123,7 @@ class _StoredFailureGainsArtifactsKey(ToolNode):
 
     def recorded(self, ctx: PassContext, call: Call) -> tuple[str, str, dict[str, object]] | None:
         found = super().recorded(ctx, call)
-        if found is None or found[2].get("success") is not False or _run_cause(ctx) == "start":
+        if found is None or found[2].get("success") is not False or run_cause(ctx) == "start":
             return found
         tool, message, result = found
         return tool, message, {**result, "artifacts": []}
@@ -170,12 +162,13 @@ class _InterruptedGuardByName(ToolNode):
     """Refuses a write as a retry of an interrupted one when only its tool name matches:
     a different write of the same tool is refused too."""
 
-    def refuse_interrupted(self, ctx: PassContext, tool: ToolSpec, args: object) -> bool:
-        assert ctx.snapshot is not None
+    def refuse_interrupted(
+        self, ctx: PassContext, journal: Snapshot, tool: ToolSpec, args: object
+    ) -> bool:
         shown = {sig.split("\x00", 1)[0] for sig in ctx.history_interrupted}
         return any(
-            ctx.snapshot.interrupted(tool.name, entry.input)
-            for entry in ctx.snapshot.journal.interrupted
+            journal.interrupted(tool.name, entry.input)
+            for entry in journal.journal.interrupted
             if entry.tool == tool.name
         ) and (tool.name in shown)
 
@@ -207,13 +200,14 @@ class _RefusalIgnoresToolName(ToolNode):
     """An interrupted write is matched by its input alone: another tool's call with the
     same arguments is refused as its retry."""
 
-    def refuse_interrupted(self, ctx: PassContext, tool: ToolSpec, args: object) -> bool:
-        assert ctx.snapshot is not None
-        same = [e for e in ctx.snapshot.journal.interrupted if e.input == args]
+    def refuse_interrupted(
+        self, ctx: PassContext, journal: Snapshot, tool: ToolSpec, args: object
+    ) -> bool:
+        same = [e for e in journal.journal.interrupted if e.input == args]
         shown = {sig.split("\x00", 1)[1] for sig in ctx.history_interrupted if "\x00" in sig}
         return any(
             signature(e.tool, e.input).split("\x00", 1)[1] in shown for e in same
-        ) or super().refuse_interrupted(ctx, tool, args)
+        ) or super().refuse_interrupted(ctx, journal, tool, args)
 
 
 MUTANTS: tuple[Mutant, ...] = (

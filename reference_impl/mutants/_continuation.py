@@ -11,17 +11,21 @@ from dataclasses import replace
 from reference_impl import records
 from reference_impl.behaviour import Behaviour
 from reference_impl.journal import Journal, Snapshot, classify
-from reference_impl.mutants._model import Mutant, with_behaviour, with_node, with_wire
-from reference_impl.passes import Call, PassContext, ToolNode
+from reference_impl.mutants._model import (
+    Mutant,
+    run_cause,
+    unfinished_turn_before,
+    with_behaviour,
+    with_node,
+    with_wire,
+)
+from reference_impl.passes import PassContext, ToolNode
 from reference_impl.records import MessageRow, TurnRow
-from reference_impl.runtime import UNFINISHED
 from reference_impl.store import Store
 from reference_impl.wire import Wire
 from reference_impl.workflow import ToolSpec
 
 __all__ = ["MUTANTS"]
-
-Outcome = tuple[str, dict[str, object], str]
 
 #: How long the racy claim waits between its look and its write, so that two waiters
 #: reliably both look before either writes.
@@ -163,16 +167,11 @@ class _RateLimitStopNotContinuable(Behaviour):
         )
 
 
-def _run_cause(ctx: PassContext) -> str | None:
-    runs = records.list_runs(ctx.store.read(), ctx.turn_id)
-    return next((run.cause for run in runs if run.id == ctx.run_id), None)
-
-
 class _ContinueSkipsHardBlock(ToolNode):
-    def dispatch(self, ctx: PassContext, call: Call, tool: ToolSpec, args: object) -> Outcome:
-        if ctx.snapshot is not None and _run_cause(ctx) == "continue":
-            ctx = replace(ctx, snapshot=None)
-        return super().dispatch(ctx, call, tool, args)
+    def checked_against(self, ctx: PassContext, tool: ToolSpec) -> Snapshot | None:
+        if ctx.snapshot is not None and run_cause(ctx) == "continue":
+            return None
+        return super().checked_against(ctx, tool)
 
 
 class _ContinueOfferedThreeTimes(Behaviour):
@@ -192,16 +191,12 @@ class _NewTurnNotTold(Behaviour):
 
 
 class _HardBlockSpansTurns(ToolNode):
-    def dispatch(self, ctx: PassContext, call: Call, tool: ToolSpec, args: object) -> Outcome:
-        if ctx.snapshot is None:
-            conn = ctx.store.read()
-            turns = [t.id for t in records.list_turns(conn, ctx.conversation_id)]
-            index = turns.index(ctx.turn_id) if ctx.turn_id in turns else 0
-            previous = records.get_turn(conn, turns[index - 1]) if index > 0 else None
-            if previous is not None and previous.status in UNFINISHED:
-                journal = classify(records.ledger_events(conn, previous.id))
-                ctx = replace(ctx, snapshot=Snapshot(journal))
-        return super().dispatch(ctx, call, tool, args)
+    def checked_against(self, ctx: PassContext, tool: ToolSpec) -> Snapshot | None:
+        previous = unfinished_turn_before(ctx) if ctx.snapshot is None else None
+        if previous is not None:
+            journal = classify(records.ledger_events(ctx.store.read(), previous.id))
+            ctx = replace(ctx, snapshot=Snapshot(journal))
+        return super().checked_against(ctx, tool)
 
 
 MUTANTS = (

@@ -8,15 +8,12 @@ from reference_impl import records
 from reference_impl.artifacts import ArtifactPolicy
 from reference_impl.behaviour import Behaviour, Components
 from reference_impl.journal import Entry, Journal, Snapshot, classify, signature
-from reference_impl.mutants._model import Mutant, with_node
+from reference_impl.mutants._model import Mutant, unfinished_turn_before, with_node
 from reference_impl.normalize import Normalizer
-from reference_impl.passes import REFUSED_MESSAGE, Call, PassContext, ToolNode
-from reference_impl.runtime import UNFINISHED
+from reference_impl.passes import PassContext, ToolNode
 from reference_impl.workflow import ToolSpec
 
 __all__ = ["MUTANTS"]
-
-Outcome = tuple[str, dict[str, object], str]
 
 
 class _ClaimsInterrupted(Snapshot):
@@ -43,7 +40,9 @@ class _ClaimsInterruptedBehaviour(Behaviour):
 
 
 class _InterruptedWriteRetried(ToolNode):
-    def refuse_interrupted(self, ctx: PassContext, tool: ToolSpec, args: object) -> bool:
+    def refuse_interrupted(
+        self, ctx: PassContext, journal: Snapshot, tool: ToolSpec, args: object
+    ) -> bool:
         return False
 
 
@@ -58,8 +57,10 @@ class _RefusalConsumedOnce(ToolNode):
         self._lock = threading.Lock()
         self._refused: set[tuple[str, str]] = set()
 
-    def refuse_interrupted(self, ctx: PassContext, tool: ToolSpec, args: object) -> bool:
-        if not super().refuse_interrupted(ctx, tool, args):
+    def refuse_interrupted(
+        self, ctx: PassContext, journal: Snapshot, tool: ToolSpec, args: object
+    ) -> bool:
+        if not super().refuse_interrupted(ctx, journal, tool, args):
             return False
         key = (ctx.run_id, signature(tool.name, args))
         with self._lock:
@@ -71,31 +72,32 @@ class _RefusalConsumedOnce(ToolNode):
 class _RefusalIgnoresArguments(ToolNode):
     """Refuses any retry of a tool whose call was interrupted, whatever its arguments."""
 
-    def refuse_interrupted(self, ctx: PassContext, tool: ToolSpec, args: object) -> bool:
-        assert ctx.snapshot is not None
+    def refuse_interrupted(
+        self, ctx: PassContext, journal: Snapshot, tool: ToolSpec, args: object
+    ) -> bool:
         prefix = tool.name + "\x00"
         shown = any(sig.startswith(prefix) for sig in ctx.history_interrupted)
-        return shown and any(e.tool == tool.name for e in ctx.snapshot.journal.interrupted)
+        return shown and any(e.tool == tool.name for e in journal.journal.interrupted)
 
 
 class _RefusalSpansTurns(ToolNode):
     """Refuses, in a new turn, an identical retry of a write the unfinished turn before it
-    left interrupted."""
+    left interrupted (checked against that turn's interrupted calls, its completed ones
+    left out, whatever the new turn's history shows)."""
 
-    def dispatch(self, ctx: PassContext, call: Call, tool: ToolSpec, args: object) -> Outcome:
-        if ctx.snapshot is None and not tool.read_only:
-            conn = ctx.store.read()
-            turns = [t.id for t in records.list_turns(conn, ctx.conversation_id)]
-            index = turns.index(ctx.turn_id) if ctx.turn_id in turns else 0
-            previous = records.get_turn(conn, turns[index - 1]) if index > 0 else None
-            if previous is not None and previous.status in UNFINISHED:
-                journal = classify(records.ledger_events(conn, previous.id))
-                if signature(tool.name, args) in {e.signature for e in journal.interrupted}:
-                    result = self.policy.tool_result(
-                        success=False, output=None, error=REFUSED_MESSAGE
-                    )
-                    return self.finish(ctx, call, "refused", result)
-        return super().dispatch(ctx, call, tool, args)
+    def checked_against(self, ctx: PassContext, tool: ToolSpec) -> Snapshot | None:
+        previous = unfinished_turn_before(ctx) if ctx.snapshot is None else None
+        if previous is None or tool.read_only:
+            return super().checked_against(ctx, tool)
+        interrupted = classify(records.ledger_events(ctx.store.read(), previous.id)).interrupted
+        return Snapshot(Journal((), interrupted))
+
+    def refuse_interrupted(
+        self, ctx: PassContext, journal: Snapshot, tool: ToolSpec, args: object
+    ) -> bool:
+        if ctx.snapshot is None:  # the journal is the turn before's
+            return journal.interrupted(tool.name, args)
+        return super().refuse_interrupted(ctx, journal, tool, args)
 
 
 MUTANTS = (

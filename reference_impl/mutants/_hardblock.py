@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from reference_impl import records
@@ -45,33 +45,13 @@ class _ClaimsNothing(Snapshot):
 
 
 class _ReusedResultWithoutNote(ToolNode):
-    def finish(
-        self,
-        ctx: PassContext,
-        call: Call,
-        disposition: str,
-        result: dict[str, object],
-        *,
-        message: str | None = None,
-        ledger_tool: str | None = None,
-        ledger_input: object = None,
-    ) -> Outcome:
-        if disposition == "reused":
-            message = None  # the bare result, as if the call had just run
-        return super().finish(
-            ctx,
-            call,
-            disposition,
-            result,
-            message=message,
-            ledger_tool=ledger_tool,
-            ledger_input=ledger_input,
-        )
+    def reused_message(self, result: Mapping[str, object]) -> str:
+        return self.prose_for(result)  # the bare result, as if the call had just run
 
 
 class _ReadOnlyToolBlocked(ToolNode):
-    def dispatch(self, ctx: PassContext, call: Call, tool: ToolSpec, args: object) -> Outcome:
-        return super().dispatch(ctx, call, replace(tool, read_only=False), args)
+    def checked_against(self, ctx: PassContext, tool: ToolSpec) -> Snapshot | None:
+        return ctx.snapshot  # a read-only tool is checked like a write
 
 
 class _PositionalSnapshot(Snapshot):
@@ -105,11 +85,11 @@ class _ReusableSnapshot(Snapshot):
 
 
 class _HardBlockOnFreshRuns(ToolNode):
-    def dispatch(self, ctx: PassContext, call: Call, tool: ToolSpec, args: object) -> Outcome:
+    def checked_against(self, ctx: PassContext, tool: ToolSpec) -> Snapshot | None:
         if ctx.snapshot is None:  # a run never interrupted is checked against its turn too
             events = records.ledger_events(ctx.store.read(), ctx.turn_id)
             ctx = replace(ctx, snapshot=Snapshot(classify(events)))
-        return super().dispatch(ctx, call, tool, args)
+        return super().checked_against(ctx, tool)
 
 
 class _ClaimsEveryIdentical(Snapshot):

@@ -101,30 +101,12 @@ class _AnswerRecordedInLedger(ToolNode):
 
     booked: tuple[str, ...] = ("reused",)
 
-    def finish(
-        self,
-        ctx: PassContext,
-        call: Call,
-        disposition: str,
-        result: dict[str, object],
-        *,
-        message: str | None = None,
-        ledger_tool: str | None = None,
-        ledger_input: object = None,
-    ) -> tuple[str, dict[str, object], str]:
-        if disposition in self.booked:
-            with ctx.store.transaction() as conn:
-                self.record_event(conn, ctx, "tool_start", call.name, tool_input=call.args)
-            ledger_tool, ledger_input = call.name, call.args
-        return super().finish(
-            ctx,
-            call,
-            disposition,
-            result,
-            message=message,
-            ledger_tool=ledger_tool,
-            ledger_input=ledger_input,
-        )
+    def booked_as_run(self, ctx: PassContext, call: Call, disposition: str) -> Entry | None:
+        if disposition not in self.booked:
+            return super().booked_as_run(ctx, call, disposition)
+        with ctx.store.transaction() as conn:  # its tool_done follows once it is answered
+            self.record_event(conn, ctx, "tool_start", call.name, tool_input=call.args)
+        return Entry(call.name, call.args)
 
 
 class _RefusalRecordedInLedger(_AnswerRecordedInLedger):

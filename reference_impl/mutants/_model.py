@@ -1,17 +1,29 @@
-"""What a mutant is, and the short-hands the catalogue modules build them with."""
+"""What a mutant is, the short-hands the catalogue modules build them with, and what
+several of them look up about the pass they break."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from reference_impl import records
 from reference_impl.artifacts import ArtifactPolicy, Collector
 from reference_impl.behaviour import Behaviour, Components
 from reference_impl.normalize import Normalizer
-from reference_impl.passes import ToolNode
+from reference_impl.passes import PassContext, ToolNode
+from reference_impl.records import TurnRow
+from reference_impl.runtime import UNFINISHED
 from reference_impl.wire import Wire
 
-__all__ = ["Mutant", "with_behaviour", "with_collector", "with_node", "with_wire"]
+__all__ = [
+    "Mutant",
+    "run_cause",
+    "unfinished_turn_before",
+    "with_behaviour",
+    "with_collector",
+    "with_node",
+    "with_wire",
+]
 
 
 @dataclass(frozen=True)
@@ -73,3 +85,18 @@ def with_wire(cls: type[Wire]) -> Callable[[], Components]:
 def with_collector(cls: type[Collector]) -> Callable[[], Components]:
     """Components whose runtimes build their collectors from ``cls``."""
     return lambda: Components(collector_class=cls)
+
+
+def run_cause(ctx: PassContext) -> str | None:
+    """The cause of the run the pass belongs to (``start``, ``continue``, ``decline``...)."""
+    runs = records.list_runs(ctx.store.read(), ctx.turn_id)
+    return next((run.cause for run in runs if run.id == ctx.run_id), None)
+
+
+def unfinished_turn_before(ctx: PassContext) -> TurnRow | None:
+    """The turn before the pass's own in its conversation, when that one is unfinished."""
+    conn = ctx.store.read()
+    turns = [t.id for t in records.list_turns(conn, ctx.conversation_id)]
+    index = turns.index(ctx.turn_id) if ctx.turn_id in turns else 0
+    previous = records.get_turn(conn, turns[index - 1]) if index > 0 else None
+    return previous if previous is not None and previous.status in UNFINISHED else None

@@ -11,7 +11,7 @@ from reference_impl.artifacts import ArtifactPolicy
 from reference_impl.mutants._model import Mutant, with_node
 from reference_impl.normalize import Normalizer
 from reference_impl.passes import Call, PassContext, PassResult, ToolNode
-from reference_impl.workflow import ToolSpec, Workflow
+from reference_impl.workflow import ToolOutcome, ToolSpec, Workflow
 
 __all__ = ["MUTANTS"]
 
@@ -145,8 +145,7 @@ class _PairedWithTheRunsFirstCall(ToolNode):
         self, ctx: PassContext, call: Call, tool: ToolSpec, result: Mapping[str, object]
     ) -> None:
         first = self._first.setdefault(ctx.run_id, call.id)
-        for entry in self.policy.port_entries(result, first):
-            ctx.collector.add(ctx.run_id, tool.name, entry)
+        super().collect(ctx, Call(call.name, call.args, first), tool, result)
 
 
 class _ProseCountsAttachments(ToolNode):
@@ -159,26 +158,12 @@ class _ProseCountsAttachments(ToolNode):
 class _FailureProseCarriesRawOutput(ToolNode):
     """A failed call's prose quotes what its node emitted, artifacts included."""
 
-    def execute(
-        self, ctx: PassContext, call: Call, tool: ToolSpec, args: object
-    ) -> tuple[str, dict[str, object], str]:
-        with ctx.store.transaction() as conn:
-            self.record_event(conn, ctx, "tool_start", tool.name, tool_input=args)
-        ctx.seams.checkpoint("before_tool_body", tool.name)
-        outcome = ctx.world.invoke(tool.name, args, call.id, turn_id=ctx.turn_id, run_id=ctx.run_id)
-        ctx.seams.checkpoint("after_tool_body", tool.name)
-        result = self.policy.tool_result(
-            success=outcome.error is None, output=outcome.output, error=outcome.error
-        )
-        message = None
-        if outcome.error is not None and outcome.output is not None:
-            said = json.dumps(outcome.output, default=str, sort_keys=True)
-            message = f"{self.prose_for(result)} (the tool said: {said})"
-        disposition, result, message = self.finish(
-            ctx, call, "executed", result, message=message, ledger_tool=tool.name, ledger_input=args
-        )
-        self.collect(ctx, call, tool, result)
-        return disposition, result, message
+    def message_of_run(self, result: Mapping[str, object], outcome: ToolOutcome) -> str:
+        message = super().message_of_run(result, outcome)
+        if outcome.error is None or outcome.output is None:
+            return message
+        said = json.dumps(outcome.output, default=str, sort_keys=True)
+        return f"{message} (the tool said: {said})"
 
 
 class _WithheldOnceExposureIsChosen(ToolNode):

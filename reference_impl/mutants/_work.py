@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from reference_impl.mutants._model import Mutant, with_node
-from reference_impl.passes import Call, PassContext, PassResult, ToolNode
+from reference_impl.passes import PassContext, PassResult, ToolNode
 
 __all__ = ["MUTANTS"]
 
@@ -47,22 +47,15 @@ class _MalformedCallsCountedAsWork(ToolNode):
 class _WhitespaceNameReachesTheGuard(ToolNode):
     """Only the empty string is a blank name: a name of spaces is looked up as a tool."""
 
-    def parse_call(self, raw: object) -> Call | None:
-        if isinstance(raw, Mapping) and isinstance(raw.get("name"), str) and raw["name"]:
-            call_id = raw.get("tool_call_id")
-            return Call(
-                raw["name"], raw.get("args", {}), call_id if isinstance(call_id, str) else None
-            )
-        return super().parse_call(raw)
+    def call_name(self, value: object) -> str | None:
+        return value if isinstance(value, str) and value else super().call_name(value)
 
 
 class _NumericNameDroppedAsMalformed(ToolNode):
     """A name that is a number is taken for malformed, although it is a scalar."""
 
-    def parse_call(self, raw: object) -> Call | None:
-        if isinstance(raw, Mapping) and isinstance(raw.get("name"), int | float):
-            return None
-        return super().parse_call(raw)
+    def call_name(self, value: object) -> str | None:
+        return None if isinstance(value, int | float) else super().call_name(value)
 
 
 MUTANTS = (

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
+from dataclasses import replace
 
 from reference_impl import records
 from reference_impl.behaviour import Components
@@ -17,13 +19,10 @@ class _GuardSpansTheConversation(ToolNode):
     earlier turn recorded is skipped in a later one too."""
 
     def recorded(self, ctx: PassContext, call: Call) -> tuple[str, str, dict[str, object]] | None:
-        if call.id is None:
-            return None
-        conn = ctx.store.read()
-        for turn in records.list_turns(conn, ctx.conversation_id):
-            found = records.executed_call(conn, turn.id, call.id)
-            if found is not None:
-                return found
+        for turn in records.list_turns(ctx.store.read(), ctx.conversation_id):
+            stored = super().recorded(replace(ctx, turn_id=turn.id), call)
+            if stored is not None:
+                return stored
         return None
 
 
@@ -66,45 +65,30 @@ class _GuardResetAfterACut(ToolNode):
     record holds, as RT-TOOL-9's own example requires.  (The turn's history still shows
     every call's result: only the guard looks at the stretch.)"""
 
-    def _chunk(self, ctx: PassContext, call_id: str) -> str:
+    def _in_stretch(self, ctx: PassContext, call: Call) -> Call:
+        """``call`` keyed for the stretch of the turn it belongs to."""
+        if call.id is None:
+            return call
         cuts = sum(
             1
             for run in records.list_runs(ctx.store.read(), ctx.turn_id)
             if run.status in ("interrupted", "crashed")
         )
-        return f"chunk-{cuts}:{call_id}"
+        return Call(call.name, call.args, f"chunk-{cuts}:{call.id}")
 
     def recorded(self, ctx: PassContext, call: Call) -> tuple[str, str, dict[str, object]] | None:
-        if call.id is None:
-            return None
-        return super().recorded(ctx, Call(call.name, call.args, self._chunk(ctx, call.id)))
+        return super().recorded(ctx, self._in_stretch(ctx, call))
 
-    def finish(
+    def record(
         self,
+        conn: sqlite3.Connection,
         ctx: PassContext,
         call: Call,
-        disposition: str,
-        result: dict[str, object],
-        *,
-        message: str | None = None,
-        ledger_tool: str | None = None,
-        ledger_input: object = None,
-    ) -> tuple[str, dict[str, object], str]:
-        done = super().finish(
-            ctx,
-            call,
-            disposition,
-            result,
-            message=message,
-            ledger_tool=ledger_tool,
-            ledger_input=ledger_input,
-        )
-        if call.id is not None:  # the stretch's own record, beside the turn's
-            stored = {key: result.get(key) for key in ("success", "data", "error")}
-            with ctx.store.transaction() as conn:
-                key = self._chunk(ctx, call.id)
-                records.record_call(conn, ctx.turn_id, key, call.name, done[2], stored)
-        return done
+        message: str,
+        stored: dict[str, object],
+    ) -> None:
+        super().record(conn, ctx, call, message, stored)  # the turn's, which the history reads
+        super().record(conn, ctx, self._in_stretch(ctx, call), message, stored)
 
 
 VARIANTS: tuple[Variant, ...] = (

@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from reference_impl.artifacts import Bounds, Collector, Drop
 from reference_impl.behaviour import Behaviour, Components
-from reference_impl.passes import Call, PassContext, PassResult, ToolNode
+from reference_impl.passes import PassContext, PassResult, ToolNode
 from reference_impl.variants._model import Variant
 
 __all__ = ["VARIANTS"]
@@ -107,16 +107,15 @@ class _PhpScalarCalls(ToolNode):
     ``false`` is blank), only ASCII whitespace is blank, only a string is an identifier
     (an empty string included)."""
 
-    def parse_call(self, raw: object) -> Call | None:
-        if not isinstance(raw, Mapping):
+    def call_name(self, value: object) -> str | None:
+        if isinstance(value, bool):
+            return "1" if value else None
+        if isinstance(value, str) and not value.strip(" \t\n\r\0\x0b"):
             return None
-        name = raw.get("name")
-        if isinstance(name, bool):
-            name = "1" if name else ""
-        if not isinstance(name, str | int | float) or not str(name).strip(" \t\n\r\0\x0b"):
-            return None
-        call_id = raw.get("tool_call_id")
-        return Call(str(name), raw.get("args", {}), call_id if isinstance(call_id, str) else None)
+        return str(value) if isinstance(value, str | int | float) else None
+
+    def call_id(self, value: object) -> str | None:
+        return value if isinstance(value, str) else None
 
 
 class _ExecutedInAnotherOrder(ToolNode):

@@ -15,7 +15,7 @@ from reference_impl import records
 from reference_impl.artifacts import RESERVED_KEY, ArtifactPolicy
 from reference_impl.behaviour import Behaviour, Components
 from reference_impl.normalize import Normalizer
-from reference_impl.passes import Call, PassContext, ToolNode
+from reference_impl.passes import ToolNode
 from reference_impl.store import dumps
 from reference_impl.variants._model import Variant
 
@@ -169,39 +169,14 @@ class _RepeatReEmitsItsArtifacts(ToolNode):
     """Records a call's whole result, artifacts included, so that a repeat re-emits them
     on its result (they are not collected again, so nothing is delivered twice)."""
 
-    def finish(
-        self,
-        ctx: PassContext,
-        call: Call,
-        disposition: str,
-        result: dict[str, object],
-        *,
-        message: str | None = None,
-        ledger_tool: str | None = None,
-        ledger_input: object = None,
-    ) -> tuple[str, dict[str, object], str]:
-        if call.id is not None and RESERVED_KEY in result:
-            text = self.prose_for(result) if message is None else message
-            try:
-                whole = dumps(result)
-            except (TypeError, ValueError):  # a payload that does not encode: not kept
-                whole = None
-            if whole is not None:
-                with ctx.store.transaction() as conn:  # first: finish's own record is ignored
-                    conn.execute(
-                        "INSERT OR IGNORE INTO executed_calls (turn_id, tool_call_id, tool,"
-                        " message, result) VALUES (?, ?, ?, ?, ?)",
-                        (ctx.turn_id, call.id, call.name, text, whole),
-                    )
-        return super().finish(
-            ctx,
-            call,
-            disposition,
-            result,
-            message=message,
-            ledger_tool=ledger_tool,
-            ledger_input=ledger_input,
-        )
+    def kept(self, result: Mapping[str, object]) -> dict[str, object]:
+        if RESERVED_KEY not in result:
+            return super().kept(result)
+        try:
+            dumps(result)
+        except (TypeError, ValueError):  # a payload that does not encode: not kept
+            return super().kept(result)
+        return dict(result)
 
 
 def _node(
