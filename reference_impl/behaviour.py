@@ -13,7 +13,12 @@ from dataclasses import dataclass, field
 
 from reference_impl import records
 from reference_impl.artifacts import Collector, Drop
-from reference_impl.durable import INTERRUPTED_PLACEHOLDER, prior_turn_text, resume_prompt
+from reference_impl.durable import (
+    INTERRUPTED_PLACEHOLDER,
+    prior_turn_text,
+    render_note,
+    resume_prompt,
+)
 from reference_impl.journal import Journal, LedgerEvent, Snapshot, classify
 from reference_impl.passes import ToolNode
 from reference_impl.seams import RESUMABLE
@@ -24,7 +29,10 @@ __all__ = ["Behaviour", "Components"]
 
 
 class Behaviour:
-    """Where artifacts go when a run ends, and when a turn continues on its own."""
+    """Where artifacts go when a run ends, and when a turn continues on its own.
+
+    Each method takes one decision of a rule, so that a mutant or a legal variant
+    overrides the one it changes."""
 
     auto_continue_limit = 3
 
@@ -97,7 +105,12 @@ class Behaviour:
 
     def resume_prompt(self, journal: Journal | None) -> str:
         """The resume prompt: the nudge, then the note when the journal has anything (DR-2)."""
-        return resume_prompt(journal)
+        return resume_prompt(journal, self.note)
+
+    def note(self, journal: Journal) -> str:
+        """The note on a non-empty journal: each completed call with its short result,
+        then each interrupted call (DR-2 ¶2-3)."""
+        return render_note(journal)
 
     def resume_messages(self, journal: Journal | None) -> list[dict[str, object]]:
         """The messages a resumed chunk appends to the thread: one user message holding
@@ -130,14 +143,26 @@ class Behaviour:
         the count and the claim share one transaction, so two waiters cannot both win.
         Returns the new run's id, or ``None`` when nothing was claimed."""
         with store.transaction() as conn:
-            turn = records.get_turn(conn, turn_id)
-            if turn is None or turn.status != "resuming":
+            if not self.resuming(conn, turn_id):
                 return None
-            if not self.may_auto_continue(self.automatic_continuations(conn, turn_id)):
-                records.set_turn(conn, turn_id, status="stopped", error="time_limit")
-                return None
-            records.set_turn(conn, turn_id, status="running", expect=("resuming",))
-            return start_run(conn)
+            return self.continue_or_stop(conn, turn_id, start_run)
+
+    def resuming(self, conn: sqlite3.Connection, turn_id: str) -> bool:
+        """Whether the turn still waits for its next automatic continuation: a waiter that
+        finds it claimed by another (or gone) does nothing (DR-5 ¶4)."""
+        turn = records.get_turn(conn, turn_id)
+        return turn is not None and turn.status == "resuming"
+
+    def continue_or_stop(
+        self, conn: sqlite3.Connection, turn_id: str, start_run: Callable[[sqlite3.Connection], str]
+    ) -> str | None:
+        """Start the turn's next automatic continuation (``start_run``), or stop the turn
+        with Continue available when its count is used up (DR-5 ¶3, ¶5)."""
+        if not self.may_auto_continue(self.automatic_continuations(conn, turn_id)):
+            records.set_turn(conn, turn_id, status="stopped", error="time_limit")
+            return None
+        records.set_turn(conn, turn_id, status="running", expect=("resuming",))
+        return start_run(conn)
 
     def continue_offered(self, conn: sqlite3.Connection, turn: records.TurnRow) -> bool:
         """Whether Continue is offered for ``turn``: only for the conversation's newest

@@ -12,7 +12,7 @@ The guide leaves the wording open; these are the reference runtime's choices
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from reference_impl.journal import Entry, Journal
 
@@ -73,11 +73,12 @@ def render_note(journal: Journal) -> str:
     return "\n".join(lines)
 
 
-def resume_prompt(journal: Journal | None) -> str:
-    """The resume prompt: the nudge, then the note when there is anything to say."""
+def resume_prompt(journal: Journal | None, note: Callable[[Journal], str] = render_note) -> str:
+    """The resume prompt: the nudge, then the ``note`` on the journal when there is
+    anything to say."""
     if journal is None or journal.empty:
         return NUDGE
-    return f"{NUDGE}\n\n{render_note(journal)}"
+    return f"{NUDGE}\n\n{note(journal)}"
 
 
 def prior_turn_text(journal: Journal) -> str:

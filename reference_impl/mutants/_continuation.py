@@ -76,16 +76,11 @@ class _RacyClaim(Behaviour):
     def claim_continuation(
         self, store: Store, turn_id: str, start_run: Callable[[sqlite3.Connection], str]
     ) -> str | None:
-        turn = records.get_turn(store.read(), turn_id)
-        if turn is None or turn.status != "resuming":
+        if not self.resuming(store.read(), turn_id):
             return None
         time.sleep(RACE_WINDOW_S)
         with store.transaction() as conn:
-            if not self.may_auto_continue(self.automatic_continuations(conn, turn_id)):
-                records.set_turn(conn, turn_id, status="stopped", error="time_limit")
-                return None
-            records.set_turn(conn, turn_id, status="running")
-            return start_run(conn)
+            return self.continue_or_stop(conn, turn_id, start_run)
 
 
 class _CountResetByContinue(Behaviour):
@@ -126,8 +121,7 @@ class _CountReadOutsideTheClaim(Behaviour):
         self, store: Store, turn_id: str, start_run: Callable[[sqlite3.Connection], str]
     ) -> str | None:
         conn = store.read()
-        turn = records.get_turn(conn, turn_id)
-        if turn is None or turn.status != "resuming":
+        if not self.resuming(conn, turn_id):
             return None
         if self.automatic_continuations(conn, turn_id) != self.auto_continue_limit - 1:
             return super().claim_continuation(store, turn_id, start_run)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reference_impl.behaviour import Behaviour
-from reference_impl.durable import NUDGE, render_note, short_result
+from reference_impl.durable import NUDGE, short_result
 from reference_impl.journal import Journal
 from reference_impl.mutants._model import Mutant, with_behaviour
 from reference_impl.seams import Interruption
@@ -17,7 +17,7 @@ class _NoteBeforeNudge(Behaviour):
     def resume_prompt(self, journal: Journal | None) -> str:
         if journal is None or journal.empty:
             return super().resume_prompt(journal)
-        return f"{render_note(journal)}\n\n{NUDGE}"
+        return f"{self.note(journal)}\n\n{NUDGE}"
 
 
 class _NoteOmitsCompletedResults(Behaviour):
@@ -47,9 +47,10 @@ class _NoteOmitsInterruptedCalls(Behaviour):
 
 class _EmptyJournalNoteAppended(Behaviour):
     def resume_prompt(self, journal: Journal | None) -> str:
-        if journal is not None and journal.empty:
-            return f"{NUDGE}\n\n{render_note(journal)}"
-        return super().resume_prompt(journal)
+        prompt = super().resume_prompt(journal)
+        if journal is not None and journal.empty:  # a note of nothing, header and all
+            return f"{prompt}\n\n{self.note(journal)}"
+        return prompt
 
 
 class _LedgerReadFailureStopsRecovery(Behaviour):

@@ -58,10 +58,8 @@ class _ShortResultAsEscapedJson(Behaviour):
     """Shows each call as escaped JSON, and a completed call's short result as the
     escaped JSON of its data (of its error, when it failed), cut to 160 characters."""
 
-    def resume_prompt(self, journal: Journal | None) -> str:
-        if journal is None or journal.empty:
-            return NUDGE
-        lines = [NUDGE, "", "Earlier attempts of this turn:"]
+    def note(self, journal: Journal) -> str:
+        lines = ["Earlier attempts of this turn:"]
         lines += [f"* done: {self._call(e)} => {self._short(e.result)}" for e in journal.completed]
         lines += [f"* outcome unknown, check first: {self._call(e)}" for e in journal.interrupted]
         return "\n".join(lines)
