@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from adapters._codec import to_json
+from adapters.codec import to_json
 from adapters.trace import PassRecord, RunRecord, ToolResultRecord, Trace, TurnWire
 
 __all__ = [

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adapters import Driver, connect
-from adapters._codec import to_json
 from adapters.capabilities import missing_capability, needed_capabilities
+from adapters.codec import to_json
 from adapters.driver import Unsupported
 from adapters.errors import ImplementationError, TimedOut
 from adapters.handshake import Handshake

@@ -164,7 +164,7 @@ def build_catalog(
     """
     from adapters import Driver, connect
     from conformance import __version__
-    from conformance._pytest._options import REFERENCE_SPEC
+    from conformance._pytest import REFERENCE_SPEC
     from conformance.cases import Selection, check_selection, collect_cases
     from conformance.rules import load_corpus
     from conformance.vectors import vector_cases

@@ -7,7 +7,7 @@ import json
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
-from adapters._codec import to_json
+from adapters.codec import to_json
 from adapters.scenario import Bounds, Reply, StartTurn, Step, Tool
 from adapters.trace import PassRecord, ToolResultRecord, Trace, TurnWire
 from conformance.checks._context import CheckContext

@@ -99,7 +99,7 @@ class CheckContext:
     def _check_pointer(self, at: str, message: str) -> None:
         """Refuse a failure whose pointer names nothing in the last trace (its parent must
         exist: a pointer may name a key that is absent, which is what it reports)."""
-        from adapters._codec import to_json
+        from adapters.codec import to_json
         from adapters.errors import SuiteError
         from conformance.traces import resolves
 

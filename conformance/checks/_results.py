@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from adapters._codec import to_json
+from adapters.codec import to_json
 from adapters.trace import Trace, TurnWire
 from conformance.checks._common import show
 from conformance.checks._context import CheckContext

@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from adapters._codec import to_json
+from adapters.codec import to_json
 from adapters.scenario import Scenario
 from conformance.cases import Case
 from conformance.checks import CheckContext, NotApplicable, Untested
 from conformance.hunt._search import Budget, Finding, HuntOutcome, Tally, hunt
 from conformance.hunt.invariants import INVARIANTS, Invariant
-from conformance.report._values import HUNT_PREFIX
+from conformance.report import HUNT_PREFIX
 
 __all__ = [
     "INVARIANTS",

@@ -1,8 +1,8 @@
-"""Escaping shared by the renderers.
+"""Escaping shared by the report renderers, the matrix and every terminal line.
 
-Every string in a report may have come from an implementation, so none of it is ever
-trusted as markup, as a link, or as a path.  A link is made only to an ``http(s)`` URL
-or to an evidence path that stays inside the report directory.
+Every string in a report or a terminal line may have come from an implementation, so
+none of it is ever trusted as markup, as a link, or as a path.  A link is made only to an
+``http(s)`` URL or to an evidence path that stays inside the report directory.
 """
 
 from __future__ import annotations
