@@ -26,8 +26,8 @@ from conformance.catalog._hunt_sample import (
     hunt_samples,
 )
 from conformance.catalog._recording import CaseRecording, record_case
-from conformance.checks import ScenarioRunner
 from conformance.rules import Corpus
+from conformance.toolkit import ScenarioRunner
 
 __all__ = [
     "DEFAULT_SAMPLES",

@@ -22,10 +22,10 @@ from typing import Protocol
 from adapters.codec import to_json
 from adapters.scenario import Scenario
 from conformance.cases import Case
-from conformance.checks import CheckContext, NotApplicable, Untested
 from conformance.hunt._search import Budget, Finding, HuntOutcome, Tally, hunt
-from conformance.hunt.invariants import INVARIANTS, Invariant
+from conformance.hunt.invariants import INVARIANTS
 from conformance.report import HUNT_PREFIX
+from conformance.toolkit import CheckContext, Invariant, NotApplicable, Untested
 
 __all__ = [
     "INVARIANTS",

@@ -54,6 +54,7 @@ from adapters.scenario import (
     Wait,
 )
 from conformance.hunt._stories import story
+from conformance.toolkit import CANARY_PREFIX
 
 __all__ = [
     "ARGUMENTS",
@@ -68,7 +69,6 @@ __all__ = [
     "tool_specs",
 ]
 
-CANARY_PREFIX = "cn-"
 TOOL_NAMES = ("alpha", "beta", "gamma")
 #: A tool whose input schema declares array, object and string parameters (RT-TOOL-8).
 SCHEMA_TOOL = "delta"

@@ -18,9 +18,9 @@ from conformance.cases import collect_cases
 from conformance.catalog import Catalog, build_catalog, file_names
 from conformance.catalog._entries import Entry
 from conformance.catalog._recording import record_case
-from conformance.checks import CheckContext
 from conformance.hunt.invariants import INVARIANTS
 from conformance.rules import load_corpus
+from conformance.toolkit import CheckContext
 from conformance.vectors import vector_cases
 
 

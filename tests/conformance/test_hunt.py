@@ -18,7 +18,7 @@ from adapters.scenario import Answer, Bounds, Scenario, StartTurn
 from adapters.trace import Trace
 from conformance.hunt import INVARIANTS, Budget, hunt, steps_summary
 from conformance.hunt.strategies import CANARY_PREFIX, scenarios
-from conformance.scenarios import ask, call, calls, output, say, scenario, tool
+from conformance.toolkit import ask, call, calls, output, say, scenario, tool
 from tests.conformance._support import reference_driver
 
 FULL = reference_driver().handshake()

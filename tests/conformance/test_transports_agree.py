@@ -66,8 +66,8 @@ def drivers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Driv
 
 def _fixed() -> list[Scenario]:
     from conformance.cases import collect_cases
-    from conformance.checks import CheckContext
     from conformance.rules import load_corpus
+    from conformance.toolkit import CheckContext
 
     recorded: list[Scenario] = []
 
