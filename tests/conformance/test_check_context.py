@@ -6,8 +6,7 @@ import pytest
 
 from adapters.errors import SuiteError
 from adapters.scenario import StartTurn
-from conformance._pytest._options import RunOptions
-from conformance._pytest._state import SuiteState
+from conformance._pytest import RunOptions, SuiteState
 from conformance.cases import Case
 from conformance.rules import load_corpus
 from conformance.toolkit import CheckContext, CheckFailed, Untested, bound_checks, check, scenario

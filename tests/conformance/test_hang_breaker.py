@@ -7,8 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from adapters.errors import TimedOut
-from conformance._pytest._options import RunOptions
-from conformance._pytest._state import SuiteState
+from conformance._pytest import RunOptions, SuiteState
 from conformance.cases import Case
 from conformance.rules import load_corpus
 from conformance.toolkit import CheckContext, Untested

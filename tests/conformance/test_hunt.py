@@ -10,9 +10,8 @@ from collections.abc import Callable
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from adapters._codec import from_json, to_json
-from adapters._schemas import check_outbound
 from adapters.capabilities import missing_capability, needed_capabilities
+from adapters.codec import check_outbound, from_json, to_json
 from adapters.handshake import Capabilities, Handshake, Implementation, Limits
 from adapters.scenario import Answer, Bounds, Scenario, StartTurn
 from adapters.trace import Trace

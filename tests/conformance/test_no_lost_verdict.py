@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance._pytest._options import RunOptions
-from conformance._pytest._state import SuiteState
+from conformance._pytest import RunOptions, SuiteState
 from conformance.cases import Case, Selection, collect_cases
 from conformance.rules import load_corpus
 from conformance.toolkit import CheckContext

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
 from adapters import Driver, connect
-from adapters._codec import to_json
+from adapters.codec import to_json
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.hunt.strategies import scenarios
