@@ -12,15 +12,22 @@ has no outcome block (RT-TOOL-8's third), the rule text decides the outcome
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from adapters.errors import SuiteError
 from conformance.cases import Case
 from conformance.checks import rule_modules
-from conformance.rules import Corpus, Example
+from conformance.rules import Corpus, Example, Rule
 from conformance.toolkit import Binding, CheckContext, Stage, VectorRun
 
-__all__ = ["BINDINGS", "STAGES", "bound_pairs", "group_examples", "vector_cases"]
+__all__ = [
+    "BINDINGS",
+    "STAGES",
+    "bound_pairs",
+    "group_examples",
+    "rule_vector_cases",
+    "vector_cases",
+]
 
 
 def _gathered() -> tuple[dict[tuple[str, str], Stage], tuple[Binding, ...]]:
@@ -80,39 +87,44 @@ def _runner(binding: Binding, run: VectorRun) -> Callable[[CheckContext], None]:
 def vector_cases(corpus: Corpus) -> list[Case]:
     """One case per vector of every rule; raises :class:`SuiteError` for an example that no
     binding can run (the linter reports the same)."""
+    clause_ids = frozenset(clause.id for clause in corpus.clauses)
+    return [case for rule in corpus.rules for case in rule_vector_cases(rule, clause_ids)]
+
+
+def rule_vector_cases(rule: Rule, clause_ids: Collection[str]) -> list[Case]:
+    """One case per vector of ``rule``, whose bindings may cite only ``clause_ids``;
+    raises :class:`SuiteError` for an example that no binding can run."""
     by_shape = {(b.rule, b.verdicts): b for b in BINDINGS}
     cases: list[Case] = []
-    clause_ids = {clause.id for clause in corpus.clauses}
-    for rule in corpus.rules:
-        grouped = group_examples(rule.examples)
-        if isinstance(grouped, str):
-            raise SuiteError("an example cannot be run as a vector", problem=grouped)
-        for run in grouped:
-            binding = by_shape.get((rule.id, run.verdicts))
-            first = run.examples[0]
-            if binding is None:
-                raise SuiteError(
-                    "no vector binding for these verdicts",
-                    rule=rule.id,
-                    verdicts="+".join(run.verdicts),
-                    line=first.line,
-                )
-            missing = [c for c in binding.clauses if c not in clause_ids]
-            if missing:
-                raise SuiteError(
-                    "a vector binding cites a clause that does not exist",
-                    rule=rule.id,
-                    clause=missing[0],
-                )
-            shape = "-".join(run.verdicts)
-            cases.append(
-                Case(
-                    id=f"{first.id}/{shape}",
-                    kind="vector",
-                    name=f"example-{first.id.split('#')[1]}-{shape}",
-                    clauses=binding.clauses,
-                    summary=first.title,
-                    run=_runner(binding, run),
-                )
+    grouped = group_examples(rule.examples)
+    if isinstance(grouped, str):
+        raise SuiteError("an example cannot be run as a vector", problem=grouped)
+    for run in grouped:
+        binding = by_shape.get((rule.id, run.verdicts))
+        first = run.examples[0]
+        if binding is None:
+            raise SuiteError(
+                "no vector binding for these verdicts",
+                rule=rule.id,
+                verdicts="+".join(run.verdicts),
+                line=first.line,
             )
+        missing = [c for c in binding.clauses if c not in clause_ids]
+        if missing:
+            raise SuiteError(
+                "a vector binding cites a clause that does not exist",
+                rule=rule.id,
+                clause=missing[0],
+            )
+        shape = "-".join(run.verdicts)
+        cases.append(
+            Case(
+                id=f"{first.id}/{shape}",
+                kind="vector",
+                name=f"example-{first.id.split('#')[1]}-{shape}",
+                clauses=binding.clauses,
+                summary=first.title,
+                run=_runner(binding, run),
+            )
+        )
     return cases
