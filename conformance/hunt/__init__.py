@@ -3,8 +3,9 @@ lost artifacts, leaks, repeated side effects and misreported work, and shrinks w
 finds.
 
 * :mod:`conformance.hunt.strategies` — public strategies for scenarios;
-* :mod:`conformance.hunt.invariants` — the invariants, each bound to its clauses and to
-  the situation they speak of;
+* :mod:`conformance.hunt.invariants` — every rule's invariants (declared in
+  ``conformance/checks/<rule>/invariants.py``, each bound to its clauses and to the
+  situation they speak of), in the order the search holds them;
 * :func:`hunt_cases` — one case per invariant for the suite; the search itself runs once
   per process and is shared by those cases.
 
