@@ -3,7 +3,7 @@ conform to every clause.
 
 A legal variant takes another reading the rule text allows (``docs/interpretations.md``).
 :func:`run_variant` runs every check and example vector against one variant, straight
-through :meth:`~conformance._pytest._state.SuiteState.execute`, then a short seeded hunt,
+through :meth:`~conformance._pytest.SuiteState.execute`, then a short seeded hunt,
 and says which cases rejected it.  A variant conforms when no case failed or errored, no
 invariant was broken, and every clause has a passing check or vector.
 
@@ -22,8 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adapters.errors import BadJson, ImplementationError, Unreachable
-from conformance._pytest._options import RunOptions, resolve_spec
-from conformance._pytest._state import SuiteState
+from conformance._pytest import RunOptions, SuiteState, resolve_spec
 from conformance.cases import Case
 from conformance.rules import Corpus
 

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from adapters.errors import SuiteError
-from conformance.checks import CheckContext, all_checks, validate_bindings
+from conformance.checks import all_checks
 from conformance.rules import Corpus
+from conformance.toolkit import CheckContext, validate_bindings
 
 __all__ = ["Case", "CaseKind", "Selection", "check_selection", "collect_cases", "rules_of"]
 

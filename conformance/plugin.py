@@ -111,6 +111,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     """Activate the suite when ``--rttool-impl`` is given."""
     if config.getoption("rttool_impl", default=None):
-        from conformance._pytest._plugin import activate
+        from conformance._pytest import activate
 
         activate(config)

@@ -3,7 +3,7 @@
 The reference runtime ships a catalogue of *mutants*, each a deliberately broken
 variant naming the clauses it breaks.  :func:`run_mutant` runs the suite's cases (the
 checks and the example vectors) against one mutant, straight through
-:meth:`~conformance._pytest._state.SuiteState.execute`, and says which clauses' cases
+:meth:`~conformance._pytest.SuiteState.execute`, and says which clauses' cases
 caught it.  A mutant is *killed* when any case failed or errored; each clause it claims
 to break must be among the clauses of the cases that did, or it is *missed*.
 
@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from adapters.errors import BadJson, ImplementationError, Unreachable
-from conformance._pytest._options import RunOptions, resolve_spec
-from conformance._pytest._state import CaseOutcome, SuiteState
+from conformance._pytest import CaseOutcome, RunOptions, SuiteState, resolve_spec
 from conformance.cases import Case, Selection, collect_cases, rules_of
 from conformance.rules import Corpus
 

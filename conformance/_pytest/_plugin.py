@@ -18,9 +18,9 @@ from conformance.cases import Case, Selection, collect_cases
 
 if TYPE_CHECKING:
     from conformance.report import StandingReport
-from conformance.report._escape import printable
+from conformance._escape import printable
 
-__all__ = ["STATE", "TEST_NAME", "UNDRIVABLE", "activate", "report_allure"]
+__all__ = ["STATE", "SUITE_MODULE", "TEST_NAME", "UNDRIVABLE", "activate", "report_allure"]
 
 STATE = pytest.StashKey[SuiteState]()
 #: written into the report directory when the implementation cannot be driven at all

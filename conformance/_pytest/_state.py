@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adapters import Driver, connect
-from adapters._codec import to_json
 from adapters.capabilities import missing_capability, needed_capabilities
+from adapters.codec import to_json
 from adapters.driver import Unsupported
 from adapters.errors import ImplementationError, TimedOut
 from adapters.handshake import Handshake
@@ -21,9 +21,15 @@ from conformance._files import write_file
 from conformance._pytest._options import RunOptions
 from conformance._redact import redacted
 from conformance.cases import Case
-from conformance.checks import CheckContext, CheckFailed, Failure, NotApplicable, Untested
-from conformance.checks._context import ScenarioRunner
 from conformance.rules import Corpus
+from conformance.toolkit import (
+    CheckContext,
+    CheckFailed,
+    Failure,
+    NotApplicable,
+    ScenarioRunner,
+    Untested,
+)
 
 __all__ = ["CaseOutcome", "SuiteState"]
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from conformance._escape import printable
 from conformance._pytest._plugin import STATE, report_allure
 from conformance.cases import Case
-from conformance.report._escape import printable
 
 
 def test_rttool(rttool_case: Case, request: pytest.FixtureRequest) -> None:

@@ -26,8 +26,8 @@ from conformance.catalog._hunt_sample import (
     hunt_samples,
 )
 from conformance.catalog._recording import CaseRecording, record_case
-from conformance.checks import ScenarioRunner
 from conformance.rules import Corpus
+from conformance.toolkit import ScenarioRunner
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -164,7 +164,7 @@ def build_catalog(
     """
     from adapters import Driver, connect
     from conformance import __version__
-    from conformance._pytest._options import REFERENCE_SPEC
+    from conformance._pytest import REFERENCE_SPEC
     from conformance.cases import Selection, check_selection, collect_cases
     from conformance.rules import load_corpus
     from conformance.vectors import vector_cases

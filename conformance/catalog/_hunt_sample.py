@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 
-from adapters._codec import to_json
+from adapters.codec import to_json
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 

@@ -22,7 +22,7 @@ from adapters.driver import Unsupported
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
-from conformance.checks import CheckContext, CheckFailed, NotApplicable, ScenarioRunner, Untested
+from conformance.toolkit import CheckContext, CheckFailed, NotApplicable, ScenarioRunner, Untested
 
 __all__ = ["CaseRecording", "record_case"]
 

@@ -77,8 +77,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     from adapters.errors import ImplementationError, RttoolError
+    from conformance._escape import printable
     from conformance._redact import redacted
-    from conformance.report._escape import printable
 
     try:
         code: int = args.handler(args)

@@ -76,14 +76,13 @@ def _load(path: Path) -> tuple[object, str | None]:
 def replay(args: argparse.Namespace) -> int:
     """Replay one scenario and judge it."""
     from adapters import Driver, Unsupported, connect
-    from adapters._codec import CodecError, from_json
-    from adapters._schemas import check_outbound
+    from adapters.codec import CodecError, check_outbound, from_json
     from adapters.errors import ImplementationError, RttoolError, SuiteError
     from adapters.scenario import Scenario
     from conformance import __version__
-    from conformance._pytest._options import resolve_spec
+    from conformance._escape import printable
+    from conformance._pytest import resolve_spec
     from conformance.hunt import INVARIANTS, steps_summary
-    from conformance.report._escape import printable
 
     file = printable(str(args.file))
     try:

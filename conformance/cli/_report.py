@@ -40,7 +40,7 @@ LEVEL_NAMES = ("core", "extended", "optional")
 
 def say(line: str, *, stream: TextIO | None = None) -> None:
     """Print ``line`` with control characters shown, never sent to the terminal."""
-    from conformance.report._escape import printable
+    from conformance._escape import printable
 
     (stream or sys.stdout).write(printable(line) + "\n")
 

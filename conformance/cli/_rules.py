@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from conformance.coverage import BoundCase
     from conformance.rules import Corpus, Rule
 
 from conformance.cli import plural
@@ -63,6 +64,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     listing.set_defaults(handler=_list)
     show = sub.add_parser("show", help="one rule with its clauses, citations and examples")
     show.add_argument("rule_id", metavar="ID")
+    show.add_argument(
+        "--cases",
+        action="store_true",
+        help="under each clause, every check (each variant), vector and hunt invariant bound "
+        "to it, with the file and line of its code",
+    )
     _add_format(show)
     _add_corpus(show)
     show.set_defaults(handler=_show)
@@ -190,7 +197,19 @@ def _summary(corpus: Corpus) -> str:
     )
 
 
-def _rule_json(rule: Rule) -> dict[str, object]:
+def _case_json(case: BoundCase) -> dict[str, object]:
+    return {
+        "id": case.id,
+        "kind": case.kind,
+        "name": case.name,
+        "file": case.file,
+        "line": case.line,
+    }
+
+
+def _rule_json(
+    rule: Rule, cases: dict[str, tuple[BoundCase, ...]] | None = None
+) -> dict[str, object]:
     return {
         "id": rule.id,
         "family": rule.family,
@@ -215,6 +234,11 @@ def _rule_json(rule: Rule) -> dict[str, object]:
                 "number": clause.number,
                 "text": clause.text,
                 "line": clause.line,
+                **(
+                    {}
+                    if cases is None
+                    else {"cases": [_case_json(case) for case in cases.get(clause.id, ())]}
+                ),
             }
             for clause in rule.clauses
         ],
@@ -245,8 +269,13 @@ def _show(args: argparse.Namespace) -> int:
     rule = corpus.get(args.rule_id)
     if rule is None:
         raise CorpusError("no such rule in the corpus", id=args.rule_id)
+    cases = None
+    if args.cases:
+        from conformance.coverage import clause_cases
+
+        cases = clause_cases(rule, corpus)
     if args.format == "json":
-        sys.stdout.write(json.dumps(_rule_json(rule), ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json.dumps(_rule_json(rule, cases), ensure_ascii=False, indent=2) + "\n")
         return _EXIT_OK
     part = f" (Part {rule.part})" if rule.part else ""
     _out(f"{rule.id} — {rule.title}")
@@ -263,6 +292,8 @@ def _show(args: argparse.Namespace) -> int:
     _out("Clauses:")
     for clause in rule.clauses:
         _out(f"  {clause.citation}  [{clause.id}, line {clause.line}]  {clause.text}")
+        if cases is not None:
+            _show_cases(cases.get(clause.id, ()))
     if rule.examples:
         _out()
         _out("Examples:")
@@ -272,6 +303,16 @@ def _show(args: argparse.Namespace) -> int:
     _out(f"Names: {', '.join(rule.names) or '—'}")
     _out(f"Referenced by: {', '.join(rule.referenced_by) or '—'}")
     return _EXIT_OK
+
+
+def _show_cases(cases: Sequence[BoundCase]) -> None:
+    """One line per case under its clause: kind, name, and ``file:line`` of its code."""
+    if not cases:
+        _out("      (no case)")
+        return
+    width = max(len(case.name) for case in cases)
+    for case in cases:
+        _out(f"      {case.kind:<6}  {case.name:<{width}}  {case.file}:{case.line}")
 
 
 def _import(args: argparse.Namespace) -> int:

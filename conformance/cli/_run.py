@@ -135,8 +135,8 @@ def run(args: argparse.Namespace) -> int:
     import pytest
 
     from adapters.errors import ImplementationError, RttoolError
-    from conformance._pytest._options import resolve_spec
-    from conformance._pytest._plugin import UNDRIVABLE
+    from conformance._escape import printable
+    from conformance._pytest import UNDRIVABLE, resolve_spec
     from conformance._redact import redacted
     from conformance.cases import check_selection
     from conformance.cli import EXIT_UNDRIVABLE, EXIT_USAGE
@@ -153,7 +153,6 @@ def run(args: argparse.Namespace) -> int:
         terminal_table,
         write_reports,
     )
-    from conformance.report._escape import printable
     from conformance.rules import load_corpus
 
     try:
@@ -248,7 +247,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _pytest_args(args: argparse.Namespace, report_dir: Path, levels: tuple[str, ...]) -> list[str]:
-    from conformance._pytest._plugin import SUITE_MODULE
+    from conformance._pytest import SUITE_MODULE
 
     out = [
         str(SUITE_MODULE),
@@ -300,8 +299,8 @@ def _write_undrivable(report_dir: Path, spec: str, message: str) -> None:
 
 def _write_quietly(report_dir: Path, name: str, content: bytes) -> None:
     """Write one file of the report directory; a failure is said on one line."""
+    from conformance._escape import printable
     from conformance._files import write_file
-    from conformance.report._escape import printable
 
     try:
         write_file(report_dir, name, content)

@@ -126,7 +126,7 @@ def _catalog(args: argparse.Namespace) -> Catalog:
 def _handshake(impl: str, timeout: float) -> Handshake:
     from adapters import Driver, connect
     from conformance import __version__
-    from conformance._pytest._options import resolve_spec
+    from conformance._pytest import resolve_spec
 
     connection = connect(resolve_spec(impl, None), timeout=timeout)
     driver = Driver(connection, timeout=timeout, suite_version=__version__)
@@ -220,7 +220,7 @@ def _facts(entry: Entry, catalog: Catalog) -> list[str]:
 def _show(args: argparse.Namespace) -> int:
     import sys
 
-    from adapters._codec import to_json
+    from adapters.codec import to_json
 
     catalog = _catalog(args)
     found = catalog.find(args.id)
@@ -250,7 +250,7 @@ def _write(path: Path, value: object) -> None:
 
 
 def _dump(args: argparse.Namespace) -> int:
-    from adapters._codec import to_json
+    from adapters.codec import to_json
     from adapters.errors import RttoolError
     from adapters.handshake import PROTOCOL
     from conformance import __version__

@@ -71,8 +71,8 @@ def selftest(args: argparse.Namespace) -> int:
     """Run the self-test and report it; returns the exit code."""
     from conformance import _variants
     from conformance import selftest as engine
+    from conformance._escape import printable
     from conformance.cli import EXIT_FINDING, EXIT_OK, EXIT_USAGE
-    from conformance.report._escape import printable
     from conformance.rules import load_corpus
 
     catalogue = engine.read_catalogue()
@@ -174,7 +174,7 @@ def selftest(args: argparse.Namespace) -> int:
 
 
 def _line(result: MutantResult, width: int) -> str:
-    from conformance.report._escape import printable
+    from conformance._escape import printable
 
     breaks = ", ".join(result.breaks)
     by = ", ".join(result.caught_by) or "-"
@@ -202,7 +202,7 @@ def _line(result: MutantResult, width: int) -> str:
 
 def _variant_lines(judged: list[VariantResult], width: int) -> None:
     """A line per variant, and each case that rejected one (its first message)."""
-    from conformance.report._escape import printable
+    from conformance._escape import printable
 
     for variant in judged:
         verdict = "yes" if variant.conforms else "NO "

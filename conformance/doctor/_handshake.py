@@ -14,7 +14,7 @@ from typing import Any
 
 from jsonschema.exceptions import ValidationError
 
-from adapters._schemas import validator
+from adapters.codec import validator
 from adapters.handshake import PROTOCOL, Handshake
 from conformance.doctor._findings import Diagnosis
 

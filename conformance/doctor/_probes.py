@@ -14,8 +14,8 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from adapters._codec import to_json
 from adapters.capabilities import missing_capability
+from adapters.codec import to_json
 from adapters.driver import Driver, Unsupported
 from adapters.errors import ImplementationError, TimedOut
 from adapters.handshake import Handshake

@@ -3,8 +3,9 @@ lost artifacts, leaks, repeated side effects and misreported work, and shrinks w
 finds.
 
 * :mod:`conformance.hunt.strategies` — public strategies for scenarios;
-* :mod:`conformance.hunt.invariants` — the invariants, each bound to its clauses and to
-  the situation they speak of;
+* :mod:`conformance.hunt.invariants` — every rule's invariants (declared in
+  ``conformance/checks/<rule>/invariants.py``, each bound to its clauses and to the
+  situation they speak of), in the order the search holds them;
 * :func:`hunt_cases` — one case per invariant for the suite; the search itself runs once
   per process and is shared by those cases.
 
@@ -19,13 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from adapters._codec import to_json
+from adapters.codec import to_json
 from adapters.scenario import Scenario
 from conformance.cases import Case
-from conformance.checks import CheckContext, NotApplicable, Untested
 from conformance.hunt._search import Budget, Finding, HuntOutcome, Tally, hunt
-from conformance.hunt.invariants import INVARIANTS, Invariant
-from conformance.report._values import HUNT_PREFIX
+from conformance.hunt.invariants import INVARIANTS
+from conformance.report import HUNT_PREFIX
+from conformance.toolkit import CheckContext, Invariant, NotApplicable, Untested
 
 __all__ = [
     "INVARIANTS",

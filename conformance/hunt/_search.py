@@ -27,8 +27,7 @@ from adapters.errors import ImplementationError
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
-from conformance.checks._context import ScenarioRunner
-from conformance.hunt._invariant import Invariant, Violation
+from conformance.toolkit import Invariant, ScenarioRunner, Violation
 
 __all__ = ["Budget", "Finding", "HuntOutcome", "Tally", "hunt"]
 

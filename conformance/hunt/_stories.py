@@ -34,6 +34,7 @@ from adapters.scenario import (
     Step,
     Wait,
 )
+from conformance.hunt._batches import batches
 
 __all__ = ["Segment", "story"]
 
@@ -67,8 +68,6 @@ class Segment:
 
 
 def _segments(handshake: Handshake, names: tuple[str, ...]) -> st.SearchStrategy[Segment]:
-    from conformance.hunt.strategies import batches
-
     caps = handshake.capabilities
     durable = "durable-resume" in handshake.profiles
     endings = [

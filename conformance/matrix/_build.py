@@ -18,11 +18,11 @@ from adapters.errors import RttoolError
 from conformance.report import (
     ClauseResult,
     RuleResult,
+    Standing,
     StandingFormatError,
     StandingReport,
     load_standing,
 )
-from conformance.report._values import Standing
 
 __all__ = ["MAX_STANDING_BYTES", "Column", "Matrix", "Row", "build_matrix", "heading_anchor"]
 

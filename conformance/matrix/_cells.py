@@ -11,9 +11,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from conformance.matrix._build import Column, Matrix, Row, heading_anchor
-from conformance.report import StandingReport
-from conformance.report._labels import STANDING_SYMBOLS, counts_phrase
-from conformance.report._values import Standing
+from conformance.report import STANDING_SYMBOLS, Standing, StandingReport, counts_phrase
 
 __all__ = [
     "ABSENT",

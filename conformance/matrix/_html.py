@@ -14,6 +14,7 @@ import hashlib
 import html
 from pathlib import Path
 
+from conformance._escape import code_spans, xml_text
 from conformance.matrix._build import Column, Matrix, Row
 from conformance.matrix._cells import (
     ABSENT,
@@ -23,8 +24,7 @@ from conformance.matrix._cells import (
     standing_page_anchor,
     summary_rows,
 )
-from conformance.report._escape import code_spans, xml_text
-from conformance.report._labels import STANDING_SYMBOLS
+from conformance.report import STANDING_SYMBOLS
 
 __all__ = ["CONTENT_SECURITY_POLICY", "matrix_html"]
 

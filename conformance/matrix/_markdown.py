@@ -1,7 +1,7 @@
 """The matrix as a Markdown page: a summary table, then rules and clauses by implementation.
 
 Every cell links to the implementation's own ``STANDING.md``, at the heading of the
-rule.  Every string from a report is escaped (:func:`conformance.report._escape.markdown`);
+rule.  Every string from a report is escaped (:func:`conformance._escape.markdown`);
 link destinations are built from folder names and anchors of word characters only.
 """
 
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conformance._escape import code_spans, markdown
 from conformance.matrix._build import Column, Matrix, Row
 from conformance.matrix._cells import ABSENT, LEGEND, cell, standing_page_anchor, summary_rows
-from conformance.report._escape import code_spans, markdown
-from conformance.report._labels import STANDING_SYMBOLS
+from conformance.report import STANDING_SYMBOLS
 
 __all__ = ["DEFAULT_TITLE", "matrix_markdown"]
 

@@ -29,6 +29,7 @@ from conformance.report._expectations import (
 )
 from conformance.report._gate import GateFinding, GateResult, gate, resolve_expectations
 from conformance.report._junit import junit_xml, undrivable_junit
+from conformance.report._labels import STANDING_SYMBOLS, counts_phrase
 from conformance.report._model import (
     CheckCounts,
     CheckResult,
@@ -59,6 +60,7 @@ from conformance.report._update import ExpectationsUpdate, update_expectations
 from conformance.report._values import (
     CHECK_KINDS,
     FAILING,
+    HUNT_PREFIX,
     LEVELS,
     OUTCOMES,
     STANDINGS,
@@ -76,11 +78,13 @@ __all__ = [
     "CHECK_KINDS",
     "FAILING",
     "FORMAT",
+    "HUNT_PREFIX",
     "IMPLEMENTATION_LIMITS",
     "LEVELS",
     "OUTCOMES",
     "RENDERERS",
     "STANDINGS",
+    "STANDING_SYMBOLS",
     "Change",
     "CheckCounts",
     "CheckKind",
@@ -117,6 +121,7 @@ __all__ = [
     "append_step_summary",
     "capability_names",
     "clause_standing",
+    "counts_phrase",
     "diff_reports",
     "from_json",
     "gate",

@@ -27,7 +27,7 @@ from allure_commons.model2 import (
     TestResult,
 )
 
-from conformance.report._escape import http_url, safe_relative_path
+from conformance._escape import http_url, safe_relative_path
 from conformance.report._labels import failure_lines
 from conformance.report._model import CheckResult, ClauseResult, RuleResult
 from conformance.report._output import CopiedFile, OutputFile, Rendered, RenderOptions

@@ -13,7 +13,7 @@ import re
 import xml.etree.ElementTree as ET
 from types import MappingProxyType
 
-from conformance.report._escape import xml_text
+from conformance._escape import xml_text
 from conformance.report._output import OutputFile, Rendered, RenderOptions
 from conformance.report._standing import FamilyTally, StandingReport
 

@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 from typing import Literal
 
-from conformance.report._escape import printable
+from conformance._escape import printable
 from conformance.report._standing import StandingReport
 from conformance.report._values import FAILING, Standing
 

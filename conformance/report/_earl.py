@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from urllib.parse import quote
 
-from conformance.report._escape import http_url
+from conformance._escape import http_url
 from conformance.report._labels import failure_lines
 from conformance.report._model import ClauseResult, RuleResult
 from conformance.report._output import OutputFile, Rendered, RenderOptions

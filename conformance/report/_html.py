@@ -14,7 +14,7 @@ import base64
 import hashlib
 import html
 
-from conformance.report._escape import code_spans, evidence_href, http_url, xml_text
+from conformance._escape import code_spans, evidence_href, http_url, xml_text
 from conformance.report._html_assets import SCRIPT, STYLE
 from conformance.report._labels import (
     counts_phrase,

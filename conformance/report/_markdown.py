@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from conformance.report._escape import code_spans, evidence_href, http_url, markdown
+from conformance._escape import code_spans, evidence_href, http_url, markdown
 from conformance.report._labels import (
     STANDING_SYMBOLS,
     check_symbol,

@@ -6,8 +6,8 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from conformance._escape import markdown
 from conformance.report._errors import ReportWriteError
-from conformance.report._escape import markdown
 from conformance.report._gate import GateFinding, GateResult
 from conformance.report._labels import STANDING_SYMBOLS
 from conformance.report._standing import StandingReport

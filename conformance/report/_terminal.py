@@ -6,7 +6,7 @@ last case finishes and the table printed at the end can never disagree.
 
 from __future__ import annotations
 
-from conformance.report._escape import printable
+from conformance._escape import printable
 from conformance.report._model import RuleResult
 from conformance.report._standing import StandingReport
 

@@ -18,12 +18,12 @@ from types import MappingProxyType
 
 from adapters.errors import RttoolError
 from adapters.limits import TooDeep, loads
+from conformance._escape import safe_relative_path
 from conformance._files import real_directory, write_file
 from conformance.report._allure import render_allure
 from conformance.report._badge import render_badges
 from conformance.report._earl import render_earl
 from conformance.report._errors import ReportWriteError
-from conformance.report._escape import safe_relative_path
 from conformance.report._html import render_html
 from conformance.report._json_format import render_json
 from conformance.report._junit import render_junit

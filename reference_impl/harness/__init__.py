@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from adapters._codec import CodecError, from_json
+from adapters.codec import CodecError, from_json
 from adapters.handshake import PROTOCOL
 from adapters.protocol import Message
 from adapters.scenario import Scenario

@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from adapters import Connection, Driver, ProtocolMismatch, SchemaViolation, Trace, Unsupported
-from adapters._codec import to_json
-from adapters._schemas import validator
+from adapters.codec import to_json, validator
 from adapters.http import HttpConnection
 from adapters.protocol import Message
 from adapters.scenario import Reply, Restart, Return, Scenario, StartTurn, Tool, Wait, call

@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from adapters import Driver, Trace, Unsupported, connect
-from adapters._codec import to_json
-from adapters._schemas import schema, validator
+from adapters.codec import schema, to_json, validator
 from adapters.handshake import Capabilities
 from adapters.scenario import (
     Answer,

@@ -171,7 +171,7 @@ class EchoBreaker:
 @pytest.mark.parametrize(("key", "value"), [("index", 7), ("index", 1), ("op", "restart")], ids=str)
 def test_a_step_record_must_echo_its_step(key: str, value: object) -> None:
     from adapters.scenario import StartTurn
-    from conformance.scenarios import say, scenario
+    from conformance.toolkit import say, scenario
 
     driver = Driver(InProcessConnection("python:x", EchoBreaker(key, value)))
     try:

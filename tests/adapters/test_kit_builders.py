@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from adapters._schemas import validator
+from adapters.codec import validator
 from adapters.handshake import Capabilities, Limits
 from adapters.kit import BuildError, Pass, Run, StepRecord, WireTurn, handshake, note
 

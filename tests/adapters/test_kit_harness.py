@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from adapters._codec import to_json
-from adapters._schemas import validator
+from adapters.codec import to_json, validator
 from adapters.kit import (
     DONE,
     BuildError,

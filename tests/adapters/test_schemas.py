@@ -11,8 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adapters import Driver, ImplementationError, SchemaViolation, SuiteError
-from adapters._codec import CodecError, from_json, to_json
-from adapters._schemas import check_inbound, validator
+from adapters.codec import CodecError, check_inbound, from_json, to_json, validator
 from adapters.handshake import Capabilities, DurableResume, Handshake, Implementation, Limits
 from adapters.protocol import Message
 from adapters.scenario import (

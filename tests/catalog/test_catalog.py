@@ -8,19 +8,18 @@ from dataclasses import replace
 
 import pytest
 
-from adapters._codec import to_json
 from adapters.capabilities import needed_capabilities
+from adapters.codec import to_json
 from adapters.driver import Unsupported
 from adapters.handshake import Capabilities, Handshake
 from adapters.scenario import Scenario, StartTurn
 from adapters.trace import Trace
 from conformance.cases import collect_cases
-from conformance.catalog import Catalog, build_catalog, file_names
-from conformance.catalog._entries import Entry
+from conformance.catalog import Catalog, Entry, build_catalog, file_names
 from conformance.catalog._recording import record_case
-from conformance.checks import CheckContext
 from conformance.hunt.invariants import INVARIANTS
 from conformance.rules import load_corpus
+from conformance.toolkit import CheckContext
 from conformance.vectors import vector_cases
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from adapters._schemas import validator
+from adapters.codec import validator
 from conformance.cli import main
 from tests.adapters.conftest import stdio_spec
 from tests.adapters.toy import write_toy

@@ -5,8 +5,8 @@ from __future__ import annotations
 import functools
 
 from conformance.cases import Case, collect_cases
-from conformance.checks import CheckContext, CheckFailed, Failure, ScenarioRunner
 from conformance.rules import load_corpus
+from conformance.toolkit import CheckContext, CheckFailed, Failure, ScenarioRunner
 from conformance.vectors import vector_cases
 
 

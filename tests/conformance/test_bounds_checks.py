@@ -16,8 +16,13 @@ from adapters.driver import Unsupported
 from adapters.handshake import Capabilities, Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace, WarningRecord
-from conformance.checks import CheckContext, CheckFailed, ScenarioRunner, Untested, all_checks
-from conformance.checks._bounds import (
+from conformance.checks import all_checks
+from conformance.checks.rt_tool_6._kept import PAYLOAD_FLOOR, _floor
+from conformance.toolkit import (
+    CheckContext,
+    CheckFailed,
+    ScenarioRunner,
+    Untested,
     largest_size,
     names,
     over_by_one_utf8_byte,
@@ -25,7 +30,6 @@ from conformance.checks._bounds import (
     sized_payload,
     smallest_size,
 )
-from conformance.checks._kept import PAYLOAD_FLOOR, _floor
 from tests.conformance._support import mutant_driver, reference_driver
 
 REPO = Path(__file__).resolve().parents[2]

@@ -6,10 +6,9 @@ import pytest
 
 from adapters.errors import SuiteError
 from conformance.cases import Selection, collect_cases
-from conformance.checks import check, validate_bindings
-from conformance.checks._registry import Check
 from conformance.coverage import covered_clauses
 from conformance.rules import load_corpus
+from conformance.toolkit import Check, check, validate_bindings
 from conformance.vectors import vector_cases
 
 

@@ -6,13 +6,10 @@ import pytest
 
 from adapters.errors import SuiteError
 from adapters.scenario import StartTurn
-from conformance._pytest._options import RunOptions
-from conformance._pytest._state import SuiteState
+from conformance._pytest import RunOptions, SuiteState
 from conformance.cases import Case
-from conformance.checks import CheckContext, CheckFailed, Untested, check
-from conformance.checks._registry import _bound
 from conformance.rules import load_corpus
-from conformance.scenarios import scenario
+from conformance.toolkit import CheckContext, CheckFailed, Untested, bound_checks, check, scenario
 from tests.conformance._support import reference_driver
 
 
@@ -91,7 +88,7 @@ def test_variants_become_named_checks() -> None:
         """A repeat is not run."""
         seen.append(variant)
 
-    bound = _bound(check_repeat)
+    bound = bound_checks(check_repeat)
     assert [b.name for b in bound] == ["repeat[second]", "repeat[third]"]
     assert [b.id for b in bound] == ["RT-TOOL-9#c1/repeat[second]", "RT-TOOL-9#c1/repeat[third]"]
     for one in bound:

@@ -10,7 +10,7 @@ import pytest
 
 from adapters.errors import SpecError
 from conformance._arguments import positive_float, positive_int
-from conformance._pytest._options import resolve_spec
+from conformance._pytest import resolve_spec
 from conformance._redact import redacted
 from tests.conformance._support import rttool
 

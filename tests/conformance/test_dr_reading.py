@@ -9,9 +9,10 @@ from adapters.driver import Unsupported
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import ModelInput, RunRecord, StepRecord, Trace
-from conformance.checks import CheckContext, CheckFailed
-from conformance.checks._ledger import done, expect_journal, start, tally
-from conformance.checks._told import (
+from conformance.checks.dr_1._ledger import done, expect_journal, start, tally
+from conformance.toolkit import (
+    CheckContext,
+    CheckFailed,
     appended,
     mentions,
     names_call,

@@ -7,11 +7,10 @@ from collections.abc import Callable
 import pytest
 
 from adapters.errors import TimedOut
-from conformance._pytest._options import RunOptions
-from conformance._pytest._state import SuiteState
+from conformance._pytest import RunOptions, SuiteState
 from conformance.cases import Case
-from conformance.checks import CheckContext, Untested
 from conformance.rules import load_corpus
+from conformance.toolkit import CheckContext, Untested
 
 
 def _case(name: str, run: Callable[[CheckContext], None]) -> Case:
@@ -37,7 +36,7 @@ def _passes(ctx: CheckContext) -> None:
 
 def _asks(ctx: CheckContext) -> None:
     from adapters.scenario import StartTurn
-    from conformance.scenarios import say, scenario
+    from conformance.toolkit import say, scenario
 
     ctx.run(scenario("asks", steps=[StartTurn("t1")], model=[say("hi")]))
 
@@ -72,7 +71,7 @@ def test_a_halted_runner_still_tells_unsupported_from_not_run() -> None:
     from adapters.driver import Unsupported
     from adapters.scenario import Restart, StartTurn
     from conformance._pytest._state import _Halted, _NotRun
-    from conformance.scenarios import scenario
+    from conformance.toolkit import scenario
 
     state = _state([])
     try:

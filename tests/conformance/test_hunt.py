@@ -10,15 +10,14 @@ from collections.abc import Callable
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from adapters._codec import from_json, to_json
-from adapters._schemas import check_outbound
 from adapters.capabilities import missing_capability, needed_capabilities
+from adapters.codec import check_outbound, from_json, to_json
 from adapters.handshake import Capabilities, Handshake, Implementation, Limits
 from adapters.scenario import Answer, Bounds, Scenario, StartTurn
 from adapters.trace import Trace
 from conformance.hunt import INVARIANTS, Budget, hunt, steps_summary
 from conformance.hunt.strategies import CANARY_PREFIX, scenarios
-from conformance.scenarios import ask, call, calls, output, say, scenario, tool
+from conformance.toolkit import ask, call, calls, output, say, scenario, tool
 from tests.conformance._support import reference_driver
 
 FULL = reference_driver().handshake()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from adapters._codec import from_json
+from adapters.codec import from_json
 from adapters.scenario import Scenario
 from conformance.hunt import steps_summary
 from conformance.selftest import MAX_COUNTEREXAMPLE_STEPS

@@ -16,10 +16,18 @@ from adapters.driver import Unsupported
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario, StartTurn
 from adapters.trace import Trace, TurnWire
-from conformance.checks import CheckContext, CheckFailed, ScenarioRunner, all_checks
-from conformance.checks._common import misplaced, show, whereabouts
+from conformance.checks import all_checks
 from conformance.hunt import INVARIANTS, Budget, hunt
-from conformance.traces import locate, pointers
+from conformance.toolkit import (
+    CheckContext,
+    CheckFailed,
+    ScenarioRunner,
+    locate,
+    misplaced,
+    pointers,
+    show,
+    whereabouts,
+)
 from tests.conformance._support import mutant_driver, reference_driver
 
 METADATA_POINTER = "/metadata/toolArtifacts/0"
@@ -146,7 +154,7 @@ def test_rt_tool_6_c1_blames_the_placement_not_a_recheck() -> None:
 
 def _moved_trace() -> tuple[Scenario, Trace]:
     from conformance.hunt.strategies import CANARY_PREFIX
-    from conformance.scenarios import call, calls, output, say, scenario, tool
+    from conformance.toolkit import call, calls, output, say, scenario, tool
 
     made = scenario(
         "moved",

@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance._pytest._options import RunOptions
-from conformance._pytest._state import SuiteState
+from conformance._pytest import RunOptions, SuiteState
 from conformance.cases import Case, Selection, collect_cases
-from conformance.checks import CheckContext
 from conformance.rules import load_corpus
+from conformance.toolkit import CheckContext
 from conformance.vectors import vector_cases
 from tests.conformance._support import harness_env, rttool
 
@@ -108,7 +107,7 @@ def _case(run: Callable[[CheckContext], None]) -> Case:
 
 def _fails_after_a_scenario(ctx: CheckContext) -> None:
     from adapters.scenario import StartTurn
-    from conformance.scenarios import say, scenario
+    from conformance.toolkit import say, scenario
 
     ctx.run(scenario("probe", steps=[StartTurn("t1")], model=[say("hi")]))
     ctx.fail("the probe always fails")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from conformance.cases import Case, collect_cases
-from conformance.checks import CheckContext
 from conformance.rules import load_corpus
+from conformance.toolkit import CheckContext
 from conformance.vectors import vector_cases
 from tests.conformance._support import reference_driver
 

@@ -8,9 +8,8 @@ from dataclasses import dataclass
 import pytest
 
 from conformance.cases import Case, collect_cases
-from conformance.checks import CheckContext, CheckFailed, Failure
-from conformance.checks._results import same_json, shown_key
 from conformance.rules import load_corpus
+from conformance.toolkit import CheckContext, CheckFailed, Failure, same_json, shown_key
 from tests.conformance._support import mutant_driver
 
 CASES = {case.id: case for case in collect_cases(load_corpus())}

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
 from adapters import Driver, connect
-from adapters._codec import to_json
+from adapters.codec import to_json
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.hunt.strategies import scenarios
@@ -66,8 +66,8 @@ def drivers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Driv
 
 def _fixed() -> list[Scenario]:
     from conformance.cases import collect_cases
-    from conformance.checks import CheckContext
     from conformance.rules import load_corpus
+    from conformance.toolkit import CheckContext
 
     recorded: list[Scenario] = []
 

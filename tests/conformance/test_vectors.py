@@ -6,8 +6,7 @@ import pytest
 
 from adapters.errors import SuiteError
 from conformance.rules import load_corpus
-from conformance.vectors import STAGES, vector_cases
-from conformance.vectors._binding import group_examples
+from conformance.vectors import STAGES, group_examples, vector_cases
 
 
 def test_every_example_of_the_corpus_becomes_a_vector() -> None:

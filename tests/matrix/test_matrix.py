@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
+from conformance._escape import xml_text
 from conformance.cli import main
 from conformance.matrix import (
     HTML_FILE,
@@ -21,7 +22,6 @@ from conformance.matrix import (
 )
 from conformance.matrix._html import CONTENT_SECURITY_POLICY, STYLE
 from conformance.report import StandingReport, render, to_json, write_reports
-from conformance.report._escape import xml_text
 from tests.report.htmlscan import scan_html
 from tests.report.sample import HOSTILE, hostile_report, sample_report
 

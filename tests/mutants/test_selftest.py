@@ -11,10 +11,10 @@ import pytest
 from adapters.errors import BadJson
 from conformance import selftest as engine
 from conformance.cases import Case
-from conformance.checks import CheckContext
 from conformance.cli import main
 from conformance.rules import Corpus
 from conformance.selftest import MAX_COUNTEREXAMPLE_STEPS
+from conformance.toolkit import CheckContext
 
 
 def _case(clause: str, run: Callable[[CheckContext], None]) -> Case:

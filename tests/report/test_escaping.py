@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
-from conformance.report import gate, github_step_summary, render, write_reports
-from conformance.report._escape import (
+from conformance._escape import (
     evidence_href,
     http_url,
     markdown,
@@ -19,6 +18,7 @@ from conformance.report._escape import (
     safe_relative_path,
     xml_text,
 )
+from conformance.report import gate, github_step_summary, render, write_reports
 from tests.report.htmlscan import Scan, scan_html
 from tests.report.sample import HOSTILE, hostile_report
 

@@ -11,12 +11,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from markdown_it import MarkdownIt
 
-from conformance.report import ALL_FORMATS, RenderOptions, StandingReport, render, write_reports
+from conformance.report import (
+    ALL_FORMATS,
+    FamilyTally,
+    RenderOptions,
+    StandingCounts,
+    StandingReport,
+    render,
+    write_reports,
+)
 from conformance.report._badge import badge_color
 from conformance.report._html import CONTENT_SECURITY_POLICY, standing_html
 from conformance.report._markdown import standing_markdown
-from conformance.report._model import StandingCounts
-from conformance.report._standing import FamilyTally
 from tests.report.sample import EVIDENCE_FILES, sample_report, write_evidence
 from tests.report.strategies import reports
 

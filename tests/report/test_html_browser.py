@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from conformance._escape import xml_text
 from conformance.report import write_reports
-from conformance.report._escape import xml_text
 from tests.report.htmlscan import Scan, scan_html
 from tests.report.sample import HOSTILE, hostile_report
 

@@ -7,10 +7,9 @@ import xml.etree.ElementTree as ET
 
 from hypothesis import HealthCheck, given, settings
 
-from conformance.report import StandingReport, render
+from conformance._escape import xml_text
+from conformance.report import StandingReport, junit_xml, render
 from conformance.report._earl import EARL_OUTCOMES, earl_document
-from conformance.report._escape import xml_text
-from conformance.report._junit import junit_xml
 from tests.report.sample import sample_report
 from tests.report.strategies import reports
 

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from adapters import scenario as sc
-from adapters._codec import to_json
+from adapters.codec import to_json
 from reference_impl.harness import ReferenceHarness
 from tests.server._client import error_of, new_conversation
 

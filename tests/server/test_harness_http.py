@@ -6,7 +6,7 @@ import httpx
 import pytest
 
 from adapters import scenario as sc
-from adapters._codec import to_json
+from adapters.codec import to_json
 from reference_impl.harness import handshake
 from reference_impl.runtime import Runtime
 from reference_impl.server import create_app

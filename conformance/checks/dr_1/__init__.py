@@ -1,0 +1,29 @@
+"""DR-1: the tool-call journal classifies a turn's calls from the durable ledger.
+
+The turns and ledgers each variant plays are in :mod:`conformance.checks.dr_1._scenarios`.
+
+What the clauses quantify over, and how the checks vary it:
+
+* ¶1 (every call of a turn gets a ``tool_start`` before it runs and a ``tool_done`` with
+  its name, input and result once it returned): one call, and a batch of four (a
+  read-only call among writes, two identical calls, a nested input with non-ASCII text);
+  a call that failed recoverably; calls made in the chunk a time limit resumed, and after
+  a restart during a pause; a call cut before its body ran (its start, no body, no done).
+* ¶2 (reading the journal records nothing): a call answered from the journal, a retry of
+  an interrupted write refused, two resumed chunks reading the journal in turn; the same
+  ledger classified twice.
+* ¶3, ¶4, ¶5 (completed, interrupted, oldest-open pairing per tool, ``clear``), through
+  the journal probe: interleaved tools, identical calls, failed and falsy results, nested
+  non-ASCII inputs; three open starts of one tool, a done of another tool between; a
+  ``clear`` before a new start, before a lone done, with two tools open, after a
+  completed call.
+
+Accepted either way (docs/interpretations.md): a ledger with ``clear`` events anywhere
+(when-clear-is-recorded), and the journal's lists in any order (journal-order).  Left
+unjudged: what a tool_start's input is for a call whose arguments were repaired (the
+suite's tools take any arguments), and whether a call that never ran (unknown tool,
+invalid arguments) is recorded at all.
+
+The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
+invariants in ``invariants.py``.
+"""

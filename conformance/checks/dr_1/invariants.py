@@ -1,0 +1,66 @@
+"""DR-1's invariant: the ledger records what really ran and returned."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from adapters.handshake import Handshake
+from adapters.scenario import Scenario
+from adapters.trace import Trace
+from conformance.toolkit import Invariant, completed_calls, invariant, mapping
+
+__all__ = ["INVARIANTS"]
+
+
+def ledger_matches_work(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    """The ledger holds a `tool_done` for every call that returned and for nothing else
+    (the journal adds no recording of its own), and a `tool_start` for every body that
+    ran."""
+    if trace.ledger is None:
+        return None
+    dones: Counter[tuple[str, str]] = Counter()
+    starts: Counter[tuple[str, str]] = Counter()
+    for event in trace.ledger:
+        item = mapping(event)
+        key = (str(item.get("turn")), str(item.get("tool")))
+        if item.get("event") == "tool_done":
+            dones[key] += 1
+        elif item.get("event") == "tool_start":
+            starts[key] += 1
+    returned: Counter[tuple[str, str]] = Counter()
+    ran: Counter[tuple[str, str]] = Counter()
+    for run in trace.runs():
+        for name, _ in completed_calls(run):
+            returned[(run.turn, name)] += 1
+        for effect in run.side_effects:
+            ran[(run.turn, str(mapping(effect).get("tool")))] += 1
+    for key in sorted(set(dones) | set(returned)):
+        if dones[key] != returned[key]:
+            return (
+                f"the ledger holds {dones[key]} tool_done events of {key[1]} in turn {key[0]}, "
+                f"but {returned[key]} calls of it returned"
+            )
+    for key in sorted(ran):
+        if starts[key] < ran[key]:
+            return (
+                f"the ledger holds {starts[key]} tool_start events of {key[1]} in turn "
+                f"{key[0]}, but its body ran {ran[key]} times"
+            )
+    return None
+
+
+def _reused(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    return any(r.disposition == "reused" for _, one in trace.passes() for r in one.results)
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    invariant(
+        "ledger-matches-work",
+        ("DR-1#c1", "DR-1#c2"),
+        ledger_matches_work,
+        "a write answered from the journal",
+        _reused,
+        needs=("ledger",),
+        profile="durable-resume",
+    ),
+)

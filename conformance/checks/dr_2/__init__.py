@@ -1,0 +1,30 @@
+"""DR-2: a resumed run is told what its turn already did.
+
+Every expectation reads what the resumed run's model was given (its first model input),
+never the harness's own ``resume.note``.  What the clauses quantify over, and how the
+checks vary it:
+
+* ¶1 (after a soft timeout, a gateway timeout or a resumable transport error, the note
+  right after the nudge): each of the three causes, a second cut in the same turn, a
+  resume after a restart.
+* ¶2 (each completed call, with a short result): a string, a map and a failed call's
+  result; non-ASCII input and result; an empty result; a result of 40 UTF-8 bytes, the
+  most the suite holds a note to showing whole; calls completed in two earlier chunks.
+* ¶3 (each interrupted call): cut after its body ran and before it did; interrupted two
+  chunks ago; a nested, non-ASCII input.
+* ¶4 (an empty journal appends nothing): a turn with no tool activity, cut once and
+  twice, and resumed after a restart.
+* ¶5 (a failed ledger read never blocks the recovery): one failed read, and a failed read
+  at each of two resumes.
+
+Accepted either way (docs/interpretations.md): the note in the nudge's message after it,
+or in the message right after it (right-after-the-nudge); a call named by its tool and
+the values of its input, as text or as JSON, escaped or not; a short result shown whole
+or, beyond 40 bytes, in any shortened form (short-result); a gateway timeout or transport
+error resumed by itself or by Continue (resumable-causes).  Left unjudged: how the note
+says an outcome is unknown (its wording is the runtime's), how often an identical call
+completed twice is named, and calls of earlier turns (the note is the turn's journal).
+
+The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
+invariants in ``invariants.py``.
+"""

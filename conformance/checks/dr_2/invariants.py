@@ -1,0 +1,125 @@
+"""DR-2's invariant: a resumed run is told, after the nudge, what its turn completed and
+interrupted."""
+
+from __future__ import annotations
+
+import json
+
+from adapters.handshake import Handshake
+from adapters.scenario import FailLedgerRead, Scenario
+from adapters.trace import RunRecord, Trace
+from conformance.toolkit import (
+    CONTINUING_CAUSES,
+    Invariant,
+    completed_calls,
+    interrupted_calls,
+    invariant,
+    mapping,
+    show,
+)
+
+__all__ = ["INVARIANTS"]
+
+
+def resume_note(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    """A resumed run is prompted with the nudge and, right after it, a note naming every
+    call its turn completed and every call it interrupted; with nothing to say, the
+    prompt is the nudge alone, byte for byte.  Where a ledger read was made to fail, the
+    note may be missing (DR-2 ¶5)."""
+    declared = handshake.durable_resume
+    if declared is None:
+        return None
+    completed: dict[tuple[str, str], list[str]] = {}
+    interrupted: dict[tuple[str, str], list[str]] = {}
+    cleared: dict[tuple[str, str], list[str]] = {}  # may or may not still be reported
+    unreadable = 0
+    for index, step in enumerate(trace.steps):
+        armed = scenario.steps[index] if index < len(scenario.steps) else None
+        if isinstance(armed, FailLedgerRead):
+            unreadable += armed.count
+        for run in step.runs:
+            key = (run.conversation, run.turn)
+            if run.cause in CONTINUING_CAUSES:
+                if unreadable > 0:
+                    unreadable -= 1
+                else:
+                    owed = completed.get(key, []) + interrupted.get(key, [])
+                    problem = _note_problem(run, declared.nudge, owed, bool(cleared.get(key)))
+                    if problem:
+                        return problem
+            completed.setdefault(key, []).extend(name for name, _ in completed_calls(run))
+            completed[key].extend(_receipts(run))
+            interrupted.setdefault(key, []).extend(name for name, _ in interrupted_calls(run))
+            if mapping(run.interruption).get("point") == "during_model_call":
+                # A cut in flight abandons partial output, which a runtime may mark with a
+                # `clear`: the calls left open before it are then no longer interrupted
+                # (DR-1 ¶5; docs/interpretations.md#when-clear-is-recorded).
+                cleared.setdefault(key, []).extend(interrupted.get(key, []))
+                interrupted[key] = []
+    return None
+
+
+def _receipts(run: RunRecord) -> list[str]:
+    """The receipts in the data of the run's completed calls, where the data is short
+    enough that a short result has no reason to cut it (the hunt's tools put one in)."""
+    found: list[str] = []
+    for one in run.passes:
+        for result in one.results:
+            data = mapping(result.result).get("data")
+            receipt = mapping(data).get("receipt")
+            short = len(json.dumps(data, separators=(",", ":"), default=str)) <= 60
+            if result.disposition == "executed" and isinstance(receipt, str) and short:
+                found.append(receipt)
+    return found
+
+
+def _note_problem(run: RunRecord, nudge: str, owed: list[str], maybe: bool) -> str | None:
+    if not run.model_inputs:
+        return None
+    messages = [mapping(m) for m in run.model_inputs[0].messages]
+    found = [i for i, m in enumerate(messages) if str(m.get("content") or "").startswith(nudge)]
+    if not found:
+        return f"resumed run {run.id} ({run.cause}) is not prompted with the nudge {show(nudge)}"
+    at = found[-1]
+    prompt = str(messages[at].get("content"))
+    if not owed:
+        if prompt != nudge and not maybe:
+            return (
+                f"resumed run {run.id} had nothing in its journal, yet its prompt is "
+                f"{show(prompt)}, not the nudge alone"
+            )
+        return None
+    # The note follows the nudge, in its message or the next (docs/interpretations.md).
+    following = messages[at + 1] if at + 1 < len(messages) else {}
+    note = prompt[len(nudge) :] + " " + str(following.get("content") or "")
+    missing = sorted({name for name in owed if name not in note})
+    if missing:
+        return (
+            f"resumed run {run.id} ({run.cause}) is not told of {show(missing)} after the "
+            f"nudge (tools its turn already ran, and the results they returned): "
+            f"{show(note.strip(), 160)}"
+        )
+    return None
+
+
+def _resumed_with_journal(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    done: set[tuple[str, str]] = set()
+    for run in trace.runs():
+        key = (run.conversation, run.turn)
+        if key in done and run.cause in CONTINUING_CAUSES:
+            return True
+        if completed_calls(run) or interrupted_calls(run):
+            done.add(key)
+    return False
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    invariant(
+        "resume-note",
+        ("DR-2#c2", "DR-2#c3", "DR-2#c4"),
+        resume_note,
+        "a turn resumed after calls completed or were interrupted",
+        _resumed_with_journal,
+        profile="durable-resume",
+    ),
+)

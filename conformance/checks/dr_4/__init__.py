@@ -1,0 +1,25 @@
+"""DR-4: an interrupted write is not blindly retried.
+
+A write is interrupted by a cut after its body ran (its side effect landed, its result
+was never recorded), before its body ran, or by the process dying after it.  What the
+clauses quantify over, and how the checks vary it:
+
+* ¶1 (the hard-block covers completed calls only): the three interruptions above, and a
+  retry two chunks after the cut; the identical retry is never answered as if the call
+  had completed (it runs, or it is refused, never handed a successful result unrun).
+* ¶2 (an identical retry is refused when the resumed run's history shows the
+  interruption, and only then): the retry in the next chunk, two chunks later, after a
+  crash and Continue; two identical retries in one batch; a retry with other arguments
+  beside an identical one; a retry in a new turn, whose run resumes nothing.
+
+Accepted either way (docs/interpretations.md#history-shows-the-interruption): how the
+history shows an interrupted call (a placeholder result, the declared call left without
+one, a message of its own).  The suite takes the history to show it when the model input
+that produced the retry mentions the interrupted call before the resume prompt (its call
+id, or its tool name with its input), and then expects the retry not to run.  Where the
+history does not mention it, the refusal is not judged.  Left unjudged: whether a refusal
+itself keeps showing the interruption to a later retry.
+
+The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
+invariants in ``invariants.py``.
+"""

@@ -1,0 +1,198 @@
+"""DR-4's hand-written checks.  What they vary, and what is left unjudged, is in the
+rule's overview (:mod:`conformance.checks.dr_4`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adapters.scenario import Interrupt, StartTurn, Step
+from adapters.trace import RunRecord, Trace
+from conformance.toolkit import (
+    ANA,
+    BO,
+    CheckContext,
+    Untested,
+    call,
+    calls,
+    check,
+    cut,
+    listing,
+    located_continuations,
+    located_results,
+    mapping,
+    mentions,
+    nudge,
+    one_turn,
+    ran,
+    resume,
+    resume_prompt,
+    runs_of,
+    say,
+    send,
+    show,
+    tools,
+)
+
+FIRST = "call-interrupted-1"
+
+
+@dataclass(frozen=True)
+class Retry:
+    """A write (``send_email`` to Ana, call ``FIRST``) interrupted by ``interruption``,
+    then retried: ``retries`` are the resumed chunk's calls, ``identical`` those that
+    repeat the interrupted call exactly; ``middle`` a chunk between, cut in turn after its
+    lookup returned."""
+
+    interruption: Interrupt
+    retries: tuple[dict[str, object], ...] = (send(ANA, "r1"),)
+    identical: tuple[str, ...] = ("r1",)
+    middle: bool = False
+
+
+def _play(ctx: CheckContext, name: str, retry: Retry) -> Trace:
+    cause = retry.interruption.cause
+    model = [calls(send(ANA, FIRST))]
+    steps: list[Step] = [retry.interruption]
+    if retry.middle:
+        model.append(calls(call("lookup", {"id": 7}, "c2")))
+        steps.append(cut("after_tool_done", on="lookup"))
+    steps.append(StartTurn("t1"))
+    steps.append(resume(ctx, cause))
+    if retry.middle:
+        steps.append(resume(ctx, "time_limit"))
+    return one_turn(
+        ctx, name, tools=tools(), model=[*model, calls(*retry.retries), say("done")], steps=steps
+    )
+
+
+def _retrying_run(ctx: CheckContext, trace: Trace, retry: Retry) -> tuple[str, RunRecord]:
+    """The resumed run that dispatched the retries."""
+    wanted = {str(c.get("tool_call_id")) for c in retry.retries}
+    for at, run in located_continuations(trace):
+        batches = [mapping(c).get("tool_call_id") for one in run.passes for c in one.batch]
+        if wanted & set(map(str, batches)):
+            return at, run
+    ctx.fail(
+        f"no resumed run of turn t1 dispatched the retries {sorted(wanted)}; the turn was "
+        "interrupted and should have resumed",
+    )
+
+
+CUTS: dict[str, Retry] = {
+    "cut-after-the-body": Retry(cut("after_tool_body", on="send_email")),
+    "cut-before-the-body": Retry(cut("before_tool_body", on="send_email")),
+    "crash-after-the-body": Retry(cut("after_tool_body", "crash", "send_email")),
+    "two-chunks-later": Retry(cut("after_tool_body", on="send_email"), middle=True),
+}
+
+
+@check("DR-4#c1", variants=CUTS)
+def check_landed_but_unrecorded_is_interrupted(ctx: CheckContext, variant: Retry) -> None:
+    """A call whose result was never recorded is interrupted, not completed: an identical
+    retry is never handed a successful result without running."""
+    trace = _play(ctx, "dr4-c1-unrecorded", variant)
+    _retrying_run(ctx, trace, variant)
+    for call_id in variant.identical:
+        if ran(trace, call_id):
+            continue
+        for at, result in located_results(trace, call_id):
+            ctx.expect(
+                mapping(result.result).get("success") is not True,
+                f"the identical retry {call_id} did not run, and got the successful result "
+                f"{show(result.result)}; its original was cut before its result was recorded, "
+                "so nothing completed can answer it: DR-4 ¶1: the hard-block covers completed "
+                "calls only, and a call whose result was never recorded counts as interrupted",
+                at=f"{at}/result",
+            )
+
+
+RETRIES: dict[str, Retry] = {
+    "next-chunk": Retry(cut("after_tool_body", on="send_email")),
+    "two-chunks-later": Retry(cut("after_tool_body", on="send_email"), middle=True),
+    "after-a-crash": Retry(cut("after_tool_body", "crash", "send_email")),
+    "two-retries-in-one-batch": Retry(
+        cut("after_tool_body", on="send_email"),
+        (send(ANA, "r1"), send(ANA, "r2")),
+        ("r1", "r2"),
+    ),
+    "other-arguments-beside": Retry(
+        cut("after_tool_body", on="send_email"), (send(BO, "r2"), send(ANA, "r1")), ("r1",)
+    ),
+}
+GUARD = (
+    "DR-4 ¶2: an identical retry of an interrupted write is refused when the resumed run's "
+    "history shows the interruption"
+)
+
+
+def _shown(ctx: CheckContext, run: RunRecord) -> bool:
+    """Whether the model input the retries came from (the resumed run's first) mentions the
+    interrupted call before its resume prompt."""
+    if not run.model_inputs:
+        return False
+    messages = list(run.model_inputs[0].messages)
+    prompt = resume_prompt(run, nudge(ctx))
+    history = messages[: prompt.index] if prompt is not None else messages
+    return any(mentions(m, FIRST, "send_email", dict(ANA)) for m in history)
+
+
+@check("DR-4#c2", variants=RETRIES)
+def check_guard_only_when_history_shows(ctx: CheckContext, variant: Retry) -> None:
+    """An identical retry of an interrupted write does not run in the resumed run whose
+    history shows the interruption; a retry with other arguments runs."""
+    trace = _play(ctx, "dr4-c2-guarded", variant)
+    at, run = _retrying_run(ctx, trace, variant)
+    if not _shown(ctx, run):
+        raise Untested(
+            "the resumed run's history does not mention the interrupted call; DR-4 ¶2 "
+            "refuses a retry only when it shows the interruption"
+        )
+    for sent in variant.retries:
+        call_id = str(sent.get("tool_call_id"))
+        where = ran(trace, call_id)
+        if call_id in variant.identical:
+            ctx.expect(
+                not where,
+                f"the identical retry {call_id} of the interrupted send_email {show(dict(ANA))} "
+                f"ran (at {listing(where)}), though the history it was dispatched from shows "
+                f"the interrupted call (at {at}/model_inputs/0); {GUARD}",
+                at=where[0] if where else None,
+                reading="history-shows-the-interruption",
+            )
+            for result_at, result in located_results(trace, call_id):
+                ctx.expect(
+                    bool(where) or mapping(result.result).get("success") is not True,
+                    f"the refused retry {call_id} is reported as succeeded "
+                    f"({show(result.result)}); {GUARD}",
+                    at=f"{result_at}/result",
+                )
+        else:
+            said, at_call = runs_of(trace, call_id)
+            ctx.expect(
+                len(where) == 1,
+                f"the retry {call_id} with other arguments, {show(sent.get('args'))}, {said}; "
+                f"expected it to run once: only an identical retry is refused; {GUARD}",
+                at=at_call,
+            )
+
+
+@check("DR-4#c2", name="not-refused-in-a-new-turn")
+def check_not_refused_in_a_new_turn(ctx: CheckContext) -> None:
+    """A new message starts a new turn, whose run resumes nothing: the identical write
+    runs there."""
+    trace = one_turn(
+        ctx,
+        "dr4-c2-new-turn",
+        tools=tools(),
+        model=[calls(send(ANA, FIRST)), calls(send(ANA, "n1")), say("done")],
+        steps=[cut("after_tool_body", "error", "send_email"), StartTurn("t1"), StartTurn("t2")],
+    )
+    said, at = runs_of(trace, "n1")
+    ctx.expect(
+        len(ran(trace, "n1")) == 1,
+        f"in the new turn t2, the send_email {show(dict(ANA))} (call n1) identical to turn "
+        f"t1's interrupted call {said}; expected it to run once: a new turn's run is not a "
+        "resumed run; DR-4 ¶2 refuses a retry only in the resumed run whose history shows the "
+        "interruption",
+        at=at,
+    )

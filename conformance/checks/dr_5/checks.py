@@ -1,0 +1,358 @@
+"""DR-5's hand-written checks.  What they vary, and what is left unjudged, is in the
+rule's overview (:mod:`conformance.checks.dr_5`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adapters.scenario import Continue, Interrupt, Restart, StartTurn, Step, Stop, Wait
+from adapters.trace import Trace
+from conformance.toolkit import (
+    TICKET,
+    CheckContext,
+    call,
+    calls,
+    check,
+    cut,
+    describe,
+    in_state,
+    located_continuations,
+    mapping,
+    names_call,
+    nudge,
+    one_turn,
+    plural,
+    resume_prompt,
+    resumes_by_itself,
+    say,
+    show,
+    shows,
+    stopped_with_continue,
+    strings,
+    text_of,
+    ticket,
+    tools,
+    turn,
+    turn_pointer,
+    unnamed,
+)
+
+LOOKUP = {"id": 7}
+
+
+def _automatic(trace: Trace, label: str = "t1") -> list[str]:
+    """Where the automatic continuations of turn ``label`` are."""
+    return [at for at, _ in located_continuations(trace, label, ("auto_continue",))]
+
+
+def _model_cuts(count: int, cause: str = "time_limit") -> list[Step]:
+    return [cut("during_model_call", cause) for _ in range(count)]
+
+
+@dataclass(frozen=True)
+class Continued:
+    """A turn (``label``) cut by its time limit; ``calls`` are the model's tool calls before
+    and between the cuts, ``given`` what each continuation must be given (tool, input,
+    what it returned); ``before`` steps run first (an earlier turn)."""
+
+    calls: tuple[tuple[dict[str, object], ...], ...]
+    cuts: tuple[Interrupt, ...]
+    given: tuple[tuple[str, object, object], ...] = ()
+    restart: bool = False
+    label: str = "t1"
+    before: tuple[Step, ...] = ()
+    earlier_replies: int = 0
+
+
+CONTINUED: dict[str, Continued] = {
+    "cut-after-a-tool-returned": Continued(
+        ((call("lookup", LOOKUP, "c1"),),),
+        (cut("after_tool_done", on="lookup"),),
+        (("lookup", LOOKUP, "order 7: shipped"),),
+    ),
+    "cut-in-a-model-call": Continued((), (cut("during_model_call"),)),
+    "cut-twice": Continued(
+        ((call("lookup", LOOKUP, "c1"),), (ticket(TICKET, "c2"),)),
+        (cut("after_tool_done", on="lookup"), cut("after_tool_done", on="create_ticket")),
+        (("lookup", LOOKUP, "order 7: shipped"), ("create_ticket", TICKET, "T-1")),
+    ),
+    "after-a-restart": Continued(
+        ((call("lookup", LOOKUP, "c1"),),),
+        (cut("after_tool_done", on="lookup"),),
+        (("lookup", LOOKUP, "order 7: shipped"),),
+        restart=True,
+    ),
+    "in-a-later-turn": Continued(
+        ((call("lookup", LOOKUP, "c1"),),),
+        (cut("after_tool_done", on="lookup"),),
+        (("lookup", LOOKUP, "order 7: shipped"),),
+        label="t2",
+        before=(StartTurn("t1"),),
+        earlier_replies=1,
+    ),
+}
+CONTINUES = "DR-5 ¶1: a turn stopped at its run time limit continues on its own, in the same turn"
+
+
+@check("DR-5#c1", variants=CONTINUED)
+def check_continues_in_same_turn_with_thread(ctx: CheckContext, variant: Continued) -> None:
+    """Cut at its time limit, the turn continues on its own, in the same turn, and the
+    continuation is given the thread's tool calls and results plus the journal note."""
+    earlier = [say("earlier turn done")] * variant.earlier_replies
+    steps: list[Step] = [*variant.before, *variant.cuts, StartTurn(variant.label)]
+    steps += [Restart()] if variant.restart else []
+    trace = one_turn(
+        ctx,
+        "dr5-c1-continues",
+        tools=tools(),
+        model=[*earlier, *(calls(*batch) for batch in variant.calls), say("done")],
+        steps=[*steps, Wait()],
+    )
+    resumed = located_continuations(trace, variant.label, ("auto_continue",))
+    ctx.need(
+        len(resumed) == len(variant.cuts),
+        f"turn {variant.label} was cut by its time limit {plural(len(variant.cuts), 'time')} "
+        f"and continued on its own {plural(len(resumed), 'time')} (runs of cause "
+        f"auto_continue); {CONTINUES}",
+        at=turn_pointer(trace, variant.label),
+    )
+    at, run = resumed[-1]
+    given = list(run.model_inputs[0].messages) if run.model_inputs else []
+    where = f"{at}/model_inputs/0/messages"
+    prompt = resume_prompt(run, nudge(ctx))
+    for tool, args, out in variant.given:
+        ctx.expect(
+            any(tool in list(strings(m)) or names_call(text_of(m), tool, args) for m in given),
+            f"the continuation's model input names no {tool} call {show(args)}; DR-5 ¶1 gives "
+            "the resumed run the thread's tool calls",
+            at=where,
+        )
+        results = [m for m in given if mapping(m).get("role") == "tool"]
+        ctx.expect(
+            any(shows(text_of(m), out) for m in results),
+            f"no tool message of the continuation's model input carries {tool}'s result "
+            f"{show(out)}; DR-5 ¶1 gives the resumed run the thread's tool results",
+            at=where,
+        )
+        ctx.expect(
+            prompt is not None and names_call(prompt.note, tool, args),
+            f"in the continuation's prompt {unnamed(prompt, f'the completed {tool} {show(args)}')}"
+            "; DR-5 ¶1 gives the resumed run the journal note",
+            at=where,
+            reading="right-after-the-nudge",
+        )
+
+
+STOPPED: dict[str, tuple[int, bool]] = {
+    "after-the-first-cut": (1, False),
+    "after-the-third-cut": (3, False),
+    "after-a-restart": (1, True),
+}
+
+
+@check("DR-5#c2", variants=STOPPED)
+def check_reports_resuming_and_stop_works(ctx: CheckContext, variant: tuple[int, bool]) -> None:
+    """While it waits to continue, the turn reports that it is resuming; Stop is accepted,
+    no automatic continuation follows it, and the turn waits with Continue available."""
+    cuts, restart = variant
+    steps: list[Step] = [*_model_cuts(cuts), StartTurn("t1")]
+    if cuts > 1:
+        steps.append(Wait(rounds=cuts - 1))
+    if restart:
+        steps.append(Restart())
+    waiting_step = len(steps) - 1
+    steps += [Stop("t1"), Wait()]
+    trace = one_turn(ctx, "dr5-c2-resuming", tools=tools(), model=[say("done")], steps=steps)
+    waiting = turn(trace, "t1", step=waiting_step)
+    resuming = ctx.expect(
+        in_state(ctx.handshake, waiting, "resuming"),
+        f"cut by its time limit {plural(cuts, 'time')}, the turn waiting to continue is "
+        f"{describe(ctx.handshake, waiting)}; DR-5 ¶2: while it waits, the turn reports that "
+        "it is resuming",
+        at=turn_pointer(trace, "t1", step=waiting_step),
+        reading="turn-states",
+    )
+    if not resuming:
+        return  # Stop is judged on a turn that waits to continue; this one did not
+    stop = trace.steps[waiting_step + 1]
+    works = "DR-5 ¶2: stopping a turn that waits to continue still works"
+    ctx.expect(
+        stop.outcome == "ok",
+        f"Stop on the resuming turn was {stop.outcome} ({show(stop.error)}); {works}",
+        at=f"/steps/{waiting_step + 1}/outcome",
+    )
+    after = [at for at in _automatic(trace) if int(at.split("/")[2]) > waiting_step]
+    ctx.expect(
+        not after,
+        f"after Stop the turn continued on its own anyway (at {', '.join(after)}); {works}",
+        at=after[0] if after else None,
+    )
+    stopped = turn(trace, "t1")
+    ctx.expect(
+        stopped_with_continue(ctx.handshake, stopped),
+        f"after Stop the turn is {describe(ctx.handshake, stopped)}: it does not wait with "
+        "Continue available; DR-5 ¶2 and ¶5: a stopped turn ends with Continue available",
+        at=turn_pointer(trace, "t1"),
+        reading="stopped-with-continue",
+    )
+
+
+def _capped(ctx: CheckContext, trace: Trace, label: str, clause: str, step: int = -1) -> None:
+    """Turn ``label`` continued on its own three times, then (after ``step``) waits with
+    Continue."""
+    found = _automatic(trace, label)
+    ctx.expect(
+        len(found) == 3,
+        f"turn {label} continued on its own {plural(len(found), 'time')} (runs of cause "
+        "auto_continue"
+        f"{': ' + ', '.join(found[:5]) if found else ''}), expected 3; {clause}",
+        at=found[3] if len(found) > 3 else turn_pointer(trace, label),
+    )
+    final = turn(trace, label, step=step)
+    ctx.expect(
+        stopped_with_continue(ctx.handshake, final),
+        f"cut by its time limit once more than it may continue, turn {label} ends "
+        f"{describe(ctx.handshake, final)}, not waiting with Continue available; DR-5 ¶5: "
+        "after the third automatic continuation the turn ends with Continue available",
+        at=turn_pointer(trace, label, step=step),
+        reading="stopped-with-continue",
+    )
+
+
+def _own_causes(ctx: CheckContext) -> list[str]:
+    return [
+        c
+        for c in ("time_limit", "gateway_timeout", "transport_error")
+        if resumes_by_itself(ctx, c) and c in ctx.handshake.capabilities.interrupt_causes
+    ]
+
+
+CAPS = ("four-cuts", "six-cuts", "every-cause-that-resumes", "continue-in-between", "two-turns")
+
+
+@check("DR-5#c3", variants={name: name for name in CAPS})
+def check_at_most_three_automatic_continuations(ctx: CheckContext, variant: str) -> None:
+    """A turn cut again and again continues on its own three times, whatever the resumable
+    cause; a Continue chosen in between does not reset the count, and each turn has its
+    own."""
+    clause = "DR-5 ¶3: a turn continues automatically at most three times"
+    steps: list[Step]
+    if variant in ("four-cuts", "six-cuts"):
+        steps = [*_model_cuts(4 if variant == "four-cuts" else 6), StartTurn("t1"), Wait()]
+    elif variant == "every-cause-that-resumes":
+        causes = _own_causes(ctx)
+        steps = [cut("during_model_call", causes[i % len(causes)]) for i in range(4)]
+        steps += [StartTurn("t1"), Wait()]
+    elif variant == "continue-in-between":
+        steps = [*_model_cuts(2), cut("during_model_call", "error"), *_model_cuts(2)]
+        steps += [StartTurn("t1"), Wait(), Continue("t1"), Wait()]
+    else:
+        steps = [*_model_cuts(4), StartTurn("t1"), Wait(), *_model_cuts(4)]
+        steps += [StartTurn("t2"), Wait()]
+    trace = one_turn(ctx, "dr5-c3-three", tools=tools(), model=[say("done")], steps=steps)
+    # t1 is judged once it waits, before t2 (a newer stop) takes its Continue.
+    _capped(ctx, trace, "t1", clause, 5 if variant == "two-turns" else -1)
+    if variant == "two-turns":
+        _capped(ctx, trace, "t2", f"{clause}; the count is the turn's own")
+
+
+@dataclass(frozen=True)
+class Count:
+    """A turn cut ``cuts`` times in its model calls, waited on by ``steps``; it must
+    continue on its own ``expected`` times."""
+
+    cuts: int
+    steps: tuple[Step, ...]
+    expected: int
+
+
+COUNTS: dict[str, Count] = {
+    "reload-after-the-first": Count(4, (Wait(rounds=1), Restart(), Wait()), 3),
+    "reload-after-each": Count(
+        4,
+        (Wait(rounds=1), Restart(), Wait(rounds=1), Restart(), Wait(rounds=1), Restart(), Wait()),
+        3,
+    ),
+    "two-clients-at-the-first": Count(1, (Wait(clients=2),), 1),
+    "two-clients-at-the-last": Count(3, (Wait(rounds=2), Wait(clients=2)), 3),
+}
+
+
+@check("DR-5#c4", variants=COUNTS)
+def check_count_survives_reload_and_clients(ctx: CheckContext, variant: Count) -> None:
+    """The count is stored with the turn: reloads do not reset it, and two clients waiting
+    at once do not double a continuation."""
+    if any(isinstance(step, Wait) and step.clients > 1 for step in variant.steps):
+        ctx.require("concurrent_clients")
+    trace = one_turn(
+        ctx,
+        "dr5-c4-count",
+        tools=tools(),
+        model=[say("done")],
+        steps=[*_model_cuts(variant.cuts), StartTurn("t1"), *variant.steps],
+    )
+    found = _automatic(trace)
+    ctx.expect(
+        len(found) == variant.expected,
+        f"cut by its time limit {plural(variant.cuts, 'time')}, the turn continued on its "
+        f"own {plural(len(found), 'time')} (runs of cause auto_continue"
+        f"{': ' + ', '.join(found[:5]) if found else ''}), expected {variant.expected}; DR-5 "
+        "¶4: the count is stored with the turn's runs, so a reload does not reset it and a "
+        "second client cannot double it",
+        at=found[variant.expected] if len(found) > variant.expected else turn_pointer(trace, "t1"),
+    )
+
+
+ENDINGS: dict[str, tuple[str, str]] = {
+    "error": ("error", "during_model_call"),
+    "stop": ("stop", "during_model_call"),
+    "cancel": ("cancel", "during_model_call"),
+    "credential": ("credential", "during_model_call"),
+    "rate-limit": ("rate_limit", "during_model_call"),
+    "error-after-a-tool-returned": ("error", "after_tool_done"),
+    "fourth-time-limit": ("time_limit", "during_model_call"),
+}
+
+
+@check("DR-5#c5", variants=ENDINGS)
+def check_other_stops_wait_for_continue(ctx: CheckContext, variant: tuple[str, str]) -> None:
+    """After the third automatic continuation, or an error, a stop, a cancellation, or a
+    credential or rate-limit failure, the turn does not continue on its own: it waits
+    with Continue available."""
+    cause, point = variant
+    clause = (
+        "DR-5 ¶5: after the third automatic continuation, or after an error, a stop, a "
+        "cancellation, or a credential or rate-limit failure, the turn ends with Continue "
+        "available"
+    )
+    if cause == "time_limit":
+        steps: list[Step] = [*_model_cuts(4), StartTurn("t1"), Wait()]
+        allowed = 3
+    else:
+        steps = [cut(point, cause, "lookup" if point != "during_model_call" else None)]
+        steps += [StartTurn("t1"), Wait()]
+        allowed = 0
+    trace = one_turn(
+        ctx,
+        "dr5-c5-ends",
+        tools=tools(),
+        model=[calls(call("lookup", LOOKUP, "c1")), say("done")]
+        if point != "during_model_call"
+        else [say("done")],
+        steps=steps,
+    )
+    found = _automatic(trace)
+    after = "a fourth cut by its time limit" if allowed else f"a cut by {cause}"
+    ctx.expect(
+        len(found) <= allowed,
+        f"after {after} the turn continued on its own (at {', '.join(found[allowed:])}); {clause}",
+        at=found[allowed] if len(found) > allowed else None,
+    )
+    final = turn(trace, "t1")
+    ctx.expect(
+        stopped_with_continue(ctx.handshake, final),
+        f"after {after} the turn is {describe(ctx.handshake, final)}, not waiting with "
+        f"Continue available; {clause}",
+        at=turn_pointer(trace, "t1"),
+        reading="stopped-with-continue",
+    )

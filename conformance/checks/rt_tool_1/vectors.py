@@ -1,0 +1,64 @@
+"""RT-TOOL-1's examples as vectors: each example is a tool result, and the tool is made to
+produce exactly it."""
+
+from __future__ import annotations
+
+from adapters.scenario import Return
+from conformance.toolkit import (
+    Binding,
+    CheckContext,
+    Stage,
+    VectorRun,
+    call,
+    calls,
+    located_results,
+    mapping,
+    one_turn,
+    same_json,
+    say,
+    show,
+    tool,
+)
+
+__all__ = ["BINDINGS", "STAGES"]
+
+#: The stage each verdict of RT-TOOL-1's examples is observed at.
+STAGES: dict[tuple[str, str], Stage] = {
+    ("RT-TOOL-1", "plain"): "whole",
+    ("RT-TOOL-1", "attached"): "whole",
+}
+
+
+def _result_vector(ctx: CheckContext, run: VectorRun) -> None:
+    """RT-TOOL-1: the example is a tool result; the tool is made to produce exactly it."""
+    verdict = run.verdicts[0]
+    expected = mapping(run.value(verdict))
+    data = expected.get("data")
+    attached = expected.get("artifacts")
+    if expected.get("success") is False:
+        returns = Return(fail=str(expected.get("error")))
+    elif isinstance(attached, list):
+        returns = Return(output={**mapping(data), "artifacts": attached})
+    else:
+        returns = Return(output=data)
+    trace = one_turn(
+        ctx,
+        f"vector-{verdict}",
+        tools=[tool("example", returns)],
+        model=[calls(call("example", {}, "c1")), say("done")],
+    )
+    found = located_results(trace, "c1")
+    ctx.need(bool(found), "no tool result was reported for call c1; RT-TOOL-1 ¶1", at="/steps")
+    at, record = found[0]
+    ctx.expect(
+        same_json(record.result, dict(expected)),
+        f"the tool result is {show(record.result)}, the example says {show(dict(expected))} "
+        "(key order aside); RT-TOOL-1",
+        at=f"{at}/result",
+    )
+
+
+BINDINGS = (
+    Binding("RT-TOOL-1", ("plain",), ("RT-TOOL-1#c1", "RT-TOOL-1#c2"), _result_vector),
+    Binding("RT-TOOL-1", ("attached",), ("RT-TOOL-1#c2", "RT-TOOL-1#c3"), _result_vector),
+)

@@ -1,0 +1,104 @@
+"""RT-TOOL-10's invariant: what every pass reports of the work it did."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from adapters.handshake import Handshake
+from adapters.scenario import Scenario
+from adapters.trace import PassRecord, Trace
+from conformance.toolkit import (
+    Invariant,
+    Seen,
+    doubtful_ids,
+    guarded_results,
+    invariant,
+    mapping,
+    seen_passes,
+    show,
+    well_formed,
+)
+
+__all__ = ["INVARIANTS"]
+
+
+def work_reported(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    """Every pass reports `executed_any` (true exactly when a call was handled for the
+    first time), and `executed` and `skipped`, which partition the identified calls that
+    reached the guard; a call without an identifier is in neither, a malformed call
+    produces no result."""
+    for seen in seen_passes(trace):
+        one, at = seen.one, seen.at
+        if one.cut:
+            continue  # a partial pass reports what it did before the cut, nothing more
+        ports = mapping(one.ports)
+        if len(one.results) > len(well_formed(one.batch)):
+            return (
+                f"a pass of run {seen.run.id} reports {len(one.results)} results for "
+                f"{len(well_formed(one.batch))} well-formed calls (at {at}/results): a "
+                "malformed call is dropped before the guard"
+            )
+        flag = ports.get("executed_any")
+        if not isinstance(flag, bool):
+            return f"a pass reports executed_any {show(flag)} (at {at}/ports/executed_any)"
+        if not one.paused:
+            handled = any(r.disposition != "skipped" for r in one.results)
+            if flag is not handled:
+                return (
+                    f"a pass of run {seen.run.id} reports executed_any {show(flag)} (at "
+                    f"{at}/ports/executed_any), but {_handled_phrase(one, handled)}"
+                )
+        problem = _partition_problem(seen, ports)
+        if problem:
+            return problem
+    return None
+
+
+def _handled_phrase(one: PassRecord, handled: bool) -> str:
+    dispositions = [r.disposition for r in one.results]
+    if handled:
+        return f"its results show calls handled for the first time ({show(dispositions)})"
+    return f"no call was handled for the first time (results: {show(dispositions)})"
+
+
+def _partition_problem(seen: Seen, ports: Mapping[str, object]) -> str | None:
+    doubtful = doubtful_ids(seen.one)
+    executed, skipped = ports.get("executed"), ports.get("skipped")
+    for name, value in (("executed", executed), ("skipped", skipped)):
+        if not isinstance(value, list):
+            return f"a pass reports {name} {show(value)} (at {seen.at}/ports/{name}), not a list"
+    assert isinstance(executed, list) and isinstance(skipped, list)
+    want_executed = sorted(
+        call_id for _, r, call_id in guarded_results(seen) if r.disposition != "skipped"
+    )
+    want_skipped = sorted(
+        call_id for _, r, call_id in guarded_results(seen) if r.disposition == "skipped"
+    )
+    got_executed = sorted(str(i) for i in executed if str(i) not in doubtful)
+    got_skipped = sorted(str(i) for i in skipped if str(i) not in doubtful)
+    if got_executed != want_executed or got_skipped != want_skipped:
+        return (
+            f"a pass of run {seen.run.id} reports executed {show(executed)} and skipped "
+            f"{show(skipped)} (at {seen.at}/ports); its results say executed "
+            f"{show(want_executed)} and skipped {show(want_skipped)}"
+        )
+    return None
+
+
+def _interesting_pass(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A pass of nothing new: empty, all malformed, or all repeats."""
+    for _, one in trace.passes():
+        if not one.cut and not any(r.disposition != "skipped" for r in one.results):
+            return True
+    return False
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    invariant(
+        "work-reported",
+        ("RT-TOOL-10#c1", "RT-TOOL-10#c2", "RT-TOOL-10#c3", "RT-TOOL-10#c4"),
+        work_reported,
+        "a pass that handled nothing for the first time",
+        _interesting_pass,
+    ),
+)

@@ -1,0 +1,91 @@
+"""RT-TOOL-4's examples as vectors: an artifact of a call, and the assistant message as
+the wire reports it."""
+
+from __future__ import annotations
+
+from adapters.scenario import Return
+from conformance.toolkit import (
+    Binding,
+    CheckContext,
+    Stage,
+    VectorRun,
+    array,
+    artifact,
+    assistant_indexes,
+    call,
+    calls,
+    mapping,
+    misplaced,
+    one_turn,
+    same_json,
+    say,
+    show,
+    shown_key,
+    string_values,
+    strings,
+    tool,
+    wire_at,
+)
+
+__all__ = ["BINDINGS", "STAGES"]
+
+#: The stage each verdict of RT-TOOL-4's examples is observed at.
+STAGES: dict[tuple[str, str], Stage] = {
+    ("RT-TOOL-4", "produced"): "input",
+    ("RT-TOOL-4", "reported"): "outcome",
+}
+
+
+def _reported(ctx: CheckContext, run: VectorRun) -> None:
+    """RT-TOOL-4: an artifact of a call -> the assistant message as the wire reports it."""
+    produced = mapping(run.value("produced"))
+    entry = artifact(str(produced.get("type")), produced.get("payload"))
+    trace = one_turn(
+        ctx,
+        "vector-produced-reported",
+        tools=[tool("example", Return(output={"ok": True, "artifacts": [entry]}))],
+        model=[calls(call("example", {}, str(produced.get("tool_call_id")))), say("done")],
+    )
+    base, wire = wire_at(trace)
+    rows = assistant_indexes(wire)
+    ctx.need(bool(rows), "the turn has no assistant message; RT-TOOL-4 ¶1", at=base)
+    assert wire is not None
+    at = f"{base}/messages/{rows[-1]}"
+    last = mapping(wire.messages[rows[-1]])
+    expected = mapping(run.value("reported"))
+    for key, want in expected.items():
+        shown = last.get(key)
+        if key == "metadata":
+            # The example's empty metadata stands for "nothing of the artifacts in it": a
+            # message may carry metadata of its own.  Containment, not equality: a payload
+            # value kept as part of a longer string (a JSON text in metadata, say) leaks
+            # just the same.
+            ctx.expect(
+                isinstance(shown, dict),
+                f"the last assistant message's metadata is {shown_key(last, key)}, where the "
+                "example shows a map; RT-TOOL-4 ¶3",
+                at=f"{at}/metadata",
+            )
+            found = strings(shown)
+            leaked = [
+                t for t in string_values(produced.get("payload")) if any(t in s for s in found)
+            ]
+            ctx.expect(
+                not leaked,
+                f"the last assistant message's metadata {show(shown)} holds the artifact's "
+                f"{show(leaked[:3])}; RT-TOOL-4 ¶3: artifacts are not message metadata",
+                at=f"{at}/metadata",
+            )
+            continue
+        ctx.expect(
+            same_json(shown, want),
+            f"the last assistant message shows {key} {shown_key(last, key)}, the example says "
+            f"{show(want)}; RT-TOOL-4 ¶1, ¶3"
+            + (misplaced(wire, array(want)) if key == "toolArtifacts" else ""),
+            at=f"{at}/{key}",
+        )
+
+
+BINDINGS = (
+    Binding("RT-TOOL-4", ("produced", "reported"), ("RT-TOOL-4#c1", "RT-TOOL-4#c3"), _reported),
+)

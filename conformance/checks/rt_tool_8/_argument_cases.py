@@ -1,0 +1,272 @@
+"""The arguments RT-TOOL-8's checks send: JSON text for every declared type, character
+references in every kind of string leaf, keys and text to leave alone."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from adapters.scenario import Answer, Approve, Reply, StartTurn, Step
+from conformance.toolkit import ask, call, calls
+
+__all__ = [
+    "BEFORE",
+    "DECODED",
+    "INVOCATIONS",
+    "LEAVES",
+    "LONG",
+    "PASSED_THROUGH",
+    "PLAIN",
+    "UNTOUCHED",
+    "Either",
+    "Invocation",
+    "Leaves",
+    "Reconcile",
+    "Untouched",
+    "escaped",
+]
+
+
+@dataclass(frozen=True)
+class Either:
+    """An argument whose outcome the text leaves open: any of ``outcomes`` is accepted."""
+
+    outcomes: tuple[object, ...]
+    reading: str
+
+
+def _schema(**types: object) -> dict[str, object]:
+    return {
+        "type": "object",
+        "properties": {
+            name: kind if isinstance(kind, dict) else {"type": kind} for name, kind in types.items()
+        },
+    }
+
+
+@dataclass(frozen=True)
+class Reconcile:
+    """Arguments sent to a tool with ``schema``, and what each must become."""
+
+    schema: Mapping[str, object]
+    sent: Mapping[str, object]
+    expected: Mapping[str, object]
+    body: bool = False
+
+
+BEFORE = Reconcile(
+    _schema(items="array", title="string"),
+    {"items": "[1, 2]", "title": "Ember &amp;amp; Oak"},
+    {"items": [1, 2], "title": "Ember & Oak"},
+    body=True,
+)
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """Where the call to ``target`` (id ``c1``) comes: ``before`` replies come first,
+    ``beside`` puts a call to another tool first in its batch, ``gate`` gates it."""
+
+    before: tuple[Reply, ...] = ()
+    beside: bool = False
+    gate: bool = False
+    steps: tuple[Step, ...] = (StartTurn("t1"),)
+
+
+INVOCATIONS: dict[str, Invocation] = {
+    "first-call": Invocation(),
+    "second-call-of-a-batch": Invocation(beside=True),
+    "later-pass": Invocation(before=(calls(call("other", {}, "c0")),)),
+    "approved-gated-call": Invocation(gate=True, steps=(StartTurn("t1"), Approve("t1"))),
+    "after-an-answer": Invocation(before=(ask("Go on?"),), steps=(StartTurn("t1"), Answer("t1"))),
+}
+
+
+LONG = json.dumps(list(range(20_000)))
+
+
+DECODED: dict[str, Reconcile] = {
+    "array-and-object": Reconcile(
+        _schema(ops="array", meta="object"),
+        {"ops": '[{"op": "add"}]', "meta": '{"a": 1}'},
+        {"ops": [{"op": "add"}], "meta": {"a": 1}},
+    ),
+    "empty-and-nested": Reconcile(
+        _schema(a="array", o="object", deep="array", map="object"),
+        {"a": "[]", "o": "{}", "deep": "[[1], [2, [3]]]", "map": '{"a": {"b": [1]}}'},
+        {"a": [], "o": {}, "deep": [[1], [2, [3]]], "map": {"a": {"b": [1]}}},
+    ),
+    "whitespace-escapes-and-non-ascii": Reconcile(
+        _schema(a="array", e="array", raw="object"),
+        {"a": " \n[1, 2]\t ", "e": '["\\u00e9", "\\n", "\\"q\\""]', "raw": '{"été": "😀"}'},
+        {"a": [1, 2], "e": ["é", "\n", '"q"'], "raw": {"été": "😀"}},
+    ),
+    "numbers-in-every-notation": Reconcile(
+        _schema(n="array", s="array"),
+        {"n": "[1.5e3, -0, 0.1, 10000000000000000000000, -7]", "s": '["NaN", "Infinity"]'},
+        {"n": [1500, 0, 0.1, 1e22, -7], "s": ["NaN", "Infinity"]},
+    ),
+    "union-types": Reconcile(
+        _schema(a=["array", "null"], o=["object", "integer"]),
+        {"a": "[1]", "o": '{"k": 1}'},
+        {"a": [1], "o": {"k": 1}},
+    ),
+    "keys-in-an-unusual-order": Reconcile(
+        _schema(o="object"),
+        {"o": '{"z": 1, "a": 2, "m": {"y": 0, "b": 1}}'},
+        {"o": {"z": 1, "a": 2, "m": {"y": 0, "b": 1}}},
+    ),
+    "a-long-value": Reconcile(_schema(a="array"), {"a": LONG}, {"a": list(range(20_000))}),
+}
+
+
+PASSED_THROUGH: dict[str, Reconcile] = {
+    "declared-string": Reconcile(
+        _schema(text="string", obj="string", u=["string", "array"]),
+        {"text": '["x"]', "obj": '{"a": 1}', "u": "[1]"},
+        {
+            "text": '["x"]',
+            "obj": '{"a": 1}',
+            "u": Either(("[1]", [1]), "union-with-string"),
+        },
+    ),
+    "shape-mismatch": Reconcile(
+        _schema(ops="array", meta="object", a="array", b="array", c="object", d="object"),
+        {"ops": '{"op":"add"}', "meta": "[1]", "a": '"s"', "b": "1", "c": "true", "d": "null"},
+        {"ops": '{"op":"add"}', "meta": "[1]", "a": '"s"', "b": "1", "c": "true", "d": "null"},
+    ),
+    "not-json": Reconcile(
+        _schema(a="array", b="array", c="object", d="array", e="array", f="object"),
+        {"a": "not json", "b": "[1,", "c": "{'a': 1}", "d": "", "e": "[1] x", "f": '{"a": 1,}'},
+        {"a": "not json", "b": "[1,", "c": "{'a': 1}", "d": "", "e": "[1] x", "f": '{"a": 1,}'},
+    ),
+    "special-numbers": Reconcile(
+        _schema(a="array", b="object", c="array", d="array", e="array"),
+        {"a": "[NaN]", "b": '{"x": Infinity}', "c": "NaN", "d": "[-Infinity]", "e": "[1e999]"},
+        {
+            "a": "[NaN]",
+            "b": '{"x": Infinity}',
+            "c": "NaN",
+            "d": "[-Infinity]",
+            # A valid JSON number no double holds: parsed (to a list whose item a JSON
+            # encoder then writes as null, as JavaScript's does) or refused.
+            "e": Either(("[1e999]", [None]), "out-of-range-numbers"),
+        },
+    ),
+    "undeclared-parameters": Reconcile(
+        {"type": "object", "properties": {"other": {"type": "string"}, "untyped": {}}},
+        {"free": '{"a": 1}', "list": "[1]", "untyped": "[2]"},
+        {"free": '{"a": 1}', "list": "[1]", "untyped": "[2]"},
+    ),
+}
+
+
+def escaped(levels: int, text: str = "lt;") -> str:
+    """``<`` escaped ``levels`` times: ``&lt;``, ``&amp;lt;``, ``&amp;amp;lt;``..."""
+    return "&" + "amp;" * (levels - 1) + text
+
+
+def _nested(depth: int, leaf: object) -> object:
+    value = leaf
+    for level in range(depth):
+        value = {f"k{level}": value} if level % 2 else [value]
+    return value
+
+
+@dataclass(frozen=True)
+class Leaves:
+    """Arguments whose string leaves hold references (``schema``: the tool's)."""
+
+    sent: Mapping[str, object]
+    expected: Mapping[str, object]
+    schema: Mapping[str, object] = field(default_factory=lambda: {"type": "object"})
+
+
+LEAVES: dict[str, Leaves] = {
+    "doubly-escaped": Leaves({"title": "Ember &amp;amp; Oak"}, {"title": "Ember & Oak"}),
+    "every-kind-of-reference": Leaves(
+        {
+            "named": "&lt;b&gt; &quot;q&quot; caf&eacute; &hearts; a&nbsp;b &hellip;",
+            "numeric": "it&#39;s caf&#233; &#xE9; &#X1F600; &#128512;",
+            "double": "&amp;#233; &amp;lt; &amp;#x1F600;",
+        },
+        {
+            "named": '<b> "q" café ♥ a\u00a0b …',
+            "numeric": "it's café é 😀 😀",
+            "double": "é < 😀",
+        },
+    ),
+    "every-string-leaf": Leaves(
+        {
+            "list": ["&lt;b&gt;", ["&amp;amp;"]],
+            "deep": _nested(20, "&amp;quot;"),
+            "mixed": [1, True, None, "&amp;lt;"],
+            "ops": '["&amp;amp;", "x"]',
+        },
+        {
+            "list": ["<b>", ["&"]],
+            "deep": _nested(20, '"'),
+            "mixed": [1, True, None, "<"],
+            "ops": ["&", "x"],
+        },
+        _schema(ops="array"),
+    ),
+    "non-ascii-around-references": Leaves(
+        {"t": "日本&amp;amp;語 😀&lt; ü&#252;\u2028"}, {"t": "日本&語 😀< üü\u2028"}
+    ),
+    "escaped-json-text": Leaves(
+        {"ops": "[&quot;a&quot;]", "title": "&amp;amp;"},
+        {"ops": Either(('["a"]', ["a"]), "repair-order"), "title": "&"},
+        _schema(ops="array"),
+    ),
+}
+
+
+PLAIN = {
+    "ampersand": "fish & chips",
+    "brand": "AT&T",
+    "and": "a && b; c",
+    "empty-ref": "&;",
+    "hash": "&#;",
+    "hex": "&#x;",
+    "unknown": "&bogus;",
+    "marks": 'Ünïcødé ✓ <b>bold</b> 100% \\ "quoted"',
+    "empty": "",
+    "padded": "  padded  ",
+    "controls": "line\nbreak\ttab\r\u0001",
+    "long": "x" * 50_000 + " & y",
+}
+
+
+@dataclass(frozen=True)
+class Untouched:
+    """Arguments whose keys (and text without references) must come back as sent;
+    ``decoded`` lists the string leaves that do hold references, decoded."""
+
+    sent: Mapping[str, object]
+    expected: Mapping[str, object]
+
+
+UNTOUCHED: dict[str, Untouched] = {
+    "keys-with-references": Untouched(
+        {"a&amp;b": "x", "&lt;k&gt;": {"in&amp;ner": ["&#39;"]}, "list": [{"k&quot;": 1}]},
+        {"a&amp;b": "x", "&lt;k&gt;": {"in&amp;ner": ["'"]}, "list": [{"k&quot;": 1}]},
+    ),
+    "plain-text": Untouched(
+        {
+            **PLAIN,
+            "numbers": [0, 1.5, -1, True, False, None],
+            "legacy": "fish &amp chips",
+        },
+        {
+            **PLAIN,
+            "numbers": [0, 1.5, -1, True, False, None],
+            "legacy": Either(("fish &amp chips", "fish & chips"), "references-without-semicolon"),
+        },
+    ),
+    "keys-in-an-unusual-order": Untouched(
+        {"z": "&amp;amp;", "a": "1", "m": {"y": "2", "b": "&lt;"}, "&amp;": "k"},
+        {"z": "&", "a": "1", "m": {"y": "2", "b": "<"}, "&amp;": "k"},
+    ),
+}

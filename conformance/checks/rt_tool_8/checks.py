@@ -1,0 +1,244 @@
+"""RT-TOOL-8's hand-written checks.  What they vary, and what is left unjudged, is in the
+rule's overview (:mod:`conformance.checks.rt_tool_8`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from adapters.trace import Trace
+from conformance.checks.rt_tool_8._argument_cases import (
+    BEFORE,
+    DECODED,
+    INVOCATIONS,
+    LEAVES,
+    PASSED_THROUGH,
+    UNTOUCHED,
+    Either,
+    Invocation,
+    Leaves,
+    Reconcile,
+    Untouched,
+    escaped,
+)
+from conformance.toolkit import (
+    CheckContext,
+    Untested,
+    call,
+    calls,
+    check,
+    listing,
+    located_results,
+    located_side_effects,
+    one_turn,
+    same_json,
+    say,
+    show,
+    tool,
+)
+
+
+def reconciled(
+    ctx: CheckContext, trace: Trace, call_id: str, tool_name: str, *, body: bool
+) -> tuple[object, str, str]:
+    """What call ``call_id``'s arguments became, where that was observed, and whose word
+    it is: what the tool body received, else the result's reported ``arguments``."""
+    ran = located_side_effects(trace, tool_name)
+    ctx.need(
+        len(ran) <= 1,
+        f"the tool {tool_name} ran {len(ran)} times (at {listing([at for at, _ in ran])}) "
+        "for one call",
+    )
+    if ran:
+        at, effect = ran[0]
+        return effect.get("input"), f"{at}/input", "the tool body received"
+    ctx.need(
+        not body,
+        f"the tool body of {tool_name} did not run, so what it received cannot be seen; "
+        "RT-TOOL-8 ¶1 reconciles arguments before the tool is invoked",
+    )
+    for at, result in located_results(trace, call_id):
+        if result.arguments is not None:
+            return result.arguments, f"{at}/arguments", "the result reports the arguments as"
+    raise Untested(
+        "the tool body did not run (its arguments failed its schema) and the harness does "
+        "not report results' reconciled `arguments`"
+    )
+
+
+def judge_arguments(
+    ctx: CheckContext, name: str, variant: Reconcile, clause: str, trace: Trace | None = None
+) -> None:
+    """Send ``variant.sent`` to a tool declaring ``variant.schema``; judge every argument."""
+    if trace is None:
+        trace = one_turn(
+            ctx,
+            name,
+            tools=[tool("target", schema=dict(variant.schema))],
+            model=[calls(call("target", dict(variant.sent), "c1")), say("done")],
+        )
+    got, at, whose = reconciled(ctx, trace, "c1", "target", body=variant.body)
+    ctx.need(
+        isinstance(got, Mapping),
+        f"{whose} {show(got, 120)}, not the map of arguments the model sent; {clause}",
+        at=at,
+    )
+    assert isinstance(got, Mapping)
+    for key, want in variant.expected.items():
+        sent = variant.sent.get(key)
+        if not ctx.expect(
+            key in got,
+            f"the argument {show(key, 60)} is missing: {whose} keys {show(list(got), 120)}; "
+            f"{clause}",
+            at=at,
+        ):
+            continue
+        value = got[key]
+        accepted = want.outcomes if isinstance(want, Either) else (want,)
+        ctx.expect(
+            any(same_json(value, one) for one in accepted),
+            f"the argument {show(key, 60)} was sent as {show(sent, 80)} and {whose} "
+            f"{show(value, 80)}, expected "
+            + " or ".join(show(one, 80) for one in accepted)
+            + f"; {clause}",
+            at=f"{at}/{key.replace('~', '~0').replace('/', '~1')}",
+            reading=want.reading if isinstance(want, Either) else None,
+        )
+
+
+CLAUSE_1 = "RT-TOOL-8 ¶1: before a tool is invoked, the model's arguments are reconciled"
+
+
+@check("RT-TOOL-8#c1", variants=INVOCATIONS)
+def check_reconciled_before_invocation(ctx: CheckContext, variant: Invocation) -> None:
+    """The tool body receives the reconciled arguments, not the model's raw ones, wherever
+    the call comes."""
+    target = call("target", dict(BEFORE.sent), "c1")
+    batch = [call("other", {}, "c_other"), target] if variant.beside else [target]
+    trace = one_turn(
+        ctx,
+        "rt8-c1-before",
+        tools=[
+            tool("target", schema=dict(BEFORE.schema), gate=variant.gate),
+            tool("other", schema={}),
+        ],
+        model=[*variant.before, calls(*batch), say("done")],
+        steps=list(variant.steps),
+    )
+    judge_arguments(ctx, "rt8-c1-before", BEFORE, CLAUSE_1, trace)
+
+
+CLAUSE_2 = (
+    "RT-TOOL-8 ¶2: a string is decoded as JSON where the schema declares the parameter "
+    "array or object, the string parses as JSON and the parsed shape matches"
+)
+
+
+@check("RT-TOOL-8#c2", variants=DECODED)
+def check_json_decoded_when_all_three_hold(ctx: CheckContext, variant: Reconcile) -> None:
+    """A JSON string is decoded for a parameter declared `array` or `object` when it parses
+    to that shape."""
+    judge_arguments(ctx, "rt8-c2-decoded", variant, CLAUSE_2)
+
+
+CLAUSE_3 = (
+    "RT-TOOL-8 ¶3: a `string` parameter is never decoded, a wrong shape never "
+    "substituted, and an argument failing any condition is passed through unmodified"
+)
+
+
+@check("RT-TOOL-8#c3", variants=PASSED_THROUGH)
+def check_otherwise_passed_through(ctx: CheckContext, variant: Reconcile) -> None:
+    """A `string` parameter is never decoded, a wrong shape is never substituted, and an
+    argument failing any condition passes through unmodified."""
+    judge_arguments(ctx, "rt8-c3-passthrough", variant, CLAUSE_3)
+
+
+CLAUSE_4 = (
+    "RT-TOOL-8 ¶4: every string leaf has its character references decoded, repeatedly, "
+    "until the value stops changing"
+)
+
+
+@check("RT-TOOL-8#c4", variants=LEAVES)
+def check_character_references_decoded_until_stable(ctx: CheckContext, variant: Leaves) -> None:
+    """Every string leaf has its character references decoded, repeatedly, so a doubly
+    escaped value resolves fully."""
+    judge_arguments(
+        ctx,
+        "rt8-c4-entities",
+        Reconcile(variant.schema, variant.sent, variant.expected),
+        CLAUSE_4,
+    )
+
+
+@check("RT-TOOL-8#c4", name="decoded-up-to-the-declared-bound")
+def check_decoded_up_to_the_declared_bound(ctx: CheckContext) -> None:
+    """Values escaped up to the declared number of passes (``limits.normalize_passes``; at
+    least two, since a doubly escaped value must resolve) decode fully; beyond it, an
+    implementation may stop, but never short of the bound."""
+    bound = ctx.handshake.limits.normalize_passes
+    floor = 2 if bound is None else max(2, bound - 1)
+    depths = (floor, floor + 1, floor + 2)
+    sent = {f"d{depth}": escaped(depth) for depth in depths}
+    expected: dict[str, object] = {}
+    for depth in depths:
+        if depth <= floor:
+            expected[f"d{depth}"] = "<"
+        else:
+            # Decoded at least `floor` times, fully or not.
+            outcomes = ["<", *(escaped(depth - j) for j in range(floor, depth))]
+            expected[f"d{depth}"] = Either(tuple(outcomes), "decoding-pass-bound")
+    clause = (
+        f"{CLAUSE_4}; an implementation may bound the passes (the handshake declares "
+        f"{show(bound)}), but a value escaped {floor} times resolves fully"
+    )
+    judge_arguments(ctx, "rt8-c4-bound", Reconcile({"type": "object"}, sent, expected), clause)
+
+
+def _keys(value: object, at: str = "") -> list[tuple[str, list[str]]]:
+    """Every map's keys, in order, with the map's pointer."""
+    out: list[tuple[str, list[str]]] = []
+    if isinstance(value, Mapping):
+        out.append((at, [str(key) for key in value]))
+        for key, item in value.items():
+            out += _keys(item, f"{at}/{str(key).replace('~', '~0').replace('/', '~1')}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            out += _keys(item, f"{at}/{index}")
+    return out
+
+
+CLAUSE_5 = (
+    "RT-TOOL-8 ¶5: keys are never modified, and text containing no character reference "
+    "is returned unchanged"
+)
+
+
+@check("RT-TOOL-8#c5", variants=UNTOUCHED)
+def check_keys_and_plain_text_untouched(ctx: CheckContext, variant: Untouched) -> None:
+    """Keys are never modified, at any depth, and text without a character reference comes
+    back as it was sent."""
+    trace = one_turn(
+        ctx,
+        "rt8-c5-untouched",
+        tools=[tool("target", schema={"type": "object"})],
+        model=[calls(call("target", dict(variant.sent), "c1")), say("done")],
+    )
+    got, at, whose = reconciled(ctx, trace, "c1", "target", body=False)
+    sent_keys = dict(_keys(variant.sent))
+    for where, keys in _keys(got):
+        if where in sent_keys:
+            ctx.expect(
+                sorted(keys) == sorted(sent_keys[where]),
+                f"the map at {where or 'the top'} was sent with keys "
+                f"{show(sent_keys[where], 120)} and {whose} keys {show(keys, 120)}; {CLAUSE_5}",
+                at=f"{at}{where}",
+                reading="key-order",
+            )
+    judge_arguments(
+        ctx,
+        "rt8-c5-untouched",
+        Reconcile({"type": "object"}, variant.sent, variant.expected),
+        CLAUSE_5,
+        trace,
+    )

@@ -1,0 +1,95 @@
+"""RT-TOOL-9's examples as vectors: a declared call sent a second time, and a batch
+re-issued after its gated call was approved."""
+
+from __future__ import annotations
+
+from adapters.scenario import Approve, StartTurn, Tool
+from adapters.trace import PassRecord, Trace
+from conformance.toolkit import (
+    Binding,
+    CheckContext,
+    Stage,
+    VectorRun,
+    all_passes,
+    array,
+    calls,
+    mapping,
+    one_turn,
+    port,
+    say,
+    show,
+    tool,
+)
+
+__all__ = ["BINDINGS", "STAGES"]
+
+#: The stage each verdict of RT-TOOL-9's examples is observed at.
+STAGES: dict[tuple[str, str], Stage] = {
+    ("RT-TOOL-9", "skipped"): "input",
+    ("RT-TOOL-9", "recorded"): "outcome",
+    ("RT-TOOL-9", "resumed"): "input",
+    ("RT-TOOL-9", "mixed"): "outcome",
+}
+
+
+def _batch(value: object) -> list[object]:
+    return array(mapping(value).get("tool_calls"))
+
+
+def _tools_for(batch: list[object], gated: set[str]) -> list[Tool]:
+    names = {str(mapping(c).get("name")): str(mapping(c).get("tool_call_id")) for c in batch}
+    return [tool(name, schema={}, gate=call_id in gated) for name, call_id in names.items()]
+
+
+def _repeat_pass(
+    ctx: CheckContext, first: list[object], second: list[object], name: str
+) -> tuple[PassRecord, Trace]:
+    """``first`` then ``second`` as two passes of one run; the second pass and the trace."""
+    trace = one_turn(
+        ctx,
+        name,
+        tools=_tools_for(second, set()),
+        model=[calls(*first), calls(*second), say("done")],
+    )
+    passes = [one for _, one in all_passes(trace)]
+    ctx.need(len(passes) == 2, f"expected two passes, got {len(passes)}")
+    return passes[1], trace
+
+
+def _recorded(ctx: CheckContext, run: VectorRun) -> None:
+    """RT-TOOL-9: a declared call sent a second time -> the repeat pass's `skipped`."""
+    batch = _batch(run.value("skipped"))
+    second, trace = _repeat_pass(ctx, batch, batch, "vector-skipped-recorded")
+    ctx.need(
+        port(second, "skipped") == run.value("recorded"),
+        f"skipped is {show(port(second, 'skipped'))}, "
+        f"the example says {show(run.value('recorded'))}",
+    )
+    ran = sum(len(r.side_effects) for r in trace.runs())
+    ctx.need(ran == len(batch), f"the tool ran {ran} times across both runs")
+
+
+def _resumed(ctx: CheckContext, run: VectorRun) -> None:
+    """RT-TOOL-9: a batch re-issued after its gated call was approved -> `executed`."""
+    batch = _batch(run.value("resumed"))
+    gated = {str(x) for x in array(run.value("mixed"))}
+    trace = one_turn(
+        ctx,
+        "vector-resumed-mixed",
+        tools=_tools_for(batch, gated),
+        model=[calls(*batch), say("done")],
+        steps=[StartTurn("t1"), Approve("t1")],
+    )
+    resumed = [one for r, one in all_passes(trace) if r.cause == "approve"]
+    ctx.need(bool(resumed), "no pass after the approval")
+    ctx.need(
+        port(resumed[0], "executed") == run.value("mixed"),
+        f"executed is {show(port(resumed[0], 'executed'))}, "
+        f"the example says {show(run.value('mixed'))}",
+    )
+
+
+BINDINGS = (
+    Binding("RT-TOOL-9", ("skipped", "recorded"), ("RT-TOOL-9#c1", "RT-TOOL-9#c2"), _recorded),
+    Binding("RT-TOOL-9", ("resumed", "mixed"), ("RT-TOOL-9#c4",), _resumed),
+)

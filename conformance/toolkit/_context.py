@@ -1,0 +1,142 @@
+"""What a check sees: the implementation's handshake, and scenario runs through the protocol."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NoReturn, Protocol
+
+from adapters.driver import Unsupported
+from adapters.handshake import Handshake
+from adapters.scenario import Scenario
+from adapters.trace import Trace
+from conformance.toolkit._outcomes import CheckFailed, Failure, NotApplicable, Untested
+
+__all__ = ["CheckContext", "Evidence", "ScenarioRunner"]
+
+
+class ScenarioRunner(Protocol):
+    """The part of :class:`adapters.Driver` a check uses."""
+
+    def handshake(self) -> Handshake:
+        """The implementation's handshake."""
+        ...
+
+    def run(self, scenario: Scenario) -> Trace | Unsupported:
+        """Run one scenario."""
+        ...
+
+
+@dataclass
+class Evidence:
+    """The scenarios a check ran and the traces they produced, kept for the report;
+    ``counterexample`` is a shrunk scenario the hunt found (saved on its own), ``hunt``
+    what the hunt did for an invariant."""
+
+    runs: list[tuple[Scenario, Trace | None]] = field(default_factory=list)
+    counterexample: dict[str, object] | None = None
+    hunt: dict[str, float] | None = None
+
+
+class CheckContext:
+    """Handed to every check.  A check builds scenarios, runs them with :meth:`run`, and
+    judges the traces.
+
+    :meth:`expect` records a failed expectation and lets the check go on, so that a
+    report shows every expectation that failed, not only the first; :meth:`need` and
+    :meth:`fail` end the check at once (for what later expectations cannot be judged
+    without).  A check writes its expectations most specific first: the expectation that
+    states the clause comes before those that only describe its symptoms.
+    """
+
+    def __init__(self, runner: ScenarioRunner, *, strict_pointers: bool = False) -> None:
+        self._runner = runner
+        self.handshake = runner.handshake()
+        self.evidence = Evidence()
+        self.failures: list[Failure] = []
+        self._strict = strict_pointers
+
+    @property
+    def runner(self) -> ScenarioRunner:
+        """The implementation, for code that runs many scenarios (the hunt)."""
+        return self._runner
+
+    @property
+    def capabilities(self) -> object:
+        """The handshake's capabilities."""
+        return self.handshake.capabilities
+
+    @property
+    def scenario(self) -> str | None:
+        """The id of the scenario run last (the one a failure is observed in)."""
+        return self.evidence.runs[-1][0].id if self.evidence.runs else None
+
+    def run(self, scenario: Scenario) -> Trace:
+        """Run ``scenario``; a missing capability ends the check as untested."""
+        self.evidence.runs.append((scenario, None))
+        outcome = self._runner.run(scenario)
+        if isinstance(outcome, Unsupported):
+            raise Untested(f"needs capability {outcome.capability}")
+        self.evidence.runs[-1] = (scenario, outcome)
+        return outcome
+
+    def require(self, *capabilities: str) -> None:
+        """End the check as untested unless the handshake offers every capability named
+        (observations such as ``held_observation`` or ``ledger``)."""
+        for name in capabilities:
+            if getattr(self.handshake.capabilities, name, False) is not True:
+                raise Untested(f"needs capability {name}")
+
+    def require_profile(self, profile: str) -> None:
+        """End the check as not applicable unless the implementation claims ``profile``."""
+        if profile not in self.handshake.profiles:
+            raise NotApplicable(f"profile {profile} not claimed")
+
+    def _failure(self, message: str, at: str | None, reading: str | None) -> Failure:
+        if at is not None and self._strict:
+            self._check_pointer(at, message)
+        return Failure(message, self.scenario if at is not None else None, at, reading)
+
+    def _check_pointer(self, at: str, message: str) -> None:
+        """Refuse a failure whose pointer names nothing in the last trace (its parent must
+        exist: a pointer may name a key that is absent, which is what it reports)."""
+        from adapters.codec import to_json
+        from adapters.errors import SuiteError
+        from conformance.toolkit._traces import resolves
+
+        trace = self.evidence.runs[-1][1] if self.evidence.runs else None
+        if trace is None or not resolves(to_json(trace), at):
+            raise SuiteError(
+                "a failure points at nothing in its trace", pointer=at, failure=message[:200]
+            )
+
+    def expect(
+        self, condition: bool, message: str, *, at: str | None = None, reading: str | None = None
+    ) -> bool:
+        """Record ``message`` as a failed expectation unless ``condition`` holds, and go on.
+
+        ``at`` is the JSON pointer, into the last scenario's trace, of what was observed;
+        ``reading`` the entry of ``docs/interpretations.md`` the expectation relies on.
+        Returns ``condition``, so that a check can skip what depends on it.
+        """
+        if not condition:
+            self.failures.append(self._failure(message, at, reading))
+        return condition
+
+    def need(
+        self, condition: bool, message: str, *, at: str | None = None, reading: str | None = None
+    ) -> None:
+        """Like :meth:`expect`, but end the check when ``condition`` does not hold: what
+        follows cannot be judged without it."""
+        if not condition:
+            self.fail(message, at=at, reading=reading)
+
+    def fail(self, message: str, *, at: str | None = None, reading: str | None = None) -> NoReturn:
+        """Fail the check now, with every expectation that failed so far."""
+        self.failures.append(self._failure(message, at, reading))
+        raise CheckFailed(self.failures)
+
+    def conclude(self) -> None:
+        """Raise :class:`CheckFailed` when any expectation failed (the suite calls this
+        once the check returns)."""
+        if self.failures:
+            raise CheckFailed(self.failures)

@@ -1,0 +1,82 @@
+"""What an invariant is: a property every generated scenario's trace must have, the
+clauses it judges, and the situation those clauses speak of.
+
+A trace judged against an invariant proves something about its clauses only when the
+situation they speak of occurred in it (a repeated identifier, a failed write-back, a
+second pause): the search counts the examples that *exercised* each invariant beside
+those it *judged*, and an invariant that no example exercised is reported untested.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from adapters.handshake import Handshake
+from adapters.scenario import Scenario
+from adapters.trace import Trace
+
+__all__ = ["Invariant", "Situation", "Verdict", "Violation", "invariant"]
+
+#: ``None`` when the trace satisfies the invariant, else a one-line reason.
+Verdict = Callable[[Scenario, Trace, Handshake], str | None]
+#: Whether the situation an invariant's clauses speak of occurred in the trace.
+Situation = Callable[[Scenario, Trace, Handshake], bool]
+
+
+class Violation(AssertionError):
+    """An invariant does not hold; ``scenario`` and ``trace`` are the evidence."""
+
+    invariant: str = ""
+
+    def __init__(self, message: str, scenario: Scenario, trace: Trace) -> None:
+        super().__init__(message)
+        self.message = message
+        self.scenario = scenario
+        self.trace = trace
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """A named property, the clauses it enforces, the situation it needs to have been
+    exercised, and what the handshake must offer for it to be judged at all."""
+
+    name: str
+    clauses: tuple[str, ...]
+    judge: Verdict
+    #: the situation in words, as a report says it: "a failed write-back"
+    situation: str
+    exercised: Situation
+    needs: tuple[str, ...] = ()
+    profile: str = "runtime"
+    violation: type[Violation] = Violation
+    #: ``(file, line)`` of the :func:`invariant` call that declared it, for a reader
+    #: walking from a clause to its code (``rttool rules show ID --cases``)
+    declared_at: tuple[str, int] | None = field(default=None, compare=False)
+
+
+def invariant(
+    name: str,
+    clauses: tuple[str, ...],
+    judge: Verdict,
+    situation: str,
+    exercised: Situation,
+    *,
+    needs: tuple[str, ...] = (),
+    profile: str = "runtime",
+) -> Invariant:
+    """An invariant whose violations have an exception type of their own, so that the
+    search shrinks each invariant's failures apart from the others'.  It records where
+    it was declared (the caller's file and line)."""
+    violation = type(
+        f"{name.title().replace('-', '')}Violated",
+        (Violation,),
+        {"invariant": name, "__module__": __name__},
+    )
+    here = inspect.currentframe()
+    caller = here.f_back if here is not None else None
+    declared = (caller.f_code.co_filename, caller.f_lineno) if caller is not None else None
+    return Invariant(
+        name, clauses, judge, situation, exercised, needs, profile, violation, declared
+    )

@@ -1,0 +1,210 @@
+"""What a trace says was produced and delivered, traced by canary.
+
+Artifacts are traced by canary: every artifact the hunt's tools produce carries a string
+unique to it (:data:`CANARY_PREFIX` and a number), so a canary seen twice was delivered
+twice, and one seen where it does not belong leaked there.  The hunt's invariants of
+RT-TOOL-1 … RT-TOOL-7 share these walkers, and :func:`no_loss` is the judge RT-TOOL-4 ¶1
+and RT-TOOL-7 ¶1, ¶4 share.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from adapters.handshake import Handshake
+from adapters.scenario import Scenario
+from adapters.trace import Trace, TurnWire
+from conformance.toolkit._json import mapping
+from conformance.toolkit._shown import show, whereabouts
+from conformance.toolkit._states import in_state
+from conformance.toolkit._traces import delivered
+
+__all__ = [
+    "CANARY_PREFIX",
+    "Produced",
+    "Selector",
+    "canaries_in",
+    "canary_of",
+    "canary_phrase",
+    "completed_turns",
+    "emitting_tools",
+    "no_loss",
+    "produced",
+    "produced_counts",
+    "produced_then_completed",
+    "scripted_entries",
+    "wires",
+]
+
+#: What every canary starts with.
+CANARY_PREFIX = "cn-"
+
+
+@dataclass(frozen=True)
+class Produced:
+    """An artifact a completed call produced."""
+
+    canary: str
+    conversation: str
+    turn: str
+    run_end: str
+    seq: int
+    tool: str
+    tool_call_id: str | None
+    type: str
+
+
+def canary_of(entry: object) -> str | None:
+    """The canary an artifact entry carries, if any."""
+    found = mapping(mapping(entry).get("payload")).get("canary")
+    return found if isinstance(found, str) and found.startswith(CANARY_PREFIX) else None
+
+
+_CANARY = re.compile(re.escape(CANARY_PREFIX) + r"[0-9]+-[0-9]+-[0-9]+\.")
+
+
+def canaries_in(value: object) -> list[str]:
+    """Every canary mentioned anywhere in ``value``, keys and longer text included."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return _CANARY.findall(text) if CANARY_PREFIX in text else []
+
+
+def produced(trace: Trace) -> dict[str, Produced]:
+    """Every canary a call produced and returned successfully, in production order."""
+    out: dict[str, Produced] = {}
+    for run in trace.runs():
+        for one in run.passes:
+            for result in one.results:
+                body = mapping(result.result)
+                if result.disposition != "executed" or body.get("success") is not True:
+                    continue
+                attached = body.get("artifacts")
+                for entry in attached if isinstance(attached, list) else ():
+                    canary = canary_of(entry)
+                    # An empty type may ride on the result and be refused at collection
+                    # (docs/interpretations.md#empty-type): it is never owed a delivery.
+                    if mapping(entry).get("type") == "":
+                        continue
+                    if canary is not None and canary not in out:
+                        out[canary] = Produced(
+                            canary,
+                            run.conversation,
+                            run.turn,
+                            run.end,
+                            len(out),
+                            str(result.tool),
+                            result.tool_call_id,
+                            str(mapping(entry).get("type")),
+                        )
+    return out
+
+
+def produced_counts(trace: Trace) -> Counter[str]:
+    """How many artifacts carrying each canary the calls produced (a tool may emit the
+    same artifact twice, and both are owed a delivery)."""
+    counts: Counter[str] = Counter()
+    for run in trace.runs():
+        for one in run.passes:
+            for result in one.results:
+                body = mapping(result.result)
+                if result.disposition != "executed" or body.get("success") is not True:
+                    continue
+                attached = body.get("artifacts")
+                for entry in attached if isinstance(attached, list) else ():
+                    canary = canary_of(entry)
+                    if canary is not None and mapping(entry).get("type") != "":
+                        counts[canary] += 1
+    return counts
+
+
+def wires(trace: Trace, step: int | None = None) -> Iterator[tuple[int, str, str, TurnWire]]:
+    """``(step index, conversation, turn, wire)`` of every turn after every step (or one)."""
+    chosen = trace.steps if step is None else (trace.steps[step],)
+    for record in chosen:
+        for conversation, turns in record.wire.items():
+            for label, wire in turns.items():
+                yield record.index, conversation, label, wire
+
+
+def scripted_entries(output: object) -> list[object]:
+    """What a scripted tool output carries on its reserved key, as a list."""
+    found = mapping(output).get("artifacts")
+    return found if isinstance(found, list) else []
+
+
+def emitting_tools(scenario: Scenario) -> set[str]:
+    """The tools whose scripted output ever carries the reserved key."""
+    return {
+        tool.name
+        for tool in scenario.tools
+        if any("artifacts" in mapping(ret.output) for ret in tool.returns)
+    }
+
+
+def canary_phrase(canary: str | None) -> str:
+    """A canary as a message names it: ``canary "cn-1-0-0."`` (the dot is part of it)."""
+    return f"canary {show(canary)}"
+
+
+def _call(tool_call_id: object) -> str:
+    """``call c1``, or ``a call without an id``."""
+    return f"call {tool_call_id}" if tool_call_id is not None else "a call without an id"
+
+
+#: Which of the produced artifacts an invariant speaks of.
+Selector = Callable[[Trace, Produced], bool]
+
+
+def completed_turns(trace: Trace, handshake: Handshake) -> dict[tuple[str, str], TurnWire]:
+    """The turns completed after the last step, by ``(conversation, turn)``."""
+    return {(c, t): w for _, c, t, w in wires(trace, -1) if in_state(handshake, w, "completed")}
+
+
+def no_loss(selector: Selector) -> Callable[[Scenario, Trace, Handshake], str | None]:
+    """The judge that every artifact ``selector`` picks is delivered once its turn
+    completes."""
+
+    def judge(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+        """Every artifact a completed call produced is delivered once its turn completes,
+        unless a bound dropped it with a warning naming its call."""
+        if not trace.steps:
+            return None
+        final = {(c, t): w for _, c, t, w in wires(trace, -1)}
+        warned = {(w.tool_call_id, w.type) for w in trace.warnings()}
+        for canary, made in produced(trace).items():
+            wire = final.get((made.conversation, made.turn))
+            if not in_state(handshake, wire, "completed") or made.run_end == "crashed":
+                continue
+            if not selector(trace, made) or (made.tool_call_id, made.type) in warned:
+                continue
+            if canary not in [canary_of(e) for e in delivered(wire)]:
+                return (
+                    f"{canary_phrase(canary)} ({made.type} from {made.tool} "
+                    f"{_call(made.tool_call_id)}) was produced in turn {made.turn}, which "
+                    "completed without delivering it in any message's toolArtifacts and "
+                    f"without a warning; it {whereabouts(wire, canary)}"
+                )
+        return None
+
+    return judge
+
+
+def produced_then_completed(
+    selector: Selector,
+) -> Callable[[Scenario, Trace, Handshake], bool]:
+    """Whether an artifact ``selector`` picks was produced in a turn that completed."""
+
+    def exercised(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+        if not trace.steps:
+            return False
+        done = completed_turns(trace, handshake)
+        return any(
+            (made.conversation, made.turn) in done and selector(trace, made)
+            for made in produced(trace).values()
+        )
+
+    return exercised

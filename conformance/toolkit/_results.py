@@ -1,0 +1,160 @@
+"""Helpers for the checks of tool results and their artifacts (RT-TOOL-1 … RT-TOOL-4, 8).
+
+Everything a trace holds is untrusted JSON: these helpers check every shape before using
+it, and say where (a JSON pointer into the trace) each thing they find was observed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from adapters.codec import to_json
+from adapters.trace import Trace, TurnWire
+from conformance.toolkit._context import CheckContext
+from conformance.toolkit._outcomes import NotApplicable
+from conformance.toolkit._shown import show
+from conformance.toolkit._traces import located_runs, pointers, turn_pointer
+
+__all__ = [
+    "BASE_KEYS",
+    "assistant_indexes",
+    "carrying",
+    "counted",
+    "delivered_at",
+    "entries",
+    "in_model_inputs",
+    "in_tool_messages",
+    "needs_delivery",
+    "projection",
+    "projections",
+    "same_json",
+    "shown_key",
+    "wire_at",
+]
+
+#: The keys of a plain tool result (RT-TOOL-1 ¶1).
+BASE_KEYS = frozenset({"success", "data", "error"})
+
+
+def same_json(left: object, right: object) -> bool:
+    """Whether two JSON values are equal as JSON: ``false`` is not ``0``, ``1`` is ``1.0``,
+    and the order of a map's keys does not matter."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return isinstance(left, bool) and isinstance(right, bool) and left == right
+    if isinstance(left, int | float) and isinstance(right, int | float):
+        return left == right
+    if isinstance(left, Mapping) and isinstance(right, Mapping):
+        return set(left) == set(right) and all(same_json(left[k], right[k]) for k in left)
+    if isinstance(left, list | tuple) and isinstance(right, list | tuple):
+        return len(left) == len(right) and all(
+            same_json(a, b) for a, b in zip(left, right, strict=True)
+        )
+    return type(left) is type(right) and left == right
+
+
+def shown_key(value: object, key: str, limit: int = 200) -> str:
+    """For a failure message: a map's ``key`` as JSON, or ``absent`` when the map has no
+    such key (never ``null`` for a key that is not there)."""
+    if not isinstance(value, Mapping) or key not in value:
+        return "absent"
+    return show(value[key], limit)
+
+
+def counted(number: int, noun: str) -> str:
+    """``1 artifact``, ``2 artifacts``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def entries(value: object) -> list[object]:
+    """The items of a JSON list (empty for anything else)."""
+    return list(value) if isinstance(value, list | tuple) else []
+
+
+def projection(entry: object) -> dict[str, object]:
+    """An artifact entry's ``type`` and ``payload`` (what every stage keeps of it)."""
+    found = entry if isinstance(entry, Mapping) else {}
+    return {"type": found.get("type"), "payload": found.get("payload")}
+
+
+def projections(value: object) -> list[dict[str, object]]:
+    """:func:`projection` of every entry of a JSON list."""
+    return [projection(entry) for entry in entries(value)]
+
+
+def needs_delivery(ctx: CheckContext) -> None:
+    """End the check as not applicable when the implementation declares that it collects
+    no artifacts (RT-TOOL-5 ¶1): it then delivers none, and a clause about delivery holds
+    of it trivially."""
+    if not ctx.handshake.collects_artifacts:
+        raise NotApplicable("the implementation does not collect tool artifacts")
+
+
+def in_model_inputs(trace: Trace, needle: str) -> list[str]:
+    """JSON pointers to where ``needle`` appears in what the model was given
+    (``/steps/0/runs/0/model_inputs/1/messages/2/content``)."""
+    found: list[str] = []
+    for at, run in located_runs(trace):
+        for number, given in enumerate(run.model_inputs):
+            found += pointers(
+                to_json(list(given.messages)), needle, f"{at}/model_inputs/{number}/messages"
+            )
+    return found
+
+
+def in_tool_messages(trace: Trace, needle: str) -> list[str]:
+    """JSON pointers to where ``needle`` appears in the tool messages the passes fed back
+    towards the model (``/steps/0/runs/0/passes/0/tool_messages/1/content``)."""
+    found: list[str] = []
+    for at, run in located_runs(trace):
+        for number, one in enumerate(run.passes):
+            found += pointers(
+                to_json(list(one.tool_messages)), needle, f"{at}/passes/{number}/tool_messages"
+            )
+    return found
+
+
+def wire_at(trace: Trace, label: str = "t1", *, step: int = -1) -> tuple[str, TurnWire | None]:
+    """The turn ``label`` on the wire after ``step`` (default: the last), with its pointer."""
+    if not trace.steps:
+        return "/steps", None
+    index = step if step >= 0 else len(trace.steps) + step
+    return turn_pointer(trace, label, step=index), trace.steps[index].wire.get("main", {}).get(
+        label
+    )
+
+
+def delivered_at(wire: TurnWire | None, base: str) -> list[tuple[str, int, object]]:
+    """Every entry the turn's messages carry in ``toolArtifacts``, with its pointer under
+    ``base`` (the turn's pointer) and the index of the message carrying it."""
+    if wire is None:
+        return []
+    out: list[tuple[str, int, object]] = []
+    for index, row in enumerate(wire.messages):
+        carried = row.get("toolArtifacts") if isinstance(row, Mapping) else None
+        for number, entry in enumerate(entries(carried)):
+            out.append((f"{base}/messages/{index}/toolArtifacts/{number}", index, entry))
+    return out
+
+
+def assistant_indexes(wire: TurnWire | None) -> list[int]:
+    """The indexes of the turn's assistant messages."""
+    if wire is None:
+        return []
+    return [
+        index
+        for index, row in enumerate(wire.messages)
+        if isinstance(row, Mapping) and row.get("role") == "assistant"
+    ]
+
+
+def carrying(wire: TurnWire | None, needle: str) -> list[int]:
+    """The indexes of the messages whose ``toolArtifacts`` mention ``needle``."""
+    if wire is None:
+        return []
+    return sorted(
+        {
+            index
+            for index, row in enumerate(wire.messages)
+            if isinstance(row, Mapping) and pointers(entries(row.get("toolArtifacts")), needle)
+        }
+    )

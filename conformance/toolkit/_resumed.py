@@ -1,0 +1,50 @@
+"""What a trace says a resumed run is owed, worked out from the trace itself: a call that
+returned in an earlier run of the turn is completed; a call whose run was cut before its
+body returned (``before_tool_body``, ``after_tool_body``) is interrupted.  The hunt's
+invariants of DR-1 … DR-4 share these walkers."""
+
+from __future__ import annotations
+
+import json
+
+from adapters.trace import RunRecord
+from conformance.toolkit._json import mapping
+from conformance.toolkit._passes import paired, well_formed
+
+__all__ = ["CONTINUING_CAUSES", "call_signature", "completed_calls", "interrupted_calls"]
+
+#: The causes of a run that continues a cut turn.
+CONTINUING_CAUSES = ("auto_continue", "continue")
+
+
+def call_signature(name: str, arguments: object) -> str:
+    """A call as one comparable string: its tool name and its arguments as JSON."""
+    return name + "\x00" + json.dumps(arguments, sort_keys=True, default=str)
+
+
+def interrupted_calls(run: RunRecord) -> list[tuple[str, object]]:
+    """The calls ``run`` was cut in the middle of: its cut pass's first well-formed call
+    with no result, when the cut came before that call's body returned."""
+    point = mapping(run.interruption).get("point")
+    if run.end not in ("interrupted", "crashed") or point not in (
+        "before_tool_body",
+        "after_tool_body",
+    ):
+        return []
+    cut = [one for one in run.passes if one.cut] or list(run.passes[-1:])
+    if not cut:
+        return []
+    calls = well_formed(cut[-1].batch)
+    waiting = calls[len(cut[-1].results) :]
+    return [(str(waiting[0].get("name")), waiting[0].get("args"))] if waiting else []
+
+
+def completed_calls(run: RunRecord) -> list[tuple[str, object]]:
+    """The calls that returned in ``run``, as ``(tool, arguments)``."""
+    out: list[tuple[str, object]] = []
+    for one in run.passes:
+        for result, call in paired(one):
+            if result.disposition == "executed":
+                arguments = result.arguments if result.arguments is not None else call.get("args")
+                out.append((str(result.tool), arguments))
+    return out

@@ -1,0 +1,99 @@
+"""``rttool rules show ID --cases``: from each clause to every case bound to it, and to the
+line of its code."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from conformance.checks import all_checks
+from conformance.cli import main
+from conformance.hunt.invariants import INVARIANTS
+from conformance.rules import load_corpus
+from conformance.vectors import vector_cases
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = load_corpus()
+
+
+def _shown(rule_id: str, capsys: pytest.CaptureFixture[str]) -> dict[str, list[dict[str, object]]]:
+    assert main(["rules", "show", rule_id, "--cases", "--format", "json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    return {clause["id"]: clause["cases"] for clause in shown["clauses"]}
+
+
+def _expected(clause: str) -> list[str]:
+    """The ids of the cases a run collects for ``clause``, in the order it reports them."""
+    return (
+        [check.id for check in all_checks() if clause in check.clauses]
+        + [case.id for case in vector_cases(CORPUS) if clause in case.clauses]
+        + [f"HUNT/{one.name}" for one in INVARIANTS if clause in one.clauses]
+    )
+
+
+def _source(case: dict[str, object]) -> list[str]:
+    """The lines of the case's file from its line on."""
+    file, line = case["file"], case["line"]
+    assert isinstance(file, str) and isinstance(line, int)
+    assert not Path(file).is_absolute(), file
+    lines = (ROOT / file).read_text(encoding="utf-8").splitlines()
+    assert 0 < line <= len(lines), case
+    return lines[line - 1 :]
+
+
+def _points_at_its_definition(clause: str, case: dict[str, object]) -> bool:
+    below = _source(case)
+    if case["kind"] == "check":
+        decorator = "\n".join(below[: next(i for i, t in enumerate(below) if "def " in t) + 1])
+        return below[0].lstrip().startswith("@check(") and f'"{clause}"' in decorator
+    if case["kind"] == "vector":
+        return bool(re.match(r"\s*(def \w+\(ctx|lambda ctx, run: )", below[0]))
+    name = str(case["name"]).removeprefix("hunt-")
+    return below[0].strip() == "invariant(" and f'"{name}"' in below[1]
+
+
+@pytest.mark.parametrize("rule", CORPUS.rules, ids=lambda rule: rule.id)
+def test_every_clause_lists_every_case_bound_to_it(
+    rule: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shown = _shown(rule.id, capsys)  # type: ignore[attr-defined]
+    assert list(shown) == [clause.id for clause in rule.clauses]  # type: ignore[attr-defined]
+    for clause, cases in shown.items():
+        assert cases, f"{clause} lists no case"
+        assert [case["id"] for case in cases] == _expected(clause)
+        kinds = [case["kind"] for case in cases]
+        assert kinds == sorted(kinds, key=("check", "vector", "hunt").index)
+
+
+@pytest.mark.parametrize("rule", CORPUS.rules, ids=lambda rule: rule.id)
+def test_each_file_and_line_points_at_the_definition(
+    rule: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for clause, cases in _shown(rule.id, capsys).items():  # type: ignore[attr-defined]
+        for case in cases:
+            assert str(case["file"]).startswith("conformance/checks/"), case
+            assert _points_at_its_definition(clause, case), case
+
+
+def test_the_text_lists_cases_under_their_clause(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "show", "RT-TOOL-9", "--cases"]) == 0
+    out = capsys.readouterr().out
+    first = out[out.index("[RT-TOOL-9#c1,") : out.index("[RT-TOOL-9#c2,")]
+    assert re.search(
+        r"\n +check +recorded-call-not-invoked-again\[second-pass\] +"
+        r"conformance/checks/rt_tool_9/checks\.py:\d+\n",
+        first,
+    )
+    assert re.search(r"\n +vector +example-e1-skipped-recorded +\S+/vectors\.py:\d+\n", first)
+    assert re.search(r"\n +hunt +hunt-at-most-once +\S+rt_tool_9/invariants\.py:\d+\n", first)
+
+
+def test_without_cases_nothing_changes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "show", "RT-TOOL-9"]) == 0
+    assert "conformance/checks/" not in capsys.readouterr().out
+    assert main(["rules", "show", "RT-TOOL-9", "--format", "json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert all("cases" not in clause for clause in shown["clauses"])
