@@ -29,7 +29,7 @@ from reference_impl.seams import Seams
 from reference_impl.store import Store
 from reference_impl.workflow import ToolOutcome, ToolSpec, ToolWorld, Workflow
 
-__all__ = ["REUSED_NOTE", "Call", "PassContext", "PassResult", "ToolNode", "prose"]
+__all__ = ["REUSED_NOTE", "Call", "GatePause", "PassContext", "PassResult", "ToolNode", "prose"]
 
 REUSED_NOTE = (
     "(This call already completed in an earlier interrupted attempt of this turn; "
@@ -91,7 +91,7 @@ class PassResult:
     paused_on: dict[str, object] | None = None
 
 
-class _GatePause(Exception):
+class GatePause(Exception):
     def __init__(self, pending: dict[str, object]) -> None:
         super().__init__("gate")
         self.pending = pending
@@ -139,7 +139,7 @@ class ToolNode:
 
         try:
             self._each_call(ctx, batch, results, messages, executed, skipped)
-        except _GatePause as pause:
+        except GatePause as pause:
             paused_on = pause.pending
         except BaseException as cut:
             # A run cut off mid-pass still reports what the pass did before the cut.
@@ -352,7 +352,7 @@ class ToolNode:
         with ctx.store.transaction() as conn:
             decision = records.take_consent(conn, ctx.turn_id, key)
         if decision is None:
-            raise _GatePause(
+            raise GatePause(
                 {
                     "kind": "gate",
                     "tool": call.name,

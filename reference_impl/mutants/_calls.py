@@ -12,7 +12,7 @@ from dataclasses import replace
 from reference_impl.journal import signature
 from reference_impl.mutants._model import Mutant, with_node
 from reference_impl.normalize import Normalizer
-from reference_impl.passes import Call, PassContext, PassResult, ToolNode, _GatePause
+from reference_impl.passes import Call, GatePause, PassContext, PassResult, ToolNode
 from reference_impl.workflow import ToolSpec
 
 __all__ = ["MUTANTS"]
@@ -74,7 +74,7 @@ class _GatedCallRecordedBeforeApproval(ToolNode):
     def consent(self, ctx: PassContext, call: Call, args: object) -> tuple[str, str | None]:
         try:
             return super().consent(ctx, call, args)
-        except _GatePause:
+        except GatePause:
             awaiting: dict[str, object] = {
                 "success": False,
                 "data": None,
