@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "selftest": ("_selftest", "prove every check fails against a runtime breaking its clause"),
     "scenarios": ("_scenarios", "list, show and dump every scenario the suite can send"),
     "doctor": ("_doctor", "smoke-test a harness: is it ready for rttool run?"),
+    "publish": ("_publish", "regenerate the standings this repository publishes in reports/"),
 }
 
 
