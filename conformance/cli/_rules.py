@@ -1,25 +1,42 @@
 """``rttool rules``: lint, list, show, import and compare the rule corpus.
 
-Exit codes follow the CLI's: 0 clean (warnings allowed), 1 a finding (a lint
-error, a difference from upstream), 2 a usage or corpus error.
+Each action computes the rule layer's own result (a lint report, the corpus, a rule
+with its cases, the pages written, the comparison with upstream) and renders it with a
+function of this module, in text or (``list``, ``show``) JSON.  Exit codes follow the
+CLI's: 0 clean (warnings allowed), 1 a finding (a lint error, a difference from
+upstream), 2 a usage or corpus error.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
+
+from conformance.cli import plural
+from conformance.cli._output import Output, emit, json_output, text
 
 if TYPE_CHECKING:
     from conformance.coverage import BoundCase
-    from conformance.rules import Corpus, Rule
+    from conformance.rules import Comparison, Corpus, LintReport, Rule, UpstreamCheckout
 
-from conformance.cli import plural
+__all__ = [
+    "ClauseCases",
+    "compared_text",
+    "configure",
+    "lint_output",
+    "listing_json",
+    "listing_text",
+    "rule_json",
+    "rule_text",
+    "upstream_warnings",
+    "written_text",
+]
 
-__all__ = ["configure"]
+#: Under each clause, its cases (``rttool rules show ID --cases``); ``None`` without.
+ClauseCases: TypeAlias = Mapping[str, Sequence["BoundCase"]] | None
 
 _EXIT_OK = 0
 _EXIT_FINDING = 1
@@ -32,8 +49,8 @@ def _clean(text: str) -> str:
     return text.translate(_CONTROL)
 
 
-def _out(line: str = "") -> None:
-    sys.stdout.write(_clean(line) + "\n")
+def _lines(lines: Iterable[str]) -> str:
+    return text(_clean(line) for line in lines)
 
 
 def _shown(path: Path) -> Path:
@@ -118,34 +135,46 @@ def _corpus(args: argparse.Namespace) -> Corpus:
     return load_corpus([args.corpus or _shown(corpus_path())])
 
 
-def _lint(args: argparse.Namespace) -> int:
-    from conformance.rules import corpus_path, lint
-
-    paths: Sequence[Path] = args.paths or [_shown(corpus_path())]
+def _missing(paths: Sequence[Path]) -> Output | None:
     missing = [path for path in paths if not path.exists()]
-    if missing:
-        said = _clean(f"rttool rules lint: error: no such file or folder: {missing[0]}")
-        sys.stderr.write(said + "\n")
-        return _EXIT_USAGE
-    from conformance.coverage import suite_policy
+    if not missing:
+        return None
+    said = f"rttool rules lint: error: no such file or folder: {missing[0]}"
+    return Output(err=_lines([said]))
 
-    report = lint(paths, suite_policy())
-    if not report.files:
-        sys.stderr.write("rttool rules lint: error: no rule pages (*.md) under the paths given\n")
-        return _EXIT_USAGE
-    for finding in report.findings:
-        _out(str(finding))
-    sys.stderr.write(
+
+def lint_output(report: LintReport) -> Output:
+    """A line per finding (``PATH:LINE: CODE: message``), then the counts on standard
+    error."""
+    counts = (
         f"{plural(report.files, 'file')}, {plural(report.errors, 'error')}, "
         f"{plural(report.warnings, 'warning')}\n"
     )
+    return Output(_lines(str(finding) for finding in report.findings), counts)
+
+
+def _lint(args: argparse.Namespace) -> int:
+    from conformance.coverage import suite_policy
+    from conformance.rules import corpus_path, lint
+
+    paths: Sequence[Path] = args.paths or [_shown(corpus_path())]
+    missing = _missing(paths)
+    if missing is not None:
+        emit(missing)
+        return _EXIT_USAGE
+    report = lint(paths, suite_policy())
+    if not report.files:
+        said = "rttool rules lint: error: no rule pages (*.md) under the paths given"
+        emit(Output(err=_lines([said])))
+        return _EXIT_USAGE
+    emit(lint_output(report))
     return _EXIT_FINDING if report.errors else _EXIT_OK
 
 
-def _list(args: argparse.Namespace) -> int:
-    corpus = _corpus(args)
-    if args.format == "json":
-        rows = [
+def listing_json(corpus: Corpus) -> Output:
+    """A JSON object per rule: its facts and how many clauses and examples it has."""
+    return json_output(
+        [
             {
                 "id": rule.id,
                 "title": rule.title,
@@ -158,8 +187,11 @@ def _list(args: argparse.Namespace) -> int:
             }
             for rule in corpus
         ]
-        sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
-        return _EXIT_OK
+    )
+
+
+def listing_text(corpus: Corpus) -> Output:
+    """A table of the rules, a row each, then the counts of the corpus."""
     header = ("ID", "LEVEL", "POSTURE", "PROFILES", "CLAUSES", "EXAMPLES", "TITLE")
     table = [header] + [
         (
@@ -174,13 +206,24 @@ def _list(args: argparse.Namespace) -> int:
         for rule in corpus
     ]
     widths = [max(len(row[column]) for row in table) for column in range(len(header) - 1)]
-    for row in table:
-        cells = [
-            cell.rjust(width) if column in (4, 5) else cell.ljust(width)
-            for column, (cell, width) in enumerate(zip(row, widths, strict=False))
-        ]
-        _out("  ".join([*cells, row[-1]]))
-    _out(_summary(corpus))
+    rows = [
+        "  ".join(
+            [
+                *(
+                    cell.rjust(width) if column in (4, 5) else cell.ljust(width)
+                    for column, (cell, width) in enumerate(zip(row, widths, strict=False))
+                ),
+                row[-1],
+            ]
+        )
+        for row in table
+    ]
+    return Output(_lines([*rows, _summary(corpus)]))
+
+
+def _list(args: argparse.Namespace) -> int:
+    corpus = _corpus(args)
+    emit(listing_json(corpus) if args.format == "json" else listing_text(corpus))
     return _EXIT_OK
 
 
@@ -207,9 +250,7 @@ def _case_json(case: BoundCase) -> dict[str, object]:
     }
 
 
-def _rule_json(
-    rule: Rule, cases: dict[str, tuple[BoundCase, ...]] | None = None
-) -> dict[str, object]:
+def _rule_json(rule: Rule, cases: ClauseCases = None) -> dict[str, object]:
     return {
         "id": rule.id,
         "family": rule.family,
@@ -262,6 +303,55 @@ def _rule_json(
     }
 
 
+def rule_json(rule: Rule, cases: ClauseCases = None) -> Output:
+    """The rule as JSON, with each clause's cases when they were asked for."""
+    return json_output(_rule_json(rule, cases))
+
+
+def _head(rule: Rule) -> list[str]:
+    part = f" (Part {rule.part})" if rule.part else ""
+    lines = [
+        f"{rule.id} — {rule.title}",
+        f"{rule.family}{part} · level {rule.level} · profiles {', '.join(rule.profiles)} · "
+        f"posture {rule.posture} · added {rule.added} · changed {rule.changed}",
+        f"source: {rule.source}",
+        f"file: {rule.path}:{rule.line}",
+    ]
+    return lines + (["", rule.summary] if rule.summary else [])
+
+
+def _case_lines(cases: Sequence[BoundCase]) -> list[str]:
+    """One line per case under its clause: kind, name, and ``file:line`` of its code."""
+    if not cases:
+        return ["      (no case)"]
+    width = max(len(case.name) for case in cases)
+    return [
+        f"      {case.kind:<6}  {case.name:<{width}}  {case.file}:{case.line}" for case in cases
+    ]
+
+
+def rule_text(rule: Rule, cases: ClauseCases = None) -> Output:
+    """The rule: its facts, its clauses (each with its cases, when asked for), its
+    examples, its names and what refers to it."""
+    lines = [*_head(rule), "", "Clauses:"]
+    for clause in rule.clauses:
+        lines.append(f"  {clause.citation}  [{clause.id}, line {clause.line}]  {clause.text}")
+        if cases is not None:
+            lines += _case_lines(cases.get(clause.id, ()))
+    if rule.examples:
+        lines += ["", "Examples:"]
+        lines += [
+            f"  {example.id}  verdict={example.verdict}  line {example.line}  {example.title}"
+            for example in rule.examples
+        ]
+    lines += [
+        "",
+        f"Names: {', '.join(rule.names) or '—'}",
+        f"Referenced by: {', '.join(rule.referenced_by) or '—'}",
+    ]
+    return Output(_lines(lines))
+
+
 def _show(args: argparse.Namespace) -> int:
     from conformance.rules import CorpusError
 
@@ -274,45 +364,18 @@ def _show(args: argparse.Namespace) -> int:
         from conformance.coverage import clause_cases
 
         cases = clause_cases(rule, corpus)
-    if args.format == "json":
-        sys.stdout.write(json.dumps(_rule_json(rule, cases), ensure_ascii=False, indent=2) + "\n")
-        return _EXIT_OK
-    part = f" (Part {rule.part})" if rule.part else ""
-    _out(f"{rule.id} — {rule.title}")
-    _out(
-        f"{rule.family}{part} · level {rule.level} · profiles {', '.join(rule.profiles)} · "
-        f"posture {rule.posture} · added {rule.added} · changed {rule.changed}"
-    )
-    _out(f"source: {rule.source}")
-    _out(f"file: {rule.path}:{rule.line}")
-    if rule.summary:
-        _out()
-        _out(rule.summary)
-    _out()
-    _out("Clauses:")
-    for clause in rule.clauses:
-        _out(f"  {clause.citation}  [{clause.id}, line {clause.line}]  {clause.text}")
-        if cases is not None:
-            _show_cases(cases.get(clause.id, ()))
-    if rule.examples:
-        _out()
-        _out("Examples:")
-        for example in rule.examples:
-            _out(f"  {example.id}  verdict={example.verdict}  line {example.line}  {example.title}")
-    _out()
-    _out(f"Names: {', '.join(rule.names) or '—'}")
-    _out(f"Referenced by: {', '.join(rule.referenced_by) or '—'}")
+    emit(rule_json(rule, cases) if args.format == "json" else rule_text(rule, cases))
     return _EXIT_OK
 
 
-def _show_cases(cases: Sequence[BoundCase]) -> None:
-    """One line per case under its clause: kind, name, and ``file:line`` of its code."""
-    if not cases:
-        _out("      (no case)")
-        return
-    width = max(len(case.name) for case in cases)
-    for case in cases:
-        _out(f"      {case.kind:<6}  {case.name:<{width}}  {case.file}:{case.line}")
+def upstream_warnings(notes: Sequence[object]) -> Output:
+    """The upstream checkout's notes, as warnings on standard error."""
+    return Output(err=_lines(f"warning: upstream: {note}" for note in notes))
+
+
+def written_text(written: Sequence[Path]) -> Output:
+    """A line per page written."""
+    return Output(_lines(f"wrote {path}" for path in written))
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -325,18 +388,20 @@ def _import(args: argparse.Namespace) -> int:
         if (out.is_dir())
         else []
     )
-    for note in checkout.notes:
-        sys.stderr.write(_clean(f"warning: upstream: {note}") + "\n")
-    for written in import_upstream(checkout, out, others):
-        _out(f"wrote {written}")
+    emit(upstream_warnings(checkout.notes))
+    emit(written_text(import_upstream(checkout, out, others)))
     return _EXIT_OK
+
+
+def compared_text(results: Sequence[Comparison]) -> Output:
+    """A line per rule compared with upstream."""
+    return Output(_lines(str(result) for result in results))
 
 
 def _check_upstream(args: argparse.Namespace) -> int:
     from conformance.rules import compare_with_upstream, load_upstream
 
-    checkout = load_upstream(args.upstream)
+    checkout: UpstreamCheckout = load_upstream(args.upstream)
     results = compare_with_upstream(checkout, _corpus(args))
-    for result in results:
-        _out(str(result))
+    emit(compared_text(results))
     return _EXIT_OK if all(result.status == "same" for result in results) else _EXIT_FINDING
