@@ -95,6 +95,13 @@ COMMITTED: tuple[Committed, ...] = (
         install="pip install -e '.[pydantic-ai]'",
         exact=False,
     ),
+    Committed(
+        name="adk",
+        impl="python:harnesses.adk:create",
+        requires=("google.adk",),
+        install="pip install -e '.[adk]'",
+        exact=False,
+    ),
 )
 
 
