@@ -16,7 +16,7 @@ PYTEST := $(BIN)/python -m pytest -q -n 2
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,langgraph,pydantic-ai]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,langgraph,pydantic-ai,adk]'
 	touch $(STAMP)
 
 ## run: run the suite against the bundled reference runtime and write reports/reference/

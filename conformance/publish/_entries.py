@@ -75,4 +75,11 @@ COMMITTED: tuple[Committed, ...] = (
         install="pip install -e '.[pydantic-ai]'",
         exact=False,
     ),
+    Committed(
+        name="adk",
+        impl="python:harnesses.adk:create",
+        requires=("google.adk",),
+        install="pip install -e '.[adk]'",
+        exact=False,
+    ),
 )
