@@ -45,10 +45,13 @@ def dumps(value: object) -> str:
 
 
 class Store:
-    """Transactions over one SQLite file."""
+    """Transactions over one SQLite database: a file, or, named by a ``file:`` URI given
+    as a string, whatever SQLite opens by that URI (such as an in-memory database the
+    connections of one process share)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        self._uri = isinstance(path, str) and path.startswith("file:")
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._all_lock = threading.Lock()
@@ -69,7 +72,11 @@ class Store:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
             conn = sqlite3.connect(
-                self.path, timeout=30.0, isolation_level=None, check_same_thread=False
+                self.path,
+                timeout=30.0,
+                isolation_level=None,
+                check_same_thread=False,
+                uri=self._uri,
             )
             # Registered before the first statement, so that close() reaches it even when
             # the file turns out not to be a database.
