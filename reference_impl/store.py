@@ -124,18 +124,15 @@ class Store:
 
     def _migrate(self) -> None:
         conn = self._connection()
+        try:
+            if self._version(conn) == SCHEMA_VERSION:
+                return  # a restart on a migrated database writes nothing
+        except sqlite3.OperationalError:  # no version table yet: a new database
+            pass
         conn.execute("BEGIN IMMEDIATE")
         try:
             conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
-            row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-            version = int(row["value"]) if row else 0
-            if version > SCHEMA_VERSION:
-                raise StorageError(
-                    "database was written by a newer reference runtime",
-                    path=self.path,
-                    version=version,
-                    supported=SCHEMA_VERSION,
-                )
+            version = self._version(conn)
             for script in MIGRATIONS[version:]:
                 for statement in filter(str.strip, script.split(";")):
                     conn.execute(statement)
@@ -147,6 +144,20 @@ class Store:
             conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
+
+    def _version(self, conn: sqlite3.Connection) -> int:
+        """The database's schema version (0 before the first migration); a version newer
+        than this runtime's is refused."""
+        row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        version = int(row["value"]) if row else 0
+        if version > SCHEMA_VERSION:
+            raise StorageError(
+                "database was written by a newer reference runtime",
+                path=self.path,
+                version=version,
+                supported=SCHEMA_VERSION,
+            )
+        return version
 
     def schema_version(self) -> int:
         """The database's schema version."""
