@@ -100,7 +100,7 @@ def wire_canaries(wire: TurnWire) -> tuple[str, ...]:
     return _wire_canaries(_Same(wire))
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=64)  # the wires of the traces in hand, no more
 def _wire_canaries(key: _Same) -> tuple[str, ...]:
     wire = key.value
     assert isinstance(wire, TurnWire)
@@ -113,7 +113,7 @@ def produced(trace: Trace) -> dict[str, Produced]:
     return dict(_produced(_Same(trace)))
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=4)
 def _produced(key: _Same) -> dict[str, Produced]:
     trace = key.value
     assert isinstance(trace, Trace)
