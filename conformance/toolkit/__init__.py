@@ -30,7 +30,8 @@ Vectors:
 Invariants:
     :func:`invariant` declares what the hunt holds every generated trace to; the
     walkers it judges with: what was produced and delivered, traced by canary
-    (:func:`produced`, :func:`canaries_in`, :func:`wire_canaries`, :func:`no_loss`),
+    (:func:`produced`, :func:`canaries_in`, :func:`wire_canaries`,
+    :func:`message_canaries`, :func:`no_loss`),
     a pass's calls as the guard sees them (:func:`seen_passes`, :func:`paired`,
     :func:`well_formed`), and what a resumed run is owed (:func:`completed_calls`,
     :func:`interrupted_calls`).
@@ -94,6 +95,7 @@ from conformance.toolkit._produced import (
     canary_phrase,
     completed_turns,
     emitting_tools,
+    message_canaries,
     no_loss,
     produced,
     produced_counts,
@@ -273,6 +275,7 @@ __all__ = [
     "mapping",
     "marked",
     "mentions",
+    "message_canaries",
     "misplaced",
     "model_text",
     "names",

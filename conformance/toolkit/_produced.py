@@ -33,6 +33,7 @@ __all__ = [
     "canary_phrase",
     "completed_turns",
     "emitting_tools",
+    "message_canaries",
     "no_loss",
     "produced",
     "produced_counts",
@@ -97,14 +98,24 @@ def wire_canaries(wire: TurnWire) -> tuple[str, ...]:
     """Every canary a turn's wire mentions: ``canaries_in([wire.messages,
     wire.toolArtifacts])``, worked out once per wire (several invariants read every wire
     of a trace)."""
-    return _wire_canaries(_Same(wire))
+    messages, artifacts = _wire_canaries(_Same(wire))
+    return messages + artifacts
 
 
-@functools.lru_cache(maxsize=64)  # the wires of the traces in hand, no more
-def _wire_canaries(key: _Same) -> tuple[str, ...]:
+def message_canaries(wire: TurnWire) -> tuple[str, ...]:
+    """Every canary a turn's messages mention: ``canaries_in(wire.messages)``, worked out
+    once per wire."""
+    return _wire_canaries(_Same(wire))[0]
+
+
+# A canary is one unbroken token, so the canaries of the two parts, one after the other,
+# are those of the pair.  Enough entries for every wire of the largest generated trace:
+# a cycle over more wires than the memo holds would miss every time.
+@functools.lru_cache(maxsize=256)
+def _wire_canaries(key: _Same) -> tuple[tuple[str, ...], tuple[str, ...]]:
     wire = key.value
     assert isinstance(wire, TurnWire)
-    return tuple(canaries_in([wire.messages, wire.toolArtifacts]))
+    return tuple(canaries_in(wire.messages)), tuple(canaries_in(wire.toolArtifacts))
 
 
 def produced(trace: Trace) -> dict[str, Produced]:
