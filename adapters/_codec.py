@@ -32,6 +32,11 @@ class CodecError(ValueError):
         super().__init__(f"{pointer or '/'}: {complaint}")
         self.pointer = pointer or "/"
         self.complaint = complaint
+        self._path = pointer
+
+    def _within(self, prefix: str) -> CodecError:
+        """The same complaint, about the value at ``prefix`` followed by this pointer."""
+        return CodecError(prefix + self._path, self.complaint)
 
 
 def _hints(cls: type) -> dict[str, Any]:
@@ -48,29 +53,59 @@ def _is_raw(tp: object) -> bool:
 
 def to_json(value: object) -> object:
     """Render a dataclass tree as plain JSON values; ``None`` optional fields are omitted."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    try:
+        fields = _written[kind]
+    except KeyError:
+        fields = _written[kind] = _written_fields(kind)
+    if fields is not None:
         out: dict[str, object] = {}
-        # A step's discriminator reads best first, although the dataclass declares it last.
-        fields = sorted(dataclasses.fields(value), key=lambda field: field.name != "op")
-        for field in fields:
-            item = getattr(value, field.name)
-            if item is None and field.default is None:
+        for name, omitted_when_none in fields:
+            item = getattr(value, name)
+            if item is None and omitted_when_none:
                 continue
-            out[field.name] = to_json(item)
+            out[name] = to_json(item)
         return out
     if isinstance(value, tuple | list):
         return [to_json(item) for item in value]
-    if isinstance(value, Mapping):
-        return {str(key): to_json(item) for key, item in value.items()}
+    if kind is dict or isinstance(value, Mapping):
+        return {str(key): to_json(item) for key, item in value.items()}  # type: ignore[attr-defined]
     return value
+
+
+#: Values :func:`to_json` returns as they are (their exact types, not subclasses).
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+_Fields = tuple[tuple[str, bool], ...] | None
+#: :func:`_written_fields` of every type met, worked out once per type: a trace holds
+#: thousands of values.
+_written: dict[type, _Fields] = {}
+
+
+def _written_fields(kind: type) -> _Fields:
+    """For a dataclass, its fields in the order :func:`to_json` writes them, each with
+    whether a ``None`` value is left out; ``None`` for any other type."""
+    if not dataclasses.is_dataclass(kind):
+        return None
+    # A step's discriminator reads best first, although the dataclass declares it last.
+    fields = sorted(dataclasses.fields(kind), key=lambda field: field.name != "op")
+    return tuple((field.name, field.default is None) for field in fields)
 
 
 def from_json(cls: type[T], value: object, pointer: str = "") -> T:
     """Build ``cls`` from a parsed JSON value; raise :class:`CodecError` naming the pointer."""
-    return typing.cast(T, _converter(typing.cast(Any, cls))(value, pointer))
+    try:
+        return typing.cast(T, _converter(typing.cast(Any, cls))(value))
+    except CodecError as err:
+        if not pointer:
+            raise
+        raise err._within(pointer) from None
 
 
-Converter = Callable[[object, str], object]
+#: Converts a JSON value, raising :class:`CodecError` with a pointer relative to it: the
+#: pointer is built on the way out of a failure, never for the values that fit.
+Converter = Callable[[object], object]
 
 
 @functools.cache
@@ -79,7 +114,7 @@ def _converter(tp: Any) -> Converter:
     thousands of values, and working out a type's shape each time costs more than the
     conversion itself."""
     if _is_raw(tp) or tp is object or tp is Any:
-        return lambda value, pointer: value
+        return lambda value: value
     origin = get_origin(tp)
     if origin is Annotated:
         return _converter(get_args(tp)[0])
@@ -100,46 +135,61 @@ def _converter(tp: Any) -> Converter:
 
 
 def _literal(allowed: tuple[object, ...]) -> Converter:
-    def convert(value: object, pointer: str) -> object:
+    def convert(value: object) -> object:
         if value not in allowed:
-            raise CodecError(pointer, f"expected one of {list(allowed)}, got {value!r}")
+            raise CodecError("", f"expected one of {list(allowed)}, got {value!r}")
         return value
 
     return convert
 
 
 def _sequence(item: Converter) -> Converter:
-    def convert(value: object, pointer: str) -> object:
+    def convert(value: object) -> object:
         if not isinstance(value, list):
-            raise CodecError(pointer, f"expected an array, got {type(value).__name__}")
-        return tuple(item(element, f"{pointer}/{i}") for i, element in enumerate(value))
+            raise CodecError("", f"expected an array, got {type(value).__name__}")
+        try:
+            return tuple([item(element) for element in value])
+        except CodecError:
+            # Conversion is pure: converting again finds the same element, to name it.
+            for index, element in enumerate(value):
+                try:
+                    item(element)
+                except CodecError as err:
+                    raise err._within(f"/{index}") from None
+            raise
 
     return convert
 
 
 def _mapping(item: Converter) -> Converter:
-    def convert(value: object, pointer: str) -> object:
+    def convert(value: object) -> object:
         if not isinstance(value, dict):
-            raise CodecError(pointer, f"expected an object, got {type(value).__name__}")
-        return types.MappingProxyType(
-            {k: item(v, f"{pointer}/{_escape(k)}") for k, v in value.items()}
-        )
+            raise CodecError("", f"expected an object, got {type(value).__name__}")
+        try:
+            return types.MappingProxyType({k: item(v) for k, v in value.items()})
+        except CodecError:
+            for key, element in value.items():  # again, to name the key
+                try:
+                    item(element)
+                except CodecError as err:
+                    raise err._within(f"/{_escape(key)}") from None
+            raise
 
     return convert
 
 
 def _scalar(kind: type, name: str) -> Converter:
-    def convert(value: object, pointer: str) -> object:
+    def convert(value: object) -> object:
         if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
-            raise CodecError(pointer, f"expected {name}, got {value!r}")
+            raise CodecError("", f"expected {name}, got {value!r}")
         return float(value) if kind is float else value  # type: ignore[arg-type]
 
     return convert
 
 
-def _none(value: object, pointer: str) -> object:
+def _none(value: object) -> object:
     if value is not None:
-        raise CodecError(pointer, f"expected null, got {value!r}")
+        raise CodecError("", f"expected null, got {value!r}")
     return None
 
 
@@ -163,22 +213,22 @@ def _union(tp: Any) -> Converter:
     alternatives = [_converter(m) for m in members if m is not type(None)]
     nullable = type(None) in members
 
-    def convert(value: object, pointer: str) -> object:
+    def convert(value: object) -> object:
         if by_op and isinstance(value, dict):
             wanted = value.get("op")
             chosen = by_op.get(wanted)
             if chosen is None:
-                raise CodecError(f"{pointer}/op", f"unknown op {wanted!r}")
-            return chosen(value, pointer)
+                raise CodecError("/op", f"unknown op {wanted!r}")
+            return chosen(value)
         if value is None and nullable:
             return None
         errors: list[CodecError] = []
         for alternative in alternatives:
             try:
-                return alternative(value, pointer)
+                return alternative(value)
             except CodecError as err:
                 errors.append(err)
-        raise errors[0] if errors else CodecError(pointer, "no alternative matched")
+        raise errors[0] if errors else CodecError("", "no alternative matched")
 
     return convert
 
@@ -197,21 +247,24 @@ def _dataclass(cls: Any) -> Converter:
     # Resolved lazily: a dataclass may refer to one defined after it.
     converters: dict[str, Converter] = {}
 
-    def convert(value: object, pointer: str) -> object:
+    def convert(value: object) -> object:
         if not isinstance(value, dict):
-            raise CodecError(pointer, f"expected an object, got {type(value).__name__}")
+            raise CodecError("", f"expected an object, got {type(value).__name__}")
         if not names.issuperset(value):
             unknown = sorted(set(value) - names)
-            raise CodecError(f"{pointer}/{_escape(unknown[0])}", "unknown key")
+            raise CodecError(f"/{_escape(unknown[0])}", "unknown key")
         kwargs: dict[str, object] = {}
         for name, suffix, required in fields:
             if name in value:
                 field_converter = converters.get(name)
                 if field_converter is None:
                     field_converter = converters[name] = _converter(hints[name])
-                kwargs[name] = field_converter(value[name], pointer + suffix)
+                try:
+                    kwargs[name] = field_converter(value[name])
+                except CodecError as err:
+                    raise err._within(suffix) from None
             elif required:
-                raise CodecError(pointer, f"missing required key {name!r}")
+                raise CodecError("", f"missing required key {name!r}")
         return cls(**kwargs)
 
     return convert

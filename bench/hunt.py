@@ -1,16 +1,25 @@
 """The property-based hunt: scenarios per second against the reference runtime
-(in-process and over HTTP), and, for each combination mutant, the median number of
-examples and seconds until the first failure over ten seeds.  Targets: at least 200
-scenarios/s in-process; every combination mutant found in under 5 s median."""
+(in-process and over HTTP), with the CPU time each takes, and, for each combination
+mutant, the median number of examples and seconds until the first failure over ten
+seeds.  Targets: at least 200 scenarios/s in-process; every combination mutant found
+in under 5 s median.
+
+``--against REV`` measures this tree's in-process throughput and that of git revision
+``REV`` alternately in one run, so that both meet the same load, and prints the ratio.
+"""
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,6 +29,27 @@ from conformance.hunt import INVARIANTS, Budget, hunt
 __all__ = ["main"]
 
 REFERENCE = "python:reference_impl.harness:create"
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Run in a fresh interpreter over one source tree (first on the import path): a seeded,
+#: counted search against the reference runtime in-process, after a warm-up search, so
+#: that two trees generate and judge exactly the same scenarios.  Only names both the
+#: tree measured and its predecessors publish are used.
+_PROBE = """
+import json, sys, time
+from adapters import Driver, connect
+from conformance.hunt import INVARIANTS, Budget, hunt
+examples = int(sys.argv[1])
+driver = Driver(connect("python:reference_impl.harness:create", timeout=60), timeout=60)
+handshake = driver.handshake()
+warm = Budget(examples=25, seconds=1e6, seed=99, derandomize=True, limit=25)
+hunt(driver, handshake, INVARIANTS, warm)
+budget = Budget(examples=examples, seconds=1e6, seed=1, derandomize=True, limit=examples)
+wall, cpu = time.perf_counter(), time.process_time()
+outcome = hunt(driver, handshake, INVARIANTS, budget)
+wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+print(json.dumps({"examples": outcome.examples, "wall": wall, "cpu": cpu}))
+"""
 
 
 def _combination_mutants() -> list[str]:
@@ -32,17 +62,69 @@ def _combination_mutants() -> list[str]:
     return [m["name"] for m in json.loads(listed.stdout) if m.get("hunt")]
 
 
-def _throughput(spec: str, seconds: float) -> float:
-    """Generated scenarios per second: generation, the run and every invariant included
-    (a correct runtime: nothing is shrunk)."""
+def _throughput(spec: str, seconds: float) -> tuple[float, float]:
+    """Generated scenarios per second, and CPU milliseconds per scenario: generation, the
+    run and every invariant included (a correct runtime: nothing is shrunk)."""
     driver = Driver(connect(spec, timeout=60), timeout=60)
     try:
+        cpu = time.process_time()
         outcome = hunt(
             driver, driver.handshake(), INVARIANTS, Budget(examples=1, seconds=seconds, seed=1)
         )
+        cpu = time.process_time() - cpu
     finally:
         driver.close()
-    return outcome.examples / outcome.elapsed_s
+    return outcome.examples / outcome.elapsed_s, cpu / outcome.examples * 1000
+
+
+def _probe(tree: Path, examples: int) -> tuple[float, float]:
+    """Scenarios per second and CPU milliseconds per scenario of ``tree``'s code."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    done = subprocess.run(
+        [sys.executable, "-P", "-c", _PROBE, str(examples)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=tree,
+    )
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    return found["examples"] / found["wall"], found["cpu"] / found["examples"] * 1000
+
+
+def _against(revision: str, rounds: int, examples: int) -> None:
+    """This tree and ``revision``, measured alternately (``rounds`` each), medians."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", revision],
+        capture_output=True,
+        check=True,
+    ).stdout
+    with tempfile.TemporaryDirectory(prefix="rttool-bench-") as folder:
+        before = Path(folder)
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(before, filter="data")
+        figures: dict[str, list[tuple[float, float]]] = {revision: [], "this tree": []}
+        trees = {revision: before, "this tree": ROOT}
+        for number in range(rounds):
+            order = list(trees) if number % 2 == 0 else list(reversed(trees))
+            for label in order:
+                figures[label].append(_probe(trees[label], examples))
+    print(
+        f"In-process throughput, {revision} and this tree alternately, {rounds} rounds of "
+        f"{examples} seeded examples each (medians):"
+    )
+    medians = {}
+    for label, measured in figures.items():
+        rate = statistics.median(m[0] for m in measured)
+        cpu = statistics.median(m[1] for m in measured)
+        medians[label] = (rate, cpu)
+        print(f"  {label:<12} {rate:6.1f} scenarios/s   {cpu:5.2f} ms CPU per scenario")
+    (rate_before, cpu_before), (rate_after, cpu_after) = medians[revision], medians["this tree"]
+    print(
+        f"  ratio        {rate_after / rate_before:6.2f}x scenarios/s   "
+        f"{cpu_before / cpu_after:5.2f}x less CPU per scenario"
+    )
+    print(f"  load average {os.getloadavg()[0]:.2f} (1 min) at the end")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,18 +132,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench hunt")
     parser.add_argument("--seconds", type=float, default=20.0, help="throughput budget")
     parser.add_argument("--seeds", type=int, default=10)
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="compare this tree's in-process throughput with git revision REV's, "
+        "measured alternately in one run (nothing else is measured)",
+    )
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of --against")
+    parser.add_argument(
+        "--examples", type=int, default=300, help="seeded examples per round of --against"
+    )
     args = parser.parse_args(argv)
+    if args.against:
+        _against(args.against, args.rounds, args.examples)
+        return 0
     from reference_impl.server.process import spawn_server
 
     print("Hunt throughput against the reference runtime (generation, run, invariants):")
-    in_process = _throughput(REFERENCE, args.seconds)
+    in_process, cpu = _throughput(REFERENCE, args.seconds)
     with (
         tempfile.TemporaryDirectory() as folder,
         spawn_server(Path(folder) / "server.db", log_dir=Path(folder)) as server,
     ):
-        over_http = _throughput(server.url, args.seconds)
+        over_http, _ = _throughput(server.url, args.seconds)
     verdict = "ok" if in_process >= 200 else "MISS"
-    print(f"  in-process {in_process:6.1f} scenarios/s   [{verdict}: at least 200]")
+    print(
+        f"  in-process {in_process:6.1f} scenarios/s, {cpu:5.2f} ms CPU per scenario   "
+        f"[{verdict}: at least 200]"
+    )
     print(f"  HTTP       {over_http:6.1f} scenarios/s")
     print(f"Combination mutants, first failure over {args.seeds} seeds (before shrinking):")
     for name in _combination_mutants():

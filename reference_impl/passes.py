@@ -13,6 +13,7 @@ and surfaced on the ``tool_artifacts`` port (RT-TOOL-3).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import sqlite3
@@ -41,6 +42,13 @@ REFUSED_MESSAGE = (
     "outcome is unknown; it was not retried. Verify the current state before "
     "trying again."
 )
+
+
+@functools.lru_cache(maxsize=64)
+def _validator(schema: str) -> jsonschema.Draft202012Validator:
+    """A validator for the input schema written ``schema``, made once per schema: making
+    one costs more than checking a call's arguments with it."""
+    return jsonschema.Draft202012Validator(json.loads(schema))
 
 
 def prose(result: Mapping[str, object]) -> str:
@@ -340,7 +348,7 @@ class ToolNode:
             return None
         try:
             error = jsonschema.exceptions.best_match(
-                jsonschema.Draft202012Validator(tool.input_schema).iter_errors(args)
+                _validator(json.dumps(tool.input_schema)).iter_errors(args)
             )
         except RecursionError:
             return "the arguments or the schema nest too deep to be checked"

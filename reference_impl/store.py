@@ -45,10 +45,13 @@ def dumps(value: object) -> str:
 
 
 class Store:
-    """Transactions over one SQLite file."""
+    """Transactions over one SQLite database: a file, or, named by a ``file:`` URI given
+    as a string, whatever SQLite opens by that URI (such as an in-memory database the
+    connections of one process share)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        self._uri = isinstance(path, str) and path.startswith("file:")
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._all_lock = threading.Lock()
@@ -69,7 +72,11 @@ class Store:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
             conn = sqlite3.connect(
-                self.path, timeout=30.0, isolation_level=None, check_same_thread=False
+                self.path,
+                timeout=30.0,
+                isolation_level=None,
+                check_same_thread=False,
+                uri=self._uri,
             )
             # Registered before the first statement, so that close() reaches it even when
             # the file turns out not to be a database.
@@ -117,18 +124,15 @@ class Store:
 
     def _migrate(self) -> None:
         conn = self._connection()
+        try:
+            if self._version(conn) == SCHEMA_VERSION:
+                return  # a restart on a migrated database writes nothing
+        except sqlite3.OperationalError:  # no version table yet: a new database
+            pass
         conn.execute("BEGIN IMMEDIATE")
         try:
             conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
-            row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-            version = int(row["value"]) if row else 0
-            if version > SCHEMA_VERSION:
-                raise StorageError(
-                    "database was written by a newer reference runtime",
-                    path=self.path,
-                    version=version,
-                    supported=SCHEMA_VERSION,
-                )
+            version = self._version(conn)
             for script in MIGRATIONS[version:]:
                 for statement in filter(str.strip, script.split(";")):
                     conn.execute(statement)
@@ -140,6 +144,20 @@ class Store:
             conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
+
+    def _version(self, conn: sqlite3.Connection) -> int:
+        """The database's schema version (0 before the first migration); a version newer
+        than this runtime's is refused."""
+        row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        version = int(row["value"]) if row else 0
+        if version > SCHEMA_VERSION:
+            raise StorageError(
+                "database was written by a newer reference runtime",
+                path=self.path,
+                version=version,
+                supported=SCHEMA_VERSION,
+            )
+        return version
 
     def schema_version(self) -> int:
         """The database's schema version."""

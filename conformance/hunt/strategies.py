@@ -120,6 +120,10 @@ def _invocations(model: Sequence[Reply], name: str) -> int:
     return count
 
 
+# The strategies drawn inside a scenario are made once per distinct argument and reused:
+# making and validating a strategy costs more than drawing from it, and the same
+# strategy draws exactly what a new one with the same arguments would.
+@functools.lru_cache(maxsize=1024)
 @st.composite
 def _entries(
     draw: st.DrawFn, index: int, invocation: int, payload_bound: int | None
@@ -145,20 +149,29 @@ def _entries(
     return out
 
 
-@st.composite
 def tool_specs(
-    draw: st.DrawFn, model: Sequence[Reply], gates: bool, payload_bound: int | None = None
-) -> tuple[Tool, ...]:
+    model: Sequence[Reply], gates: bool, payload_bound: int | None = None
+) -> st.SearchStrategy[tuple[Tool, ...]]:
     """One tool per name the model uses (and ``delta``), with fresh canaries per artifact
     per invocation.
 
     Each tool's returns cover every call naming it; a last, artifact-free return stands
     in for any further invocation (an id-less call re-run, a re-issued batch).
     """
+    invocations = tuple(_invocations(model, name) for name in (*TOOL_NAMES, SCHEMA_TOOL))
+    return _tools(invocations, gates, payload_bound)
+
+
+@functools.lru_cache(maxsize=1024)
+@st.composite
+def _tools(
+    draw: st.DrawFn, invocations: tuple[int, ...], gates: bool, payload_bound: int | None
+) -> tuple[Tool, ...]:
+    """:func:`tool_specs` for tools invoked ``invocations`` times each, in name order."""
     tools = []
     for index, name in enumerate((*TOOL_NAMES, SCHEMA_TOOL)):
         returns = []
-        for invocation in range(_invocations(model, name)):
+        for invocation in range(invocations[index]):
             artifacts = draw(_entries(index, invocation, payload_bound))
             if draw(_ONE_IN_TEN) == 0:
                 returns.append(Return(output={"artifacts": artifacts}, fail="refused"))
@@ -311,9 +324,11 @@ def scenarios(
     if storms is None:
         return st.one_of(coherent(), coherent(), coherent(), random())
 
+    few_replies = st.lists(replies(TOOL_NAMES[:2]), min_size=1, max_size=3)
+
     @st.composite
     def stormy(draw: st.DrawFn) -> Scenario:
-        model = tuple(draw(st.lists(replies(TOOL_NAMES[:2]), min_size=1, max_size=3)))
+        model = tuple(draw(few_replies))
         return Scenario(
             id="hunt",
             steps=draw(storms),
@@ -351,6 +366,8 @@ def _storm(handshake: Handshake) -> st.SearchStrategy[tuple[Step, ...]] | None:
             st.builds(Interrupt, point=st.sampled_from(points), cause=st.sampled_from(others))
         )
 
+    interlude = st.one_of(between)
+
     @st.composite
     def storm(draw: st.DrawFn) -> tuple[Step, ...]:
         # Enough cuts to use up the automatic continuations, then what a person does
@@ -360,7 +377,7 @@ def _storm(handshake: Handshake) -> st.SearchStrategy[tuple[Step, ...]] | None:
         out: list[Step] = [draw(cut) for _ in range(draw(st.integers(3, 6)))]
         out += [StartTurn(turn="t1"), Wait()]
         for _ in range(draw(st.integers(0, 2))):
-            out += [draw(st.one_of(between)) for _ in range(draw(st.integers(0, 2)))]
+            out += [draw(interlude) for _ in range(draw(st.integers(0, 2)))]
             out += [draw(cut) for _ in range(draw(st.integers(0, 5)))]
             if draw(st.booleans()):
                 out += [Continue(turn="t1"), Wait()]

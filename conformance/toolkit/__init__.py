@@ -30,9 +30,11 @@ Vectors:
 Invariants:
     :func:`invariant` declares what the hunt holds every generated trace to; the
     walkers it judges with: what was produced and delivered, traced by canary
-    (:func:`produced`, :func:`canaries_in`, :func:`no_loss`), a pass's calls as the
-    guard sees them (:func:`seen_passes`, :func:`paired`, :func:`well_formed`), and
-    what a resumed run is owed (:func:`completed_calls`, :func:`interrupted_calls`).
+    (:func:`produced`, :func:`canaries_in`, :func:`wire_canaries`,
+    :func:`message_canaries`, :func:`no_loss`),
+    a pass's calls as the guard sees them (:func:`seen_passes`, :func:`paired`,
+    :func:`well_formed`), and what a resumed run is owed (:func:`completed_calls`,
+    :func:`interrupted_calls`).
 """
 
 from conformance.toolkit._bounds import (
@@ -93,11 +95,13 @@ from conformance.toolkit._produced import (
     canary_phrase,
     completed_turns,
     emitting_tools,
+    message_canaries,
     no_loss,
     produced,
     produced_counts,
     produced_then_completed,
     scripted_entries,
+    wire_canaries,
     wires,
 )
 from conformance.toolkit._registry import (
@@ -271,6 +275,7 @@ __all__ = [
     "mapping",
     "marked",
     "mentions",
+    "message_canaries",
     "misplaced",
     "model_text",
     "names",
@@ -334,6 +339,7 @@ __all__ = [
     "where_defined",
     "whereabouts",
     "wire_at",
+    "wire_canaries",
     "wire_pointer",
     "wires",
 ]

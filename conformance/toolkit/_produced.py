@@ -9,6 +9,7 @@ and RT-TOOL-7 ¶1, ¶4 share.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections import Counter
@@ -32,11 +33,13 @@ __all__ = [
     "canary_phrase",
     "completed_turns",
     "emitting_tools",
+    "message_canaries",
     "no_loss",
     "produced",
     "produced_counts",
     "produced_then_completed",
     "scripted_entries",
+    "wire_canaries",
     "wires",
 ]
 
@@ -73,8 +76,58 @@ def canaries_in(value: object) -> list[str]:
     return _CANARY.findall(text) if CANARY_PREFIX in text else []
 
 
+class _Same:
+    """A cache key for a value that cannot be hashed (a trace, a wire): equal only to a
+    key for the very same value, which it keeps alive so that no other value can take
+    its identity.  Traces are never changed once made, so what was worked out from one
+    holds for as long as it lives."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.value is self.value
+
+
+def wire_canaries(wire: TurnWire) -> tuple[str, ...]:
+    """Every canary a turn's wire mentions: ``canaries_in([wire.messages,
+    wire.toolArtifacts])``, worked out once per wire (several invariants read every wire
+    of a trace)."""
+    messages, artifacts = _wire_canaries(_Same(wire))
+    return messages + artifacts
+
+
+def message_canaries(wire: TurnWire) -> tuple[str, ...]:
+    """Every canary a turn's messages mention: ``canaries_in(wire.messages)``, worked out
+    once per wire."""
+    return _wire_canaries(_Same(wire))[0]
+
+
+# A canary is one unbroken token, so the canaries of the two parts, one after the other,
+# are those of the pair.  Enough entries for every wire of the largest generated trace:
+# a cycle over more wires than the memo holds would miss every time.
+@functools.lru_cache(maxsize=256)
+def _wire_canaries(key: _Same) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    wire = key.value
+    assert isinstance(wire, TurnWire)
+    return tuple(canaries_in(wire.messages)), tuple(canaries_in(wire.toolArtifacts))
+
+
 def produced(trace: Trace) -> dict[str, Produced]:
-    """Every canary a call produced and returned successfully, in production order."""
+    """Every canary a call produced and returned successfully, in production order
+    (worked out once per trace; each caller gets a dictionary of its own)."""
+    return dict(_produced(_Same(trace)))
+
+
+@functools.lru_cache(maxsize=4)
+def _produced(key: _Same) -> dict[str, Produced]:
+    trace = key.value
+    assert isinstance(trace, Trace)
     out: dict[str, Produced] = {}
     for run in trace.runs():
         for one in run.passes:

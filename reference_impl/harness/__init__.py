@@ -9,12 +9,9 @@
 from __future__ import annotations
 
 import itertools
-import shutil
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping
-from pathlib import Path
 
 from adapters.codec import CodecError, from_json
 from adapters.handshake import PROTOCOL
@@ -23,9 +20,9 @@ from adapters.scenario import Scenario
 from reference_impl import __version__
 from reference_impl.behaviour import Components
 from reference_impl.durable import NUDGE
-from reference_impl.harness._session import ScenarioSession, scratch
+from reference_impl.harness._database import Template
+from reference_impl.harness._session import ScenarioSession
 from reference_impl.seams import POINTS, RESUMABLE
-from reference_impl.store import Store
 
 __all__ = ["MAX_SESSIONS", "SESSION_IDLE_SECONDS", "ReferenceHarness", "create", "handshake"]
 
@@ -135,7 +132,7 @@ class ReferenceHarness:
         self._max_sessions = max_sessions
         self._idle_seconds = idle_seconds
         self._clock = clock
-        self._template: bytes | None = None
+        self._template: Template | None = None
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
@@ -173,7 +170,7 @@ class ReferenceHarness:
         with self._lock:
             ended = self._make_room()
             if self._template is None:
-                self._template = _empty_database()
+                self._template = Template()
             self._sessions[session_id] = ScenarioSession(scenario, self._components, self._template)
             self._used[session_id] = self._clock()
         for session in ended:
@@ -204,17 +201,6 @@ class ReferenceHarness:
             self._used.pop(session_id, None)
         if session is not None:
             session.close()
-
-
-def _empty_database() -> bytes:
-    """The bytes of an empty database at the current schema version."""
-    folder = Path(tempfile.mkdtemp(prefix="rttool-template-", dir=scratch()))
-    try:
-        store = Store(folder / "template.db")
-        store.close()
-        return (folder / "template.db").read_bytes()
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _components(mutant: str | None, variant: str | None) -> Components:

@@ -1,17 +1,14 @@
-"""One scenario, run step by step against a reference runtime on its own database file."""
+"""One scenario, run step by step against a reference runtime on its own database."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 import threading
-from pathlib import Path
 
 from adapters import scenario as sc
 from reference_impl.artifacts import Bounds
 from reference_impl.behaviour import Components
 from reference_impl.errors import Refusal
+from reference_impl.harness._database import Template
 from reference_impl.harness._recorder import Recorder
 from reference_impl.harness._scripted import ScriptedModel, ScriptedWorld
 from reference_impl.journal import LedgerEvent
@@ -19,29 +16,32 @@ from reference_impl.runtime import RunFailed, Runtime
 from reference_impl.seams import ProcessKilled, Seams
 from reference_impl.workflow import ToolSpec, Workflow
 
-__all__ = ["SCRATCH_ENV", "ScenarioSession", "scratch"]
-
-#: names a folder for scenario databases, overriding the default choice
-SCRATCH_ENV = "RTTOOL_SCRATCH_DIR"
+__all__ = ["ScenarioSession"]
 
 
 class ScenarioSession:
-    """Executes a scenario's steps on a fresh runtime; restarts it from its file on demand."""
+    """Executes a scenario's steps on a fresh runtime over a database of its own;
+    restarts the runtime on that database on demand."""
 
     def __init__(
-        self, scenario: sc.Scenario, components: Components, template: bytes | None = None
+        self,
+        scenario: sc.Scenario,
+        components: Components,
+        template: Template,
     ) -> None:
         self.scenario = scenario
         self._components = components
-        self._dir = Path(tempfile.mkdtemp(prefix="rttool-ref-", dir=scratch()))
-        self._db = self._dir / "runtime.db"
-        if template is not None:  # an empty, migrated database: no DDL per scenario
-            self._db.write_bytes(template)
+        # A copy of an empty, migrated database: no DDL per scenario.
+        self._database = template.copy()
         self.recorder = Recorder()
         self.seams = Seams()
         self.model = ScriptedModel(scenario.model)
         self.world = ScriptedWorld(scenario.tools, self.recorder.side_effect)
-        self.runtime = self._boot()
+        try:
+            self.runtime = self._boot()
+        except BaseException:
+            self._database.close()
+            raise
         self.conversations: dict[str, str] = {}
         self.turns: dict[str, str] = {}
         self.turn_conversation: dict[str, str] = {}
@@ -49,7 +49,7 @@ class ScenarioSession:
 
     def _boot(self) -> Runtime:
         return Runtime(
-            self._db,
+            self._database.location,
             model=self.model,
             world=self.world,
             observer=self.recorder,
@@ -77,9 +77,9 @@ class ScenarioSession:
         )
 
     def close(self) -> None:
-        """Release the runtime and delete its files."""
+        """Release the runtime and free its database."""
         self.runtime.close()
-        shutil.rmtree(self._dir, ignore_errors=True)
+        self._database.close()
 
     # -- steps -------------------------------------------------------------------------
 
@@ -239,19 +239,6 @@ class ScenarioSession:
                     item["result"] = event.result
                 out.append(item)
         return out
-
-
-def scratch() -> str | None:
-    """Where scenario databases go: the folder named by ``RTTOOL_SCRATCH_DIR`` when it is
-    set (a caller that must keep every file it causes in one place, such as the mutation
-    run, whose killed processes cannot clean up), else memory-backed storage when the
-    machine offers it (a scenario's database lives for milliseconds and is never needed
-    again), else the system's temporary folder."""
-    chosen = os.environ.get(SCRATCH_ENV)
-    if chosen:
-        return chosen
-    shm = Path("/dev/shm")  # noqa: S108 - a scratch location, not a shared secret
-    return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
 
 
 def _event(raw: object) -> LedgerEvent:

@@ -17,6 +17,7 @@ from conformance.toolkit import (
     invariant,
     listing,
     mapping,
+    message_canaries,
     no_loss,
     pointers,
     produced_then_completed,
@@ -46,7 +47,7 @@ def no_metadata_leak(scenario: Scenario, trace: Trace, handshake: Handshake) -> 
 
 
 def _delivered_any(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
-    return any(canaries_in(w.messages) for _, _, _, w in wires(trace))
+    return any(message_canaries(w) for _, _, _, w in wires(trace))
 
 
 def aggregation(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:

@@ -8,11 +8,11 @@ from adapters.scenario import EmitLateArtifact, Scenario
 from adapters.trace import Trace
 from conformance.toolkit import (
     Invariant,
-    canaries_in,
     canary_of,
     canary_phrase,
     invariant,
     show,
+    wire_canaries,
     wires,
 )
 
@@ -28,7 +28,7 @@ def late_artifacts_dropped(scenario: Scenario, trace: Trace, handshake: Handshak
         if isinstance(step, EmitLateArtifact) and canary_of(step.artifact)
     }
     for index, _conversation, turn, wire in wires(trace):
-        for canary in canaries_in([wire.messages, wire.toolArtifacts]):
+        for canary in wire_canaries(wire):
             if canary in late:
                 return (
                     f"after step {index}, turn {turn} delivers {canary_phrase(canary)}, which "

@@ -11,7 +11,6 @@ from adapters.trace import RunRecord, Trace
 from conformance.toolkit import (
     Invariant,
     Produced,
-    canaries_in,
     canary_of,
     canary_phrase,
     delivered,
@@ -24,6 +23,7 @@ from conformance.toolkit import (
     produced,
     produced_counts,
     produced_then_completed,
+    wire_canaries,
     wires,
 )
 
@@ -107,7 +107,7 @@ def held_off_wire(scenario: Scenario, trace: Trace, handshake: Handshake) -> str
             continue
         shown = [
             canary
-            for canary in canaries_in([wire.messages, wire.toolArtifacts])
+            for canary in wire_canaries(wire)
             if canary in made and made[canary].run_end == "paused"
         ]
         if shown:
@@ -179,7 +179,7 @@ def isolation(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | N
     """Nothing of one turn or conversation appears in another."""
     made = produced(trace)
     for index, conversation, turn, wire in wires(trace):
-        for canary in canaries_in([wire.messages, wire.toolArtifacts]):
+        for canary in wire_canaries(wire):
             source = made.get(canary)
             if source is not None and (source.conversation, source.turn) != (conversation, turn):
                 return (
