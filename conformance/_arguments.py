@@ -9,7 +9,10 @@ from __future__ import annotations
 import argparse
 import math
 
-__all__ = ["non_negative_int", "positive_float", "positive_int"]
+__all__ = ["MAX_SHARDS", "non_negative_int", "positive_float", "positive_int", "shard"]
+
+#: The most shards a run may be split into (a CI matrix wider than this is a typo).
+MAX_SHARDS = 256
 
 
 def positive_int(text: str) -> int:
@@ -43,3 +46,19 @@ def positive_float(text: str) -> float:
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text}")
     return value
+
+
+def shard(text: str) -> tuple[int, int]:
+    """``K/N``: the K-th (from 1) of N shards."""
+    index, slash, count = text.partition("/")
+    try:
+        pair = (int(index), int(count)) if slash else None
+    except ValueError:
+        pair = None
+    if pair is None:
+        raise argparse.ArgumentTypeError(f"expected K/N such as 2/4, got {text!r}")
+    if not 1 <= pair[1] <= MAX_SHARDS:
+        raise argparse.ArgumentTypeError(f"N must be from 1 to {MAX_SHARDS}, got {text!r}")
+    if not 1 <= pair[0] <= pair[1]:
+        raise argparse.ArgumentTypeError(f"K must be from 1 to N, got {text!r}")
+    return pair

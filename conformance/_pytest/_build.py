@@ -18,6 +18,8 @@ from conformance.report import (
     ImplementationInfo,
     RuleResult,
     RunInfo,
+    ShardHunt,
+    ShardInfo,
     StandingReport,
     SuiteInfo,
 )
@@ -78,6 +80,8 @@ def build_report(
 ) -> StandingReport:
     """The standing of every selected rule that has at least one selected case."""
     with_cases = {rule for case in state.cases for rule in case.rules}
+    if state.shard is not None:  # the rules left to other shards are theirs to report
+        with_cases &= set(state.shard.rules)
     found = (rule_result(state, rule.id) for rule in state.corpus.rules if rule.id in with_cases)
     rules = [result for result in found if result is not None]
     options = state.options
@@ -103,8 +107,29 @@ def build_report(
             ci=options.ci,
             only=options.only,
             mutant=options.mutant,
+            shard=_shard_info(state),
         ),
         rules=tuple(rules),
+    )
+
+
+def _shard_info(state: SuiteState) -> ShardInfo | None:
+    """What a shard's standing says of it: which shard, what it left, its hunt."""
+    plan = state.shard
+    if plan is None:
+        return None
+    hunted = tuple(
+        ShardHunt(clause=case.clauses[0], check=_check(case.name, outcome, case.kind))
+        for case in state.cases
+        if case.kind == "hunt" and case.clauses and (outcome := state.outcomes.get(case.id))
+    )
+    return ShardInfo(
+        index=plan.index,
+        count=plan.count,
+        corpus=plan.corpus,
+        rules=plan.rules,
+        left=plan.left,
+        hunt=hunted,
     )
 
 

@@ -27,6 +27,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     _implementation_arguments(parser)
     _selection_arguments(parser)
     _hunt_arguments(parser)
+    _distributed_arguments(parser)
     _output_arguments(parser)
     parser.set_defaults(handler=run)
 
@@ -117,6 +118,20 @@ def _hunt_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=None, metavar="N", help="hunt seed")
     parser.add_argument("--no-hunt", action="store_true", help="skip the property-based hunt")
+
+
+def _distributed_arguments(parser: argparse.ArgumentParser) -> None:
+    """A run split across machines (``docs/ci.md``)."""
+    from conformance._arguments import shard
+
+    parser.add_argument(
+        "--shard",
+        type=shard,
+        default=None,
+        metavar="K/N",
+        help="run shard K of N: a share of the rules and of the hunt's examples (its own "
+        "seeds); rttool report merge joins the N standings into one",
+    )
 
 
 def _output_arguments(parser: argparse.ArgumentParser) -> None:

@@ -245,6 +245,7 @@ def _pytest_args(args: argparse.Namespace, report_dir: Path, levels: tuple[str, 
         ("--rttool-examples", args.examples),
         ("--rttool-hunt-seconds", args.hunt_seconds),
         ("--rttool-seed", args.seed),
+        *_distributed_pytest_args(args),
     ]
     for option, value in valued:
         if value is not None and value != "":
@@ -258,6 +259,12 @@ def _pytest_args(args: argparse.Namespace, report_dir: Path, levels: tuple[str, 
     if args.quiet:
         out += ["--rttool-quiet"]
     return out
+
+
+def _distributed_pytest_args(args: argparse.Namespace) -> list[tuple[str, object]]:
+    """The options of a run split across machines, as the plugin takes them."""
+    shard = getattr(args, "shard", None)
+    return [("--rttool-shard", None if shard is None else f"{shard[0]}/{shard[1]}")]
 
 
 def _write_undrivable(report_dir: Path, spec: str, message: str) -> tuple[str, ...]:

@@ -36,6 +36,7 @@ __all__ = [
     "Tally",
     "hunt",
     "hunt_cases",
+    "share",
     "steps_summary",
 ]
 
@@ -53,6 +54,8 @@ class HuntOptions(Protocol):
     def ci(self) -> bool: ...
     @property
     def report_dir(self) -> Path | None: ...
+    @property
+    def shard(self) -> tuple[int, int] | None: ...
 
 
 def steps_summary(scenario: Scenario) -> str:
@@ -144,6 +147,20 @@ def _case(invariant: Invariant, shared: _SharedSearch) -> Case:
     )
 
 
+def share(examples: int, batch: int, shard: tuple[int, int]) -> int:
+    """How many of a search's ``examples`` fall in the batches of ``shard`` (K, N): the
+    batches are numbered from 0, ``batch`` examples each (the last one what is left), and
+    shard K takes those numbered K-1 modulo N.  The shares of the N shards add up to
+    ``examples``."""
+    index, count = shard
+    batches = -(-examples // batch)
+    return sum(
+        min(batch, examples - number * batch)
+        for number in range(batches)
+        if number % count == index - 1
+    )
+
+
 def hunt_cases(options: HuntOptions) -> list[Case]:
     """One case per invariant, sharing one search with the options' budget.
 
@@ -153,6 +170,9 @@ def hunt_cases(options: HuntOptions) -> list[Case]:
     busy machine and an idle one.  Elsewhere it spends its time budget, the example count
     being a floor."""
     examples = Budget.examples if options.examples is None else options.examples
+    shard = options.shard or (1, 1)
+    # A shard judges its own batches of the one search: their share of the examples.
+    examples = share(examples, Budget.batch, shard)
     budget = Budget(
         examples=examples,
         seconds=Budget.seconds if options.hunt_seconds is None else options.hunt_seconds,
@@ -164,6 +184,7 @@ def hunt_cases(options: HuntOptions) -> list[Case]:
         else None,
         limit=examples if options.ci else None,
         shrinks=200 if options.ci else None,
+        shard=shard,
     )
     shared = _SharedSearch(budget)
     return [_case(invariant, shared) for invariant in INVARIANTS]

@@ -62,6 +62,9 @@ class Budget:
     #: where set, shrinking is bounded by this many shrinks rather than by time, so that
     #: a reproducible search shrinks to the same counterexample on any machine
     shrinks: int | None = None
+    #: ``(K, N)``: this search is shard K (from 1) of N, and runs batches K-1, K-1+N,
+    #: K-1+2N...: each shard its own seeds, together the batches of one unsplit search
+    shard: tuple[int, int] = (1, 1)
 
 
 @dataclass(frozen=True)
@@ -193,7 +196,7 @@ def hunt(
         max(grace, COUNTED_GUARD_SECONDS) if budget.limit is not None else grace
     )
     active = list(invariants)
-    number = 0
+    number, stride = budget.shard[0] - 1, budget.shard[1]
     while active and outcome.broken is None:
         if enough is not None and enough(outcome):
             break
@@ -225,7 +228,7 @@ def hunt(
         )(given(generated)(batch.check))
         if base_seed is not None:
             test = fixed_seed(base_seed + number)(test)
-        number += 1
+        number += stride
         try:
             with _shrinking_bounded(budget.shrink_seconds, budget.shrinks):
                 test()
