@@ -9,7 +9,19 @@ from __future__ import annotations
 import argparse
 import math
 
-__all__ = ["MAX_SHARDS", "non_negative_int", "positive_float", "positive_int", "shard"]
+__all__ = [
+    "EXAMPLE_DB_FORMS",
+    "MAX_SHARDS",
+    "example_db",
+    "non_negative_int",
+    "positive_float",
+    "positive_int",
+    "shard",
+    "shown_url",
+]
+
+#: The forms of ``--example-db``, as they are written.
+EXAMPLE_DB_FORMS = ("dir:PATH", "redis://HOST:PORT/DB", "github-artifact:OWNER/REPO")
 
 #: The most shards a run may be split into (a CI matrix wider than this is a typo).
 MAX_SHARDS = 256
@@ -62,3 +74,23 @@ def shard(text: str) -> tuple[int, int]:
     if not 1 <= pair[0] <= pair[1]:
         raise argparse.ArgumentTypeError(f"K must be from 1 to N, got {text!r}")
     return pair
+
+
+def example_db(url: str) -> str:
+    """An example database URL: one of :data:`EXAMPLE_DB_FORMS`."""
+    if url.startswith(("dir:", "redis://")) and url.partition(":")[2].strip("/"):
+        return url
+    owner, slash, repo = url.removeprefix("github-artifact:").partition("/")
+    if url.startswith("github-artifact:") and owner and slash and repo and "/" not in repo:
+        return url
+    raise argparse.ArgumentTypeError(
+        f"expected one of {', '.join(EXAMPLE_DB_FORMS)}, got {shown_url(url)!r}"
+    )
+
+
+def shown_url(url: str) -> str:
+    """``url`` without what may be a password (``redis://:secret@host`` shows ``***@``)."""
+    scheme, separator, rest = url.partition("://")
+    if "@" not in rest:
+        return url
+    return f"{scheme}{separator}***@{rest.rpartition('@')[2]}"

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 from adapters.handshake import Handshake
 from conformance import __version__
+from conformance._pytest._options import RunOptions
 from conformance._pytest._state import CaseOutcome, SuiteState
 from conformance._redact import redacted
 from conformance.report import (
@@ -94,9 +95,11 @@ def build_report(
             examples=int(hunted[0]["examples"]),
             counterexamples=int(hunted[0]["counterexamples"]),
             shrinks=int(hunted[0].get("shrinks", 0)),
+            replayed=None if hunted[0].get("replayed") is None else int(hunted[0]["replayed"]),
         )
     return StandingReport(
         hunt=hunt,
+        warnings=_store_lost(options) if any(h.get("store_lost") for h in hunted) else (),
         implementation=ImplementationInfo.from_handshake(handshake, spec=redacted(options.impl)),
         suite=SuiteInfo(name="rttool", version=__version__),
         run=RunInfo(
@@ -110,6 +113,17 @@ def build_report(
             shard=_shard_info(state),
         ),
         rules=tuple(rules),
+    )
+
+
+def _store_lost(options: RunOptions) -> tuple[str, ...]:
+    """The warning of a hunt whose shared example database went away."""
+    from conformance._arguments import shown_url
+
+    where = shown_url(options.example_db or "")
+    return (
+        f"the example database {where} went away during the hunt; it went on with local "
+        "storage in the report directory's .hypothesis, where what it found since is kept",
     )
 
 

@@ -122,7 +122,7 @@ def _hunt_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _distributed_arguments(parser: argparse.ArgumentParser) -> None:
     """A run split across machines (``docs/ci.md``)."""
-    from conformance._arguments import shard
+    from conformance._arguments import example_db, shard
 
     parser.add_argument(
         "--shard",
@@ -131,6 +131,15 @@ def _distributed_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="K/N",
         help="run shard K of N: a share of the rules and of the hunt's examples (its own "
         "seeds); rttool report merge joins the N standings into one",
+    )
+    parser.add_argument(
+        "--example-db",
+        type=example_db,
+        default=None,
+        metavar="URL",
+        help="share the hunt's saved examples: dir:PATH, redis://HOST:PORT/DB, or "
+        "github-artifact:OWNER/REPO (read-only); each implementation's counterexamples are "
+        "replayed first by every run of it, and the hunt is then not reproducible",
     )
 
 

@@ -221,6 +221,7 @@ def _gated(
         problems = _write_quietly(report_dir, "junit.xml", junit_xml(report, listed))
     append_step_summary(github_step_summary(report, result))
     exit_code = int(result.exit_code)
+    problems += tuple(f"rttool: warning: {warning}" for warning in report.warnings)
     if interrupted:
         exit_code = _EXIT_INTERRUPTED
         problems += ("rttool: interrupted; the cases that did not run are errors",)
@@ -264,7 +265,10 @@ def _pytest_args(args: argparse.Namespace, report_dir: Path, levels: tuple[str, 
 def _distributed_pytest_args(args: argparse.Namespace) -> list[tuple[str, object]]:
     """The options of a run split across machines, as the plugin takes them."""
     shard = getattr(args, "shard", None)
-    return [("--rttool-shard", None if shard is None else f"{shard[0]}/{shard[1]}")]
+    return [
+        ("--rttool-shard", None if shard is None else f"{shard[0]}/{shard[1]}"),
+        ("--rttool-example-db", getattr(args, "example_db", None)),
+    ]
 
 
 def _write_undrivable(report_dir: Path, spec: str, message: str) -> tuple[str, ...]:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from adapters.driver import Unsupported
 from adapters.errors import ImplementationError
@@ -28,6 +29,9 @@ from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.toolkit import Invariant, ScenarioRunner, Violation
+
+if TYPE_CHECKING:
+    from hypothesis.database import ExampleDatabase
 
 __all__ = ["Budget", "Finding", "HuntOutcome", "Tally", "hunt"]
 
@@ -65,6 +69,9 @@ class Budget:
     #: ``(K, N)``: this search is shard K (from 1) of N, and runs batches K-1, K-1+N,
     #: K-1+2N...: each shard its own seeds, together the batches of one unsplit search
     shard: tuple[int, int] = (1, 1)
+    #: an opened example database (``--example-db``) used instead of ``database``; it
+    #: counts what it replayed (``conformance/hunt/_database.py``)
+    store: ExampleDatabase | None = None
 
 
 @dataclass(frozen=True)
@@ -104,6 +111,10 @@ class HuntOutcome:
     found_at: dict[str, tuple[int, float]] = field(default_factory=dict)
     #: the implementation could not be driven: the search stopped there
     broken: ImplementationError | None = None
+    #: saved examples fetched from ``--example-db`` to be replayed (``None``: none given)
+    replayed: int | None = None
+    #: the shared example database went away and local storage took its place
+    store_lost: bool = False
 
 
 class _Batch:
@@ -183,6 +194,8 @@ def hunt(
     database = (
         None
         if budget.derandomize
+        else budget.store
+        if budget.store is not None
         else DirectoryBasedExampleDatabase(str(budget.database))
         if budget.database
         else InMemoryExampleDatabase()
@@ -228,6 +241,12 @@ def hunt(
         )(given(generated)(batch.check))
         if base_seed is not None:
             test = fixed_seed(base_seed + number)(test)
+            if database is not None and database is budget.store:
+                # hypothesis's seed turns the database off; a shared one was asked for.
+                chosen = getattr(test, "_hypothesis_internal_use_settings")  # noqa: B009
+                setattr(  # noqa: B010
+                    test, "_hypothesis_internal_use_settings", settings(chosen, database=database)
+                )
         number += stride
         try:
             with _shrinking_bounded(budget.shrink_seconds, budget.shrinks):
@@ -245,6 +264,9 @@ def hunt(
                 _keep(outcome, member)
         active = [one for one in active if one.name not in outcome.findings]
     outcome.elapsed_s = round(time.monotonic() - started, 3)
+    if database is not None and database is budget.store:
+        outcome.replayed = getattr(database, "replayed", None)
+        outcome.store_lost = bool(getattr(database, "lost", False))
     if outcome.broken is not None:
         raise outcome.broken
     return outcome
