@@ -143,6 +143,8 @@ class SuitePlugin:
         self.report: StandingReport | None = None
         #: why the reports could not be written, when they could not
         self.write_error: str | None = None
+        #: the hunt was interrupted (and ended early with what it had found)
+        self.hunt_interrupted = False
         # The test id of each case (``test_rttool[RT-TOOL-7#c4/name]``), and the cases
         # the session is to run (after deselection; all of them until collection says).
         self._by_test = {f"{TEST_NAME}[{case.id}]": case.id for case in state.cases}
@@ -255,6 +257,9 @@ class SuitePlugin:
             if case_id not in self.state.outcomes:
                 message = "not run: the session ended before this case reported an outcome"
                 self._record(CaseOutcome(case_id, "error", message, fault="suite"))
+        self.hunt_interrupted = any(
+            (outcome.hunt or {}).get("interrupted") for outcome in self.state.outcomes.values()
+        )
         handshake = self.state.handshake()
         report = build_report(
             self.state,

@@ -14,6 +14,8 @@ fails to be written never improves the exit code.
 from __future__ import annotations
 
 import argparse
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 
 __all__ = ["EXIT_INTERRUPTED", "configure"]
@@ -170,6 +172,25 @@ def run(args: argparse.Namespace) -> int:
     from conformance.cli._run_render import outcome_text
     from conformance.cli._run_session import execute
 
-    outcome = execute(args)
+    with _stopped_on_terminate():
+        outcome = execute(args)
     emit(outcome_text(outcome))
     return outcome.exit_code
+
+
+@contextlib.contextmanager
+def _stopped_on_terminate() -> Iterator[None]:
+    """A CI runner cancels a job with SIGTERM: while the run lasts, it ends the run as
+    Ctrl-C does, so that a long hunt stopped that way still writes its standing with
+    what it found."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

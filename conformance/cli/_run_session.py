@@ -185,7 +185,7 @@ def _judged(
             said = "rttool: the run produced no standing; the implementation could not be driven"
             return RunOutcome(_EXIT_UNDRIVABLE, problems=(said,))
         report = load_standing(standing)
-    interrupted = code == pytest.ExitCode.INTERRUPTED
+    interrupted = code == pytest.ExitCode.INTERRUPTED or finished.hunt_interrupted
     return _gated(args, target, report_dir, levels, finished, report, interrupted=interrupted)
 
 

@@ -136,9 +136,16 @@ def _case(invariant: Invariant, shared: _SharedSearch) -> Case:
         if outcome.replayed is not None:
             ctx.evidence.hunt["replayed"] = outcome.replayed
             ctx.evidence.hunt["store_lost"] = int(outcome.store_lost)
+        if outcome.interrupted:
+            ctx.evidence.hunt["interrupted"] = 1
         if outcome.error is not None:
             raise Untested(outcome.error)
         found = outcome.findings.get(invariant.name)
+        if found is None and outcome.interrupted:
+            raise Untested(
+                f"the hunt was interrupted after {outcome.examples} examples, "
+                f"none of the {tally.judged} judged against it broke it"
+            )
         if found is None:
             if tally.judged == 0:  # a search that tried nothing proves nothing
                 raise Untested("the hunt generated no example within its budget")

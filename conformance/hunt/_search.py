@@ -115,6 +115,9 @@ class HuntOutcome:
     replayed: int | None = None
     #: the shared example database went away and local storage took its place
     store_lost: bool = False
+    #: the search was interrupted (Ctrl-C, a cancelled CI job): it stopped there, with
+    #: what it had found
+    interrupted: bool = False
 
 
 class _Batch:
@@ -133,6 +136,8 @@ class _Batch:
         self.runner, self.handshake, self.active = runner, handshake, tuple(active)
         self.outcome, self.started, self.deadline = outcome, started, deadline
         self.shrinking = False
+        #: per invariant, the last violation raised (shrinking makes each smaller)
+        self.seen: dict[str, Violation] = {}
 
     def check(self, scenario: Scenario) -> None:
         outcome = self.outcome
@@ -167,7 +172,9 @@ class _Batch:
                     outcome.first_failure = outcome.first_failure or moment
                     outcome.found_at.setdefault(one.name, moment)
                 self.shrinking = True
-                raise one.violation(message, scenario, trace)
+                violation = one.violation(message, scenario, trace)
+                self.seen[one.name] = violation  # the smallest so far, should shrinking stop
+                raise violation
 
 
 def hunt(
@@ -251,6 +258,14 @@ def hunt(
         try:
             with _shrinking_bounded(budget.shrink_seconds, budget.shrinks):
                 test()
+        except KeyboardInterrupt:
+            # A long hunt stopped by hand keeps what it found: the findings so far are
+            # reported (and already saved in the example database), and the run ends
+            # as interrupted once every invariant's case has said so.
+            outcome.interrupted = True
+            for best in batch.seen.values():  # stopped while shrinking: the best so far
+                _keep(outcome, best)
+            break
         except Unsatisfiable:
             outcome.error = "the implementation could run none of the generated scenarios"
             break
