@@ -146,3 +146,16 @@ def test_four_shards_merged_equal_one_run(tmp_path: Path) -> None:
     for name in ("standing.json", "STANDING.md"):
         expected = (tmp_path / "whole" / name).read_bytes()
         assert (tmp_path / "merged" / name).read_bytes() == expected, name
+
+
+def test_a_shards_reports_say_which_shard_it_is_and_what_it_left(tmp_path: Path) -> None:
+    from conformance.report import terminal_table, write_reports
+
+    shard = _split(sample_report())[1]
+    assert shard.run.shard is not None and shard.run.shard.left
+    write_reports(shard, tmp_path, ("markdown",))
+    said = (tmp_path / "STANDING.md").read_text(encoding="utf-8")
+    assert "shard 2 of 2" in said and shard.run.shard.left[0] in said
+    assert f"shard 2/2: left to the other shards: {shard.run.shard.left[0]}" in terminal_table(
+        shard
+    )
