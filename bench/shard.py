@@ -89,7 +89,8 @@ def _hunt_rate(folders: list[Path]) -> tuple[int, float]:
 
 def shared_hunt(seconds: float, folder: Path) -> tuple[float, float, int]:
     """Examples/s of one unsplit hunt and of two shards sharing Redis, and how many saved
-    examples the shards replayed."""
+    examples the shards replayed (saved examples are counterexamples: each run's count of
+    them is printed, since the reference runtime is expected to have none)."""
     server, url = _redis(folder)
     try:
         common = ["run", "-q", "--hunt-seconds", str(seconds), "--example-db", url]
@@ -105,6 +106,9 @@ def shared_hunt(seconds: float, folder: Path) -> tuple[float, float, int]:
     finally:
         server.terminate()
         server.wait()
+    for name, report in (("unsplit", alone), *((f"shard {i}", s) for i, s in enumerate(shards, 1))):
+        hunt = json.loads((report / "standing.json").read_text("utf-8"))["hunt"]
+        print(f"    {name}: {hunt['examples']} examples, {hunt['counterexamples']} counterexamples")
     one, one_s = _hunt_rate([alone])
     two, two_s = _hunt_rate(shards)
     replayed = sum(
