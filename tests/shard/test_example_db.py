@@ -125,6 +125,17 @@ def test_a_bug_one_shard_found_is_replayed_first_by_the_next_through_redis(
         assert merged.returncode == 0, merged.stderr
         gated = rttool("report", "gate", "merged/standing.json", cwd=tmp_path)
         assert gated.returncode == 1  # the merged standing carries the finding
+        # ... and the evidence it names, copied from the shard that found it.
+        standing = json.loads((tmp_path / "merged" / "standing.json").read_text("utf-8"))
+        named = {
+            path
+            for rule in standing["rules"]
+            for clause in rule["clauses"]
+            for check in clause["checks"]
+            for path in check["evidence"].values()
+            if path and check["outcome"] == "failed"
+        }
+        assert named and all((tmp_path / "merged" / path).is_file() for path in named)
 
 
 @pytest.mark.slow
