@@ -23,6 +23,10 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
         "1,000 scenarios through in-process, stdio and HTTP: rates and ratios",
     ),
     "suite": ("bench.suite", "wall time of a full rttool run, serially and with -n 2"),
+    "shard": (
+        "bench.shard",
+        "a run split in 1, 2 and 4 shards (wall time ratios); a hunt across 2 shards on Redis",
+    ),
     "hunt": (
         "bench.hunt",
         "hunt scenarios/s in-process and over HTTP; time to find each combination mutant",

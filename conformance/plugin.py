@@ -19,7 +19,7 @@ __all__ = ["pytest_addoption", "pytest_configure"]
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     """The ``--rttool-*`` options."""
-    from conformance._arguments import positive_float, positive_int
+    from conformance._arguments import example_db, positive_float, positive_int, shard
 
     group = parser.getgroup("rttool", "rttool conformance suite")
     group.addoption(
@@ -90,6 +90,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type=int,
         default=None,
         help="seed for the property-based hunt",
+    )
+    group.addoption(
+        "--rttool-shard",
+        metavar="K/N",
+        type=shard,
+        default=None,
+        help="run only shard K of N: its share of the rules and of the hunt's examples "
+        "(merge the shards' standings with rttool report merge)",
+    )
+    group.addoption(
+        "--rttool-example-db",
+        metavar="URL",
+        type=example_db,
+        default=None,
+        help="the hunt's shared example database: dir:PATH, redis://HOST:PORT/DB or "
+        "github-artifact:OWNER/REPO (read-only)",
     )
     group.addoption(
         "--rttool-no-hunt", action="store_true", default=False, help="skip the property-based hunt"

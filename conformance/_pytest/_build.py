@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 from adapters.handshake import Handshake
 from conformance import __version__
+from conformance._pytest._options import RunOptions
 from conformance._pytest._state import CaseOutcome, SuiteState
 from conformance._redact import redacted
 from conformance.report import (
@@ -18,6 +19,8 @@ from conformance.report import (
     ImplementationInfo,
     RuleResult,
     RunInfo,
+    ShardHunt,
+    ShardInfo,
     StandingReport,
     SuiteInfo,
 )
@@ -78,6 +81,8 @@ def build_report(
 ) -> StandingReport:
     """The standing of every selected rule that has at least one selected case."""
     with_cases = {rule for case in state.cases for rule in case.rules}
+    if state.shard is not None:  # the rules left to other shards are theirs to report
+        with_cases &= set(state.shard.rules)
     found = (rule_result(state, rule.id) for rule in state.corpus.rules if rule.id in with_cases)
     rules = [result for result in found if result is not None]
     options = state.options
@@ -90,9 +95,11 @@ def build_report(
             examples=int(hunted[0]["examples"]),
             counterexamples=int(hunted[0]["counterexamples"]),
             shrinks=int(hunted[0].get("shrinks", 0)),
+            replayed=None if hunted[0].get("replayed") is None else int(hunted[0]["replayed"]),
         )
     return StandingReport(
         hunt=hunt,
+        warnings=_store_lost(options) if any(h.get("store_lost") for h in hunted) else (),
         implementation=ImplementationInfo.from_handshake(handshake, spec=redacted(options.impl)),
         suite=SuiteInfo(name="rttool", version=__version__),
         run=RunInfo(
@@ -103,8 +110,40 @@ def build_report(
             ci=options.ci,
             only=options.only,
             mutant=options.mutant,
+            shard=_shard_info(state),
         ),
         rules=tuple(rules),
+    )
+
+
+def _store_lost(options: RunOptions) -> tuple[str, ...]:
+    """The warning of a hunt whose shared example database went away."""
+    from conformance._arguments import shown_url
+
+    where = shown_url(options.example_db or "")
+    return (
+        f"the example database {where} went away during the hunt; it went on with local "
+        "storage in the report directory's .hypothesis, where what it found since is kept",
+    )
+
+
+def _shard_info(state: SuiteState) -> ShardInfo | None:
+    """What a shard's standing says of it: which shard, what it left, its hunt."""
+    plan = state.shard
+    if plan is None:
+        return None
+    hunted = tuple(
+        ShardHunt(clause=case.clauses[0], check=_check(case.name, outcome, case.kind))
+        for case in state.cases
+        if case.kind == "hunt" and case.clauses and (outcome := state.outcomes.get(case.id))
+    )
+    return ShardInfo(
+        index=plan.index,
+        count=plan.count,
+        corpus=plan.corpus,
+        rules=plan.rules,
+        left=plan.left,
+        hunt=hunted,
     )
 
 

@@ -54,6 +54,10 @@ class RunOptions:
     ci: bool
     quiet: bool = False
     gate: tuple[str, ...] = ()
+    #: ``(K, N)``: this run is shard K (from 1) of N
+    shard: tuple[int, int] | None = None
+    #: the hunt's shared example database (``--example-db``)
+    example_db: str | None = None
     #: hold every failure's pointer to the trace it names (the self-test does: a message
     #: that points at nothing would send a vendor looking in the wrong place)
     strict_pointers: bool = False
@@ -102,4 +106,6 @@ class RunOptions:
             ci=os.environ.get("CI", "").lower() in ("1", "true", "yes"),
             quiet=bool(config.getoption("rttool_quiet")),
             gate=tuple(config.getoption("rttool_gate")),
+            shard=config.getoption("rttool_shard"),
+            example_db=config.getoption("rttool_example_db"),
         )

@@ -12,6 +12,7 @@ import pytest
 from adapters.errors import ImplementationError, RttoolError
 from conformance._files import real_directory, write_file
 from conformance._pytest._options import RunOptions
+from conformance._pytest._shard import shard_cases
 from conformance._pytest._state import CaseOutcome, SuiteState
 from conformance._redact import redacted
 from conformance.cases import Case, Selection, collect_cases
@@ -49,10 +50,15 @@ def activate(config: pytest.Config) -> None:
         )
         selection = Selection(only=options.only, levels=options.levels)
         extra = vector_cases(corpus) + _hunt_cases(options)
-        cases = collect_cases(corpus, selection, extra)
+        cases, plan = shard_cases(corpus, collect_cases(corpus, selection, extra), options.shard)
     except RttoolError as err:
         raise pytest.UsageError(f"rttool: {err}") from err
     if not cases:
+        if plan is not None:
+            raise pytest.UsageError(
+                f"rttool: shard {plan.index}/{plan.count} has no case to run: the selection "
+                "has fewer rules than there are shards and no hunt"
+            )
         raise pytest.UsageError("rttool: the selection leaves no case to run")
     if options.report_dir is not None:  # a marker left by an earlier run says nothing now
         (options.report_dir / UNDRIVABLE).unlink(missing_ok=True)
@@ -63,6 +69,7 @@ def activate(config: pytest.Config) -> None:
                 f"rttool: cannot use the report directory: {printable(str(err))}"
             ) from err
     state = SuiteState(options, corpus, cases)
+    state.shard = plan
     config.stash[STATE] = state
     config.pluginmanager.register(SuitePlugin(state), "rttool-suite")
     if str(SUITE_MODULE) not in config.args:
@@ -136,6 +143,8 @@ class SuitePlugin:
         self.report: StandingReport | None = None
         #: why the reports could not be written, when they could not
         self.write_error: str | None = None
+        #: the hunt was interrupted (and ended early with what it had found)
+        self.hunt_interrupted = False
         # The test id of each case (``test_rttool[RT-TOOL-7#c4/name]``), and the cases
         # the session is to run (after deselection; all of them until collection says).
         self._by_test = {f"{TEST_NAME}[{case.id}]": case.id for case in state.cases}
@@ -248,6 +257,9 @@ class SuitePlugin:
             if case_id not in self.state.outcomes:
                 message = "not run: the session ended before this case reported an outcome"
                 self._record(CaseOutcome(case_id, "error", message, fault="suite"))
+        self.hunt_interrupted = any(
+            (outcome.hunt or {}).get("interrupted") for outcome in self.state.outcomes.values()
+        )
         handshake = self.state.handshake()
         report = build_report(
             self.state,

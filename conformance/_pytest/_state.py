@@ -19,6 +19,7 @@ from adapters.trace import Trace
 from conformance import __version__
 from conformance._files import write_file
 from conformance._pytest._options import RunOptions
+from conformance._pytest._shard import ShardPlan
 from conformance._redact import redacted
 from conformance.cases import Case
 from conformance.rules import Corpus
@@ -78,6 +79,8 @@ class SuiteState:
         self._timeouts = 0  # cases in a row that timed out (skips neither count nor reset)
         self._last_timeout: TimedOut | None = None
         self._handshake: Handshake | None = None
+        #: set when the run is one shard of several
+        self.shard: ShardPlan | None = None
 
     @property
     def driver(self) -> Driver:

@@ -8,6 +8,9 @@
   finished report; exit 0 pass, 1 fail, 2 bad input.
 * ``matrix DIR... --out DIR [--title TEXT]`` compares implementations side by side
   (``README.md`` and ``index.html``); exit 0, or 2 on bad input.
+* ``merge STANDING... --out DIR`` merges the standings of a split run's shards into the
+  one an unsplit run writes (``conformance/cli/_merge.py``); exit 0, or 2 when they are
+  not the shards of one run.
 
 Each action computes the report layer's own result (the files written, a
 :class:`~conformance.report.StandingDiff`, a :class:`~conformance.report.GateResult`, a
@@ -65,6 +68,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
             "matrix",
             help="compare implementations rule by rule and clause by clause "
             "(README.md and index.html)",
+        )
+    )
+    from conformance.cli._merge import configure_merge
+
+    configure_merge(
+        sub.add_parser(
+            "merge", help="merge the standings of a split run's shards (rttool run --shard)"
         )
     )
 

@@ -14,6 +14,8 @@ fails to be written never improves the exit code.
 from __future__ import annotations
 
 import argparse
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 
 __all__ = ["EXIT_INTERRUPTED", "configure"]
@@ -27,6 +29,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     _implementation_arguments(parser)
     _selection_arguments(parser)
     _hunt_arguments(parser)
+    _distributed_arguments(parser)
     _output_arguments(parser)
     parser.set_defaults(handler=run)
 
@@ -119,6 +122,29 @@ def _hunt_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-hunt", action="store_true", help="skip the property-based hunt")
 
 
+def _distributed_arguments(parser: argparse.ArgumentParser) -> None:
+    """A run split across machines (``docs/ci.md``)."""
+    from conformance._arguments import example_db, shard
+
+    parser.add_argument(
+        "--shard",
+        type=shard,
+        default=None,
+        metavar="K/N",
+        help="run shard K of N: a share of the rules and of the hunt's examples (its own "
+        "seeds); rttool report merge joins the N standings into one",
+    )
+    parser.add_argument(
+        "--example-db",
+        type=example_db,
+        default=None,
+        metavar="URL",
+        help="share the hunt's saved examples: dir:PATH, redis://HOST:PORT/DB, or "
+        "github-artifact:OWNER/REPO (read-only); each implementation's counterexamples are "
+        "replayed first by every run of it, and the hunt is then not reproducible",
+    )
+
+
 def _output_arguments(parser: argparse.ArgumentParser) -> None:
     """The timeout, what the terminal shows, and the reports' timings."""
     from conformance._arguments import positive_float
@@ -146,6 +172,25 @@ def run(args: argparse.Namespace) -> int:
     from conformance.cli._run_render import outcome_text
     from conformance.cli._run_session import execute
 
-    outcome = execute(args)
+    with _stopped_on_terminate():
+        outcome = execute(args)
     emit(outcome_text(outcome))
     return outcome.exit_code
+
+
+@contextlib.contextmanager
+def _stopped_on_terminate() -> Iterator[None]:
+    """A CI runner cancels a job with SIGTERM: while the run lasts, it ends the run as
+    Ctrl-C does, so that a long hunt stopped that way still writes its standing with
+    what it found."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

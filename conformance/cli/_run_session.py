@@ -185,7 +185,7 @@ def _judged(
             said = "rttool: the run produced no standing; the implementation could not be driven"
             return RunOutcome(_EXIT_UNDRIVABLE, problems=(said,))
         report = load_standing(standing)
-    interrupted = code == pytest.ExitCode.INTERRUPTED
+    interrupted = code == pytest.ExitCode.INTERRUPTED or finished.hunt_interrupted
     return _gated(args, target, report_dir, levels, finished, report, interrupted=interrupted)
 
 
@@ -221,6 +221,7 @@ def _gated(
         problems = _write_quietly(report_dir, "junit.xml", junit_xml(report, listed))
     append_step_summary(github_step_summary(report, result))
     exit_code = int(result.exit_code)
+    problems += tuple(f"rttool: warning: {warning}" for warning in report.warnings)
     if interrupted:
         exit_code = _EXIT_INTERRUPTED
         problems += ("rttool: interrupted; the cases that did not run are errors",)
@@ -245,6 +246,7 @@ def _pytest_args(args: argparse.Namespace, report_dir: Path, levels: tuple[str, 
         ("--rttool-examples", args.examples),
         ("--rttool-hunt-seconds", args.hunt_seconds),
         ("--rttool-seed", args.seed),
+        *_distributed_pytest_args(args),
     ]
     for option, value in valued:
         if value is not None and value != "":
@@ -258,6 +260,15 @@ def _pytest_args(args: argparse.Namespace, report_dir: Path, levels: tuple[str, 
     if args.quiet:
         out += ["--rttool-quiet"]
     return out
+
+
+def _distributed_pytest_args(args: argparse.Namespace) -> list[tuple[str, object]]:
+    """The options of a run split across machines, as the plugin takes them."""
+    shard = getattr(args, "shard", None)
+    return [
+        ("--rttool-shard", None if shard is None else f"{shard[0]}/{shard[1]}"),
+        ("--rttool-example-db", getattr(args, "example_db", None)),
+    ]
 
 
 def _write_undrivable(report_dir: Path, spec: str, message: str) -> tuple[str, ...]:

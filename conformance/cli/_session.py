@@ -23,6 +23,8 @@ class SessionResult:
     def __init__(self) -> None:
         self.report: StandingReport | None = None
         self.write_error: str | None = None
+        #: the hunt was interrupted: the run ends as interrupted, with what it found
+        self.hunt_interrupted = False
 
     def take(self, session: pytest.Session) -> None:
         """Read the suite plugin's results (its own session-finish hook has run)."""
@@ -30,6 +32,7 @@ class SessionResult:
         if suite is not None:
             self.report = suite.report
             self.write_error = suite.write_error
+            self.hunt_interrupted = suite.hunt_interrupted
 
     def plugin(self) -> object:
         """A pytest plugin handing the session to :meth:`take` after every other plugin."""

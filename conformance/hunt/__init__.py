@@ -36,6 +36,7 @@ __all__ = [
     "Tally",
     "hunt",
     "hunt_cases",
+    "share",
     "steps_summary",
 ]
 
@@ -53,6 +54,12 @@ class HuntOptions(Protocol):
     def ci(self) -> bool: ...
     @property
     def report_dir(self) -> Path | None: ...
+    @property
+    def shard(self) -> tuple[int, int] | None: ...
+    @property
+    def example_db(self) -> str | None: ...
+    @property
+    def spec(self) -> str: ...
 
 
 def steps_summary(scenario: Scenario) -> str:
@@ -72,6 +79,9 @@ class _SharedSearch:
     outcome: HuntOutcome | None = None
     invariants: tuple[Invariant, ...] = field(default_factory=tuple)
     failure: Exception | None = None
+    #: ``--example-db``, and what tells this implementation's saved examples apart
+    example_db: str | None = None
+    variant: str = ""
 
     def run(self, ctx: CheckContext) -> HuntOutcome:
         if self.failure is not None:  # one search per process, even when it failed
@@ -85,11 +95,26 @@ class _SharedSearch:
             ]
             self.invariants = tuple(claimed)
             try:
-                self.outcome = hunt(ctx.runner, ctx.handshake, claimed, self.budget)
+                self.outcome = hunt(ctx.runner, ctx.handshake, claimed, self._budget(ctx))
             except Exception as err:
                 self.failure = err
                 raise
         return self.outcome
+
+    def _budget(self, ctx: CheckContext) -> Budget:
+        """The budget, with the example database opened where one was given."""
+        if self.example_db is None or self.budget.derandomize:
+            return self.budget
+        from dataclasses import replace
+
+        from conformance.hunt._database import open_database
+        from conformance.rules import load_corpus
+        from conformance.shard import corpus_digest
+
+        name = ctx.handshake.implementation.name
+        scope = f"rttool:{name}:{self.variant}:{corpus_digest(load_corpus())}:".encode()
+        local = self.budget.database
+        return replace(self.budget, store=open_database(self.example_db, scope, local))
 
 
 def _case(invariant: Invariant, shared: _SharedSearch) -> Case:
@@ -108,9 +133,19 @@ def _case(invariant: Invariant, shared: _SharedSearch) -> Case:
             "judged": tally.judged,
             "exercised": tally.exercised,
         }
+        if outcome.replayed is not None:
+            ctx.evidence.hunt["replayed"] = outcome.replayed
+            ctx.evidence.hunt["store_lost"] = int(outcome.store_lost)
+        if outcome.interrupted:
+            ctx.evidence.hunt["interrupted"] = 1
         if outcome.error is not None:
             raise Untested(outcome.error)
         found = outcome.findings.get(invariant.name)
+        if found is None and outcome.interrupted:
+            raise Untested(
+                f"the hunt was interrupted after {outcome.examples} examples, "
+                f"none of the {tally.judged} judged against it broke it"
+            )
         if found is None:
             if tally.judged == 0:  # a search that tried nothing proves nothing
                 raise Untested("the hunt generated no example within its budget")
@@ -144,6 +179,20 @@ def _case(invariant: Invariant, shared: _SharedSearch) -> Case:
     )
 
 
+def share(examples: int, batch: int, shard: tuple[int, int]) -> int:
+    """How many of a search's ``examples`` fall in the batches of ``shard`` (K, N): the
+    batches are numbered from 0, ``batch`` examples each (the last one what is left), and
+    shard K takes those numbered K-1 modulo N.  The shares of the N shards add up to
+    ``examples``."""
+    index, count = shard
+    batches = -(-examples // batch)
+    return sum(
+        min(batch, examples - number * batch)
+        for number in range(batches)
+        if number % count == index - 1
+    )
+
+
 def hunt_cases(options: HuntOptions) -> list[Case]:
     """One case per invariant, sharing one search with the options' budget.
 
@@ -153,17 +202,25 @@ def hunt_cases(options: HuntOptions) -> list[Case]:
     busy machine and an idle one.  Elsewhere it spends its time budget, the example count
     being a floor."""
     examples = Budget.examples if options.examples is None else options.examples
+    shard = options.shard or (1, 1)
+    # A shared example database replays what any run saved: such a search is not
+    # reproducible, even in CI, and it is what was asked for.
+    reproducible = options.ci and options.example_db is None
+    # A shard judges its own batches of the one search: their share of the examples.
+    examples = share(examples, Budget.batch, shard)
     budget = Budget(
         examples=examples,
         seconds=Budget.seconds if options.hunt_seconds is None else options.hunt_seconds,
         seed=options.seed,
-        derandomize=options.ci,
+        derandomize=reproducible,
         # A reproducible search replays nothing an earlier run saved.
         database=(options.report_dir / ".hypothesis")
-        if options.report_dir and not options.ci
+        if options.report_dir and not reproducible
         else None,
-        limit=examples if options.ci else None,
-        shrinks=200 if options.ci else None,
+        limit=examples if reproducible else None,
+        shrinks=200 if reproducible else None,
+        shard=shard,
     )
-    shared = _SharedSearch(budget)
+    variant = options.spec.partition("?")[2]  # a mutant or variant of the reference
+    shared = _SharedSearch(budget, example_db=options.example_db, variant=variant)
     return [_case(invariant, shared) for invariant in INVARIANTS]

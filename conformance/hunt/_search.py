@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from adapters.driver import Unsupported
 from adapters.errors import ImplementationError
@@ -28,6 +29,9 @@ from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.toolkit import Invariant, ScenarioRunner, Violation
+
+if TYPE_CHECKING:
+    from hypothesis.database import ExampleDatabase
 
 __all__ = ["Budget", "Finding", "HuntOutcome", "Tally", "hunt"]
 
@@ -62,6 +66,12 @@ class Budget:
     #: where set, shrinking is bounded by this many shrinks rather than by time, so that
     #: a reproducible search shrinks to the same counterexample on any machine
     shrinks: int | None = None
+    #: ``(K, N)``: this search is shard K (from 1) of N, and runs batches K-1, K-1+N,
+    #: K-1+2N...: each shard its own seeds, together the batches of one unsplit search
+    shard: tuple[int, int] = (1, 1)
+    #: an opened example database (``--example-db``) used instead of ``database``; it
+    #: counts what it replayed (``conformance/hunt/_database.py``)
+    store: ExampleDatabase | None = None
 
 
 @dataclass(frozen=True)
@@ -101,6 +111,13 @@ class HuntOutcome:
     found_at: dict[str, tuple[int, float]] = field(default_factory=dict)
     #: the implementation could not be driven: the search stopped there
     broken: ImplementationError | None = None
+    #: saved examples fetched from ``--example-db`` to be replayed (``None``: none given)
+    replayed: int | None = None
+    #: the shared example database went away and local storage took its place
+    store_lost: bool = False
+    #: the search was interrupted (Ctrl-C, a cancelled CI job): it stopped there, with
+    #: what it had found
+    interrupted: bool = False
 
 
 class _Batch:
@@ -119,6 +136,8 @@ class _Batch:
         self.runner, self.handshake, self.active = runner, handshake, tuple(active)
         self.outcome, self.started, self.deadline = outcome, started, deadline
         self.shrinking = False
+        #: per invariant, the last violation raised (shrinking makes each smaller)
+        self.seen: dict[str, Violation] = {}
 
     def check(self, scenario: Scenario) -> None:
         outcome = self.outcome
@@ -153,7 +172,9 @@ class _Batch:
                     outcome.first_failure = outcome.first_failure or moment
                     outcome.found_at.setdefault(one.name, moment)
                 self.shrinking = True
-                raise one.violation(message, scenario, trace)
+                violation = one.violation(message, scenario, trace)
+                self.seen[one.name] = violation  # the smallest so far, should shrinking stop
+                raise violation
 
 
 def hunt(
@@ -180,6 +201,8 @@ def hunt(
     database = (
         None
         if budget.derandomize
+        else budget.store
+        if budget.store is not None
         else DirectoryBasedExampleDatabase(str(budget.database))
         if budget.database
         else InMemoryExampleDatabase()
@@ -193,7 +216,7 @@ def hunt(
         max(grace, COUNTED_GUARD_SECONDS) if budget.limit is not None else grace
     )
     active = list(invariants)
-    number = 0
+    number, stride = budget.shard[0] - 1, budget.shard[1]
     while active and outcome.broken is None:
         if enough is not None and enough(outcome):
             break
@@ -225,10 +248,24 @@ def hunt(
         )(given(generated)(batch.check))
         if base_seed is not None:
             test = fixed_seed(base_seed + number)(test)
-        number += 1
+            if database is not None and database is budget.store:
+                # hypothesis's seed turns the database off; a shared one was asked for.
+                chosen = getattr(test, "_hypothesis_internal_use_settings")  # noqa: B009
+                setattr(  # noqa: B010
+                    test, "_hypothesis_internal_use_settings", settings(chosen, database=database)
+                )
+        number += stride
         try:
             with _shrinking_bounded(budget.shrink_seconds, budget.shrinks):
                 test()
+        except KeyboardInterrupt:
+            # A long hunt stopped by hand keeps what it found: the findings so far are
+            # reported (and already saved in the example database), and the run ends
+            # as interrupted once every invariant's case has said so.
+            outcome.interrupted = True
+            for best in batch.seen.values():  # stopped while shrinking: the best so far
+                _keep(outcome, best)
+            break
         except Unsatisfiable:
             outcome.error = "the implementation could run none of the generated scenarios"
             break
@@ -242,6 +279,9 @@ def hunt(
                 _keep(outcome, member)
         active = [one for one in active if one.name not in outcome.findings]
     outcome.elapsed_s = round(time.monotonic() - started, 3)
+    if database is not None and database is budget.store:
+        outcome.replayed = getattr(database, "replayed", None)
+        outcome.store_lost = bool(getattr(database, "lost", False))
     if outcome.broken is not None:
         raise outcome.broken
     return outcome

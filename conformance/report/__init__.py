@@ -50,6 +50,8 @@ from conformance.report._run import (
     HuntSummary,
     ImplementationInfo,
     RunInfo,
+    ShardHunt,
+    ShardInfo,
     SuiteInfo,
     capability_names,
 )
@@ -111,6 +113,8 @@ __all__ = [
     "ReportWriteError",
     "RuleResult",
     "RunInfo",
+    "ShardHunt",
+    "ShardInfo",
     "SkipKind",
     "Standing",
     "StandingCounts",

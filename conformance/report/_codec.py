@@ -24,7 +24,14 @@ from conformance.report._model import (
     HuntFigures,
     RuleResult,
 )
-from conformance.report._run import HuntSummary, ImplementationInfo, RunInfo, SuiteInfo
+from conformance.report._run import (
+    HuntSummary,
+    ImplementationInfo,
+    RunInfo,
+    ShardHunt,
+    ShardInfo,
+    SuiteInfo,
+)
 from conformance.report._standing import StandingReport
 from conformance.report._values import CheckKind, Fault, Level, Outcome, SkipKind
 
@@ -136,6 +143,30 @@ def _decode_rule(pointer: str, data: _Object) -> RuleResult:
     )
 
 
+def _decode_shard(pointer: str, data: _Object | None) -> ShardInfo | None:
+    if data is None:
+        return None
+    hunt = tuple(
+        _make(
+            f"{pointer}/hunt/{index}",
+            ShardHunt,
+            clause=item["clause"],
+            check=_decode_check(f"{pointer}/hunt/{index}/check", cast("_Object", item["check"])),
+        )
+        for index, item in enumerate(_objects(data["hunt"]))
+    )
+    return _make(
+        pointer,
+        ShardInfo,
+        index=data["index"],
+        count=data["count"],
+        corpus=data["corpus"],
+        rules=_strings(data["rules"]),
+        left=_strings(data["left"]),
+        hunt=hunt,
+    )
+
+
 def _decode(data: _Object) -> StandingReport:
     impl = cast("_Object", data["implementation"])
     suite = cast("_Object", data["suite"])
@@ -166,6 +197,7 @@ def _decode(data: _Object) -> StandingReport:
             spec=run["spec"],
             only=_strings(run["only"]),
             mutant=run["mutant"],
+            shard=_decode_shard("/run/shard", cast("_Object | None", run.get("shard"))),
         ),
         rules=tuple(
             _decode_rule(f"/rules/{index}", item)
@@ -182,6 +214,7 @@ def _decode(data: _Object) -> StandingReport:
             examples=hunt["examples"],
             counterexamples=hunt["counterexamples"],
             shrinks=hunt.get("shrinks", 0),
+            replayed=hunt.get("replayed"),
         ),
     )
 

@@ -24,6 +24,7 @@ from conformance.report._model import (
     RuleResult,
     StandingCounts,
 )
+from conformance.report._run import HuntSummary, RunInfo, ShardInfo
 from conformance.report._standing import StandingReport
 
 __all__ = ["FORMAT", "encode", "json_pointer", "schema_validator", "standing_schema", "to_json"]
@@ -73,9 +74,13 @@ def _check_counts(counts: CheckCounts) -> dict[str, object]:
 
 
 def _check(clause: ClauseResult, check: CheckResult) -> dict[str, object]:
+    return _check_as(clause.check_id(check), check)
+
+
+def _check_as(check_id: str, check: CheckResult) -> dict[str, object]:
     evidence = check.evidence
     return {
-        "id": clause.check_id(check),
+        "id": check_id,
         "name": check.name,
         "kind": check.kind,
         "outcome": check.outcome,
@@ -130,7 +135,51 @@ def _rule(rule: RuleResult) -> dict[str, object]:
     }
 
 
+def _shard(shard: ShardInfo) -> dict[str, object]:
+    return {
+        "index": shard.index,
+        "count": shard.count,
+        "corpus": shard.corpus,
+        "rules": list(shard.rules),
+        "left": list(shard.left),
+        "hunt": [
+            {"clause": one.clause, "check": _check_as(f"{one.clause}::{one.check.name}", one.check)}
+            for one in shard.hunt
+        ],
+    }
+
+
+def _run(run: RunInfo) -> dict[str, object]:
+    encoded: dict[str, object] = {
+        "started_at": run.started_at,
+        "duration_s": run.duration_s,
+        "seed": run.seed,
+        "levels": list(run.levels),
+        "ci": run.ci,
+        "spec": run.spec,
+        "only": list(run.only),
+        "mutant": run.mutant,
+    }
+    if run.shard is not None:  # absent from every unsplit run's standing
+        encoded["shard"] = _shard(run.shard)
+    return encoded
+
+
+def _hunt(hunt: HuntSummary) -> dict[str, object]:
+    encoded: dict[str, object] = {
+        "budget_s": hunt.budget_s,
+        "elapsed_s": hunt.elapsed_s,
+        "examples": hunt.examples,
+        "counterexamples": hunt.counterexamples,
+        "shrinks": hunt.shrinks,
+    }
+    if hunt.replayed is not None:  # only a run with an example database replays
+        encoded["replayed"] = hunt.replayed
+    return encoded
+
+
 def encode(report: StandingReport) -> dict[str, object]:
+    """``report`` as the JSON value ``standing.json`` holds."""
     impl, run, hunt = report.implementation, report.run, report.hunt
     return {
         "format": FORMAT,
@@ -143,16 +192,7 @@ def encode(report: StandingReport) -> dict[str, object]:
             "capabilities": list(impl.capabilities),
         },
         "suite": {"name": report.suite.name, "version": report.suite.version},
-        "run": {
-            "started_at": run.started_at,
-            "duration_s": run.duration_s,
-            "seed": run.seed,
-            "levels": list(run.levels),
-            "ci": run.ci,
-            "spec": run.spec,
-            "only": list(run.only),
-            "mutant": run.mutant,
-        },
+        "run": _run(run),
         "summary": {
             "rules": _standing_counts(report.counts),
             "families": [
@@ -167,15 +207,7 @@ def encode(report: StandingReport) -> dict[str, object]:
         },
         "rules": [_rule(rule) for rule in report.rules],
         "warnings": list(report.warnings),
-        "hunt": None
-        if hunt is None
-        else {
-            "budget_s": hunt.budget_s,
-            "elapsed_s": hunt.elapsed_s,
-            "examples": hunt.examples,
-            "counterexamples": hunt.counterexamples,
-            "shrinks": hunt.shrinks,
-        },
+        "hunt": None if hunt is None else _hunt(hunt),
     }
 
 

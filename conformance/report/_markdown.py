@@ -78,6 +78,12 @@ def _header(report: StandingReport) -> list[str]:
         details.append("only: " + ", ".join(map(markdown, run.only)))
     if run.mutant:
         details.append(f"mutant: {markdown(run.mutant)}")
+    if run.shard is not None:
+        left = ", ".join(map(markdown, run.shard.left)) or "nothing"
+        details.append(
+            f"shard {run.shard.index} of {run.shard.count}: the rules below and its share of "
+            f"the hunt; left to the other shards: {left} (`rttool report merge` joins them)"
+        )
     lines += [f"- {detail}" for detail in details]
     lines.append("")
     return lines

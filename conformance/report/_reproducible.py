@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from conformance.report._model import ClauseResult, RuleResult
+from conformance.report._run import RunInfo, ShardInfo
 from conformance.report._standing import StandingReport
 
 __all__ = ["is_reproducible", "reproducible"]
@@ -37,6 +38,16 @@ def _rule(rule: RuleResult) -> RuleResult:
     )
 
 
+def _run(run: RunInfo) -> RunInfo:
+    shard: ShardInfo | None = run.shard
+    if shard is not None:
+        untimed = tuple(
+            replace(one, check=replace(one.check, duration_s=None)) for one in shard.hunt
+        )
+        shard = replace(shard, hunt=untimed)
+    return replace(run, started_at=None, duration_s=None, shard=shard)
+
+
 def reproducible(report: StandingReport) -> StandingReport:
     """``report`` without its start time, its durations and the hunt's count of shrinking
     runs (``None`` in their place)."""
@@ -44,7 +55,7 @@ def reproducible(report: StandingReport) -> StandingReport:
     return StandingReport(
         implementation=report.implementation,
         suite=report.suite,
-        run=replace(report.run, started_at=None, duration_s=None),
+        run=_run(report.run),
         rules=tuple(_rule(rule) for rule in report.rules),
         warnings=report.warnings,
         hunt=None if hunt is None else replace(hunt, elapsed_s=None, shrinks=None),
@@ -59,4 +70,5 @@ def is_reproducible(report: StandingReport) -> bool:
         and run.duration_s is None
         and (hunt is None or (hunt.elapsed_s is None and hunt.shrinks is None))
         and all(check.duration_s is None for rule in report.rules for _, check in rule.checks())
+        and (run.shard is None or all(one.check.duration_s is None for one in run.shard.hunt))
     )

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from types import MappingProxyType
 
 from adapters.handshake import Capabilities, Handshake
+from conformance.report._model import CheckResult
 from conformance.report._values import LEVELS, Level, bad, choice, normalise_strings, seconds
 
 __all__ = [
@@ -14,6 +15,8 @@ __all__ = [
     "HuntSummary",
     "ImplementationInfo",
     "RunInfo",
+    "ShardHunt",
+    "ShardInfo",
     "SuiteInfo",
     "capability_names",
 ]
@@ -94,6 +97,50 @@ class SuiteInfo:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ShardHunt:
+    """One hunt invariant as a shard judged it, kept whatever rules the shard owns: the
+    merge sums every shard's figures for it.  ``clause`` is the first clause it is bound
+    to (its check id is ``clause::name``)."""
+
+    clause: str
+    check: CheckResult
+
+    def __post_init__(self) -> None:
+        normalise_strings(self)
+        if self.check.kind != "hunt":
+            raise bad("a shard lists only hunt checks", check=self.check.name)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ShardInfo:
+    """Which part of a split run this standing is (``rttool run --shard K/N``).
+
+    ``index`` is K (from 1) of ``count`` shards; ``corpus`` identifies the rule corpus the
+    split was made over; ``rules`` are the rules this shard ran and reports, ``left`` the
+    selected rules it left to the other shards; ``hunt`` is its share of the hunt, every
+    invariant it judged (the hunt is split by examples, not by rules).
+    """
+
+    index: int
+    count: int
+    corpus: str
+    rules: tuple[str, ...] = ()
+    left: tuple[str, ...] = ()
+    hunt: tuple[ShardHunt, ...] = ()
+
+    def __post_init__(self) -> None:
+        normalise_strings(self)
+        for name in ("index", "count"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise bad(f"shard {name} is an integer >= 1", field=name, value=value)
+        if self.index > self.count:
+            raise bad("a shard index is at most the shard count", index=self.index)
+        if set(self.rules) & set(self.left):
+            raise bad("a shard both ran and left a rule")
+
+
+@dataclass(frozen=True, kw_only=True)
 class RunInfo:
     """How the run was made.
 
@@ -112,6 +159,8 @@ class RunInfo:
     spec: str = ""
     only: tuple[str, ...] = ()
     mutant: str | None = None
+    #: set when the run was one shard of a split run
+    shard: ShardInfo | None = None
 
     def __post_init__(self) -> None:
         normalise_strings(self)
@@ -154,14 +203,17 @@ class HuntSummary:
     #: examples run while shrinking findings, counted apart from ``examples`` (a cost
     #: of the search, like its time: it may differ by a run or two from run to run)
     shrinks: int | None = 0
+    #: examples saved by earlier runs (or other shards) that were replayed first, where
+    #: the run had an example database (``None``: it had none, as a reproducible run)
+    replayed: int | None = None
 
     def __post_init__(self) -> None:
         seconds(self.budget_s, "budget_s")
         if self.elapsed_s is not None:
             seconds(self.elapsed_s, "elapsed_s")
-        for name in ("examples", "counterexamples", "shrinks"):
+        for name in ("examples", "counterexamples", "shrinks", "replayed"):
             value = getattr(self, name)
-            if name == "shrinks" and value is None:
+            if name in ("shrinks", "replayed") and value is None:
                 continue
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise bad(f"{name} is an integer >= 0", field=name, value=value)

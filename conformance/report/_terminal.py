@@ -43,4 +43,8 @@ def terminal_table(report: StandingReport) -> str:
         lines.append("hunt: did not run (clauses only the hunt covers stay untested)")
     if report.run.only:
         lines.append(f"partial run: only {', '.join(report.run.only)}")
+    shard = report.run.shard
+    if shard is not None:
+        left = ", ".join(shard.left) or "nothing"
+        lines.append(f"shard {shard.index}/{shard.count}: left to the other shards: {left}")
     return "\n".join(printable(line) for line in lines)

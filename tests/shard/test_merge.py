@@ -1,0 +1,161 @@
+"""``rttool report merge``: shards of one run become the standing an unsplit run writes,
+and anything else is refused with one line."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from conformance.report import (
+    HuntSummary,
+    ShardHunt,
+    ShardInfo,
+    StandingReport,
+    reproducible,
+    to_json,
+)
+from conformance.shard import MergeRefused, merge_standings
+from tests.conformance._support import rttool
+from tests.report.sample import sample_report
+
+
+def _split(report: StandingReport, count: int = 2) -> list[StandingReport]:
+    """``report`` cut into ``count`` shard standings, as shards of its run would write."""
+    rules = [rule.id for rule in report.rules]
+    hunts = {
+        check.name: ShardHunt(clause=clause.id, check=check)
+        for _, clause, check in report.checks()
+        if check.kind == "hunt"
+    }
+    shards = []
+    for index in range(1, count + 1):
+        mine = tuple(rule for n, rule in enumerate(rules) if n % count == index - 1)
+        left = tuple(rule for rule in rules if rule not in mine)
+        # The first shard judged everything; the others' hunt found nothing of note.
+        shown = tuple(hunts.values()) if index == 1 else ()
+        info = ShardInfo(
+            index=index, count=count, corpus="c0ffee", rules=mine, left=left, hunt=shown
+        )
+        hunt = (
+            report.hunt
+            if index == 1
+            else replace(report.hunt, examples=0, counterexamples=0, shrinks=0)
+        )  # type: ignore[type-var]
+        shards.append(
+            replace(
+                report,
+                run=replace(report.run, shard=info),
+                rules=tuple(rule for rule in report.rules if rule.id in mine),
+                hunt=hunt,
+            )
+        )
+    return shards
+
+
+def test_shards_merge_into_the_unsplit_standing() -> None:
+    whole = reproducible(sample_report())
+    shards = [reproducible(shard) for shard in _split(sample_report(), 3)]
+    merged = merge_standings([(f"s{n}", shard) for n, shard in enumerate(shards)])
+    assert to_json(merged.report) == to_json(whole)
+
+
+def test_the_order_of_the_shards_does_not_matter() -> None:
+    shards = _split(sample_report(), 3)
+    forward = merge_standings([(str(n), s) for n, s in enumerate(shards)]).report
+    backward = merge_standings([(str(n), s) for n, s in enumerate(reversed(shards))]).report
+    assert to_json(forward) == to_json(backward)
+
+
+def _implementation(report: StandingReport, **changes: object) -> StandingReport:
+    return replace(report, implementation=replace(report.implementation, **changes))
+
+
+def _shard(report: StandingReport, **changes: object) -> StandingReport:
+    assert report.run.shard is not None
+    return replace(report, run=replace(report.run, shard=replace(report.run.shard, **changes)))
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda r: _implementation(r, name="other-runtime"), "of different implementations"),
+        (lambda r: _implementation(r, version="9.9"), "of different implementation versions"),
+        (
+            lambda r: replace(r, suite=replace(r.suite, version="0.0.9")),
+            "of different suite versions",
+        ),
+        (lambda r: _shard(r, corpus="deadbeef"), "over different rule corpora"),
+        (lambda r: replace(r, run=replace(r.run, seed=7)), "with different seeds"),
+        (
+            lambda r: replace(r, run=replace(r.run, only=("RT-TOOL-7",))),
+            "with different selections",
+        ),
+        (reproducible, "one is reproducible and one is not"),
+        (
+            lambda r: replace(
+                r, hunt=HuntSummary(budget_s=99.0, elapsed_s=1.0, examples=1, counterexamples=0)
+            ),
+            "different hunt budgets",
+        ),
+        (lambda r: _shard(r, index=1), "a shard is given twice"),
+        (lambda r: _shard(r, count=3), "shards of runs split differently"),
+        (lambda r: replace(r, run=replace(r.run, shard=None)), "not the standing of a shard"),
+    ],
+)
+def test_standings_that_are_not_one_runs_shards_are_refused(change, said: str) -> None:  # type: ignore[no-untyped-def]
+    first, second = _split(sample_report())
+    with pytest.raises(MergeRefused, match=said):
+        merge_standings([("a.json", first), ("b.json", change(second))])
+
+
+def test_a_missing_shard_is_refused() -> None:
+    first, _ = _split(sample_report())
+    with pytest.raises(MergeRefused, match="shards are missing: missing=2/2"):
+        merge_standings([("a.json", first)])
+
+
+def test_the_command_refuses_in_one_line(tmp_path: Path) -> None:
+    first, second = _split(sample_report())
+    for name, report in (("a", first), ("b", _implementation(second, name="other"))):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "standing.json").write_text(to_json(report), encoding="utf-8")
+    done = rttool("report", "merge", "a", "b", "--out", "merged", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "of different implementations" in done.stderr
+    assert not (tmp_path / "merged").exists()
+
+
+@pytest.mark.slow
+def test_four_shards_merged_equal_one_run(tmp_path: Path) -> None:
+    """The reference runtime run whole, and in four shards merged: the same bytes."""
+    common = ["run", "-q", "--reproducible", "--examples", "100", "--seed", "3"]
+    ci = {"CI": "true"}
+    whole = rttool(*common, "--report-dir", "whole", cwd=tmp_path, env=ci)
+    assert whole.returncode == 0, whole.stderr
+    for index in range(1, 5):
+        part = rttool(
+            *common, "--shard", f"{index}/4", "--report-dir", f"s{index}", cwd=tmp_path, env=ci
+        )
+        assert part.returncode == 0, part.stderr
+        shard = (tmp_path / f"s{index}" / "standing.json").read_text(encoding="utf-8")
+        assert f'"index": {index}' in shard and '"count": 4' in shard
+    merged = rttool("report", "merge", "s1", "s2", "s3", "s4", "--out", "merged", cwd=tmp_path)
+    assert merged.returncode == 0, merged.stderr
+    for name in ("standing.json", "STANDING.md"):
+        expected = (tmp_path / "whole" / name).read_bytes()
+        assert (tmp_path / "merged" / name).read_bytes() == expected, name
+
+
+def test_a_shards_reports_say_which_shard_it_is_and_what_it_left(tmp_path: Path) -> None:
+    from conformance.report import terminal_table, write_reports
+
+    shard = _split(sample_report())[1]
+    assert shard.run.shard is not None and shard.run.shard.left
+    write_reports(shard, tmp_path, ("markdown",))
+    said = (tmp_path / "STANDING.md").read_text(encoding="utf-8")
+    assert "shard 2 of 2" in said and shard.run.shard.left[0] in said
+    assert f"shard 2/2: left to the other shards: {shard.run.shard.left[0]}" in terminal_table(
+        shard
+    )
