@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 from adapters import Driver, connect
+from conformance.cases import Case, judge
+from conformance.toolkit import Failure, ScenarioRunner
 
 REFERENCE = "python:reference_impl.harness:create"
 
@@ -17,6 +19,17 @@ REFERENCE = "python:reference_impl.harness:create"
 def reference_driver() -> Driver:
     """One in-process driver for the reference runtime, shared by a test process."""
     return Driver(connect(REFERENCE))
+
+
+def failures_of(case: Case, runner: ScenarioRunner) -> list[Failure]:
+    """Every failure ``case`` reports against ``runner``, judged as the suite judges a
+    case (none when it passes); a case that raised re-raises here, and one that ends
+    untested or not applicable fails the test."""
+    judged = judge(case, runner)
+    if judged.error is not None:
+        raise judged.error
+    assert judged.verdict in ("passed", "failed"), f"{case.id}: {judged.message}"
+    return list(judged.failures)
 
 
 def mutant_driver(name: str) -> Driver:
