@@ -19,12 +19,13 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from adapters.errors import BadJson, ImplementationError, Unreachable
 from conformance._pytest import CaseOutcome, RunOptions, SuiteState, resolve_spec
+from conformance._workers import Shared, in_workers
 from conformance.cases import Case, Selection, collect_cases, rules_of
 from conformance.rules import Corpus
 
@@ -41,6 +42,7 @@ __all__ = [
     "read_catalogue",
     "run_hunt_mutant",
     "run_mutant",
+    "run_mutants",
     "selected_cases",
     "suite_cases",
     "uncovered_clauses",
@@ -231,6 +233,14 @@ def suite_cases(corpus: Corpus) -> list[Case]:
     return collect_cases(corpus, Selection(kinds=("check", "vector")), vector_cases(corpus))
 
 
+def load_suite() -> tuple[Corpus, list[Case]]:
+    """The corpus and :func:`suite_cases`, as a process of its own loads them."""
+    from conformance.rules import load_corpus
+
+    corpus = load_corpus()
+    return corpus, suite_cases(corpus)
+
+
 def selected_cases(cases: Sequence[Case], mutant: MutantInfo, *, full: bool) -> list[Case]:
     """The cases a mutant is run against: those of the rules it breaks, or all."""
     if full:
@@ -310,6 +320,33 @@ def run_mutant(
         round(time.perf_counter() - started, 3),
         caught_by_cases=tuple(case.id for case in proven),
     )
+
+
+def run_mutants(
+    mutants: Sequence[MutantInfo],
+    corpus: Corpus,
+    cases: Sequence[Case],
+    *,
+    full: bool = False,
+    timeout: float = 30.0,
+    workers: int = 2,
+) -> Iterator[MutantResult]:
+    """Judge each mutant against its :func:`selected_cases` (and by the hunt, for one the
+    hunt must find), ``workers`` at a time, each result yielded in catalogue order as it
+    is ready (see :mod:`conformance._workers`)."""
+    jobs = [(mutant, full, timeout) for mutant in mutants]
+    suite = Shared(load_suite, (corpus, list(cases)))
+    yield from in_workers(_judge_mutant, jobs, suite, workers=workers)
+
+
+def _judge_mutant(
+    suite: tuple[Corpus, list[Case]], job: tuple[MutantInfo, bool, float]
+) -> MutantResult:
+    corpus, cases = suite
+    mutant, full, timeout = job
+    selected = selected_cases(cases, mutant, full=full)
+    run = run_hunt_mutant if mutant.hunt or mutant.hunted else run_mutant
+    return run(mutant, corpus, selected, timeout=timeout)
 
 
 def run_hunt_mutant(

@@ -112,11 +112,7 @@ def selftest(args: argparse.Namespace) -> int:
         print(f"rttool: selftest of {plural(n, 'mutant')}, {mode}", flush=True)
     started = time.perf_counter()
     results: list[MutantResult] = []
-    for mutant in chosen:
-        selected = engine.selected_cases(cases, mutant, full=args.full)
-        hunted = mutant.hunt or mutant.hunted
-        run = engine.run_hunt_mutant if hunted else engine.run_mutant
-        result = run(mutant, corpus, selected, timeout=args.timeout)
+    for result in engine.run_mutants(chosen, corpus, cases, full=args.full, timeout=args.timeout):
         results.append(result)
         if text:
             print(_line(result, width), flush=True)
@@ -130,7 +126,7 @@ def selftest(args: argparse.Namespace) -> int:
             "check, vector and a seeded hunt",
             flush=True,
         )
-    judged = _variants.run_variants(chosen_variants, timeout=args.timeout)
+    judged = _variants.run_variants(chosen_variants, timeout=args.timeout, suite=(corpus, cases))
     if text:
         _summary(results, killed, uncovered, time.perf_counter() - started)
         if unproven:

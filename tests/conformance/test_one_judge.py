@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from conformance import selftest as engine
+from conformance._variants import VariantInfo, read_variants, run_variants
 from conformance.cases import Case, Selection, collect_cases
 from conformance.catalog import build_catalog
 from conformance.rules import Corpus, load_corpus
@@ -108,6 +109,34 @@ def test_the_selftest_counts_every_case_as_catching_a_mutant(
     mutant = next(m for m in engine.read_catalogue() if RULE not in str(m.breaks))
     result = engine.run_mutant(mutant, corpus, cases)
     assert result.caught_by_cases == tuple(case.id for case in cases)
+
+
+def test_mutants_run_side_by_side_fail_every_case(
+    corpus: Corpus, cases: list[Case], every_expectation_fails: list[str]
+) -> None:
+    """The self-test's workers are forked from this process: what it changed reaches them."""
+    others = [m for m in engine.read_catalogue() if not m.hunt and not m.hunted]
+    chosen = [m for m in others if RULE not in str(m.breaks)][:2]
+    results = list(engine.run_mutants(chosen, corpus, cases, full=True, workers=2))
+    assert [r.name for r in results] == [m.name for m in chosen]
+    for result in results:
+        assert result.caught_by_cases == tuple(case.id for case in cases), result.name
+
+
+def _variants(count: int) -> list[VariantInfo]:
+    return list(read_variants()[:count])
+
+
+def test_the_variants_reject_every_case(
+    corpus: Corpus, cases: list[Case], every_expectation_fails: list[str]
+) -> None:
+    judged = run_variants(_variants(2), suite=(corpus, cases), hunt_examples=1, workers=2)
+    assert len(judged) == 2
+    for variant in judged:
+        assert [case for case, _ in variant.rejected_by if not case.startswith("HUNT/")] == [
+            case.id for case in cases
+        ], variant.name
+        assert not variant.conforms
 
 
 def test_the_catalog_lists_every_case_as_failed(every_expectation_fails: list[str]) -> None:
