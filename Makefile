@@ -41,11 +41,14 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-## unit: the fast tests (seconds)
+## unit: the fast tests: about two minutes on two idle cores, none over seconds (a test
+## that needs a server, the browser, a whole-suite run or the self-test is marked slow,
+## and refused here if it is not: tests/_tiers.py)
 unit: $(STAMP)
 	$(PYTEST) -m "not slow"
 
-## slow: crash loops, real servers, the browser, end-to-end runs, the hunt against mutants
+## slow: crash loops, real servers, the browser, agent frameworks, end-to-end runs, the
+## hunt against mutants, the committed standings run afresh
 slow: $(STAMP)
 	$(PYTEST) -m slow
 
