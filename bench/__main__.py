@@ -27,6 +27,7 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
         "bench.hunt",
         "hunt scenarios/s in-process and over HTTP; time to find each combination mutant",
     ),
+    "loop": ("bench.loop", "make test stage by stage: wall and CPU seconds, machine load"),
 }
 
 
