@@ -16,7 +16,7 @@ PYTEST := $(BIN)/python -m pytest -q -n 2
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,langgraph,pydantic-ai]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,langgraph,pydantic-ai,adk]'
 	touch $(STAMP)
 
 ## run: run the suite against the bundled reference runtime and write reports/reference/
@@ -24,11 +24,11 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/rttool rules lint
 	$(BIN)/rttool rules list
-	$(BIN)/python -m tests.standings reference
+	$(BIN)/rttool publish reference
 
 ## reports: regenerate every committed standing in reports/ and the matrix reports/README.md
 reports: $(STAMP)
-	$(BIN)/python -m tests.standings
+	$(BIN)/rttool publish
 
 ## test: the project's own gates: lint, types, fast tests, slow tests, the mutant selftest
 test: $(STAMP) lint typecheck unit slow selftest

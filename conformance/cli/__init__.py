@@ -1,9 +1,15 @@
 """The ``rttool`` command line.
 
-Subcommands live in their own modules and are imported only when chosen, so that
-``rttool --help`` stays fast.  Exit codes: 0 success, 1 a finding (non-conformance, lint
-error, surviving mutant, regression), 2 a usage or corpus error, 3 an implementation
-that could not be driven at all.
+Subcommands live in their own modules and import what is heavy only when chosen, so
+that ``rttool --help`` stays fast.  Each command computes an immutable result (the
+domain's own where it has one: a lint report, a gate result, a diagnosis; else a
+dataclass of the command's module, as ``RunOutcome`` or ``SelftestResult``), and pure
+functions render it into an ``Output`` of text or JSON (``conformance/cli/_output.py``)
+that the handler emits; no command function is over 60 lines
+(``tests/cli/test_command_shape.py``).  Exit codes: 0 success, 1 a finding
+(non-conformance, lint error, surviving mutant, regression), 2 a usage or corpus error,
+3 an implementation that could not be driven at all, 4 a replay the implementation
+cannot run, 130 an interrupted run.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "selftest": ("_selftest", "prove every check fails against a runtime breaking its clause"),
     "scenarios": ("_scenarios", "list, show and dump every scenario the suite can send"),
     "doctor": ("_doctor", "smoke-test a harness: is it ready for rttool run?"),
+    "publish": ("_publish", "regenerate the standings this repository publishes in reports/"),
 }
 
 

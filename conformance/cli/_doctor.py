@@ -1,17 +1,24 @@
 """``rttool doctor --impl SPEC``: a quick, friendly smoke test of a harness.
 
-Exit codes: 0 the harness is ready for ``rttool run``, 1 problems were found, 2 a usage
-error, 3 the harness cannot be driven at all (no usable handshake).
+The command computes a :class:`~conformance.doctor.Diagnosis` and renders it
+(:func:`diagnosis_text`).  Exit codes: 0 the harness is ready for ``rttool run``, 1
+problems were found, 2 a usage error, 3 the harness cannot be driven at all (no usable
+handshake).
 """
 
 from __future__ import annotations
 
 import argparse
 import shlex
+from typing import TYPE_CHECKING
 
-from conformance.cli._report import say
+from conformance._escape import printable
+from conformance.cli._output import Output, emit, text
 
-__all__ = ["configure"]
+if TYPE_CHECKING:
+    from conformance.doctor import Diagnosis
+
+__all__ = ["configure", "diagnosis_text"]
 
 _DESCRIPTION = """\
 A quick smoke test of a harness before `rttool run`: the handshake is held to the
@@ -50,33 +57,45 @@ def run(args: argparse.Namespace) -> int:
     from conformance._pytest import resolve_spec
     from conformance._redact import redacted
     from conformance.doctor import diagnose
-    from conformance.report import capability_names
 
     shown = redacted(args.impl)
-    say(f"rttool doctor: {shown}")
+    emit(Output(text([printable(f"rttool doctor: {shown}")])))
     diagnosis = diagnose(resolve_spec(args.impl, None), timeout=args.timeout)
+    emit(diagnosis_text(diagnosis, shown))
+    return diagnosis.exit_code
+
+
+def _verdict(diagnosis: Diagnosis, shown: str) -> str:
+    problems = len(diagnosis.problems)
+    if diagnosis.undrivable:
+        return "rttool doctor: the harness cannot be driven: fix the problems above first"
+    if problems:
+        return (
+            f"rttool doctor: {problems} problem{'s' * (problems != 1)}: fix them, then run "
+            "rttool doctor again"
+        )
+    return f"rttool doctor: ready: rttool run --impl {shlex.quote(shown)}"
+
+
+def diagnosis_text(diagnosis: Diagnosis, shown: str) -> Output:
+    """The handshake, a line per probe and per finding, then the verdict; ``shown`` is
+    the spec as the terminal may show it (credentials redacted)."""
+    from conformance._redact import redacted
+    from conformance.report import capability_names
+
+    lines = []
     handshake = diagnosis.handshake
     if handshake is not None:
         impl = handshake.implementation
         offered = ", ".join(capability_names(handshake.capabilities)) or "nothing"
-        say(
+        lines.append(
             f"  ok       hello: {impl.name} {impl.version}; profiles "
             f"{', '.join(handshake.profiles) or 'none'}; offers {offered}"
         )
     for probe in diagnosis.probes:
         mark = "ok" if probe.sound else "problem"
         steps = f"{probe.steps} step{'s' * (probe.steps != 1)}" if probe.steps else "not run"
-        say(f"  {mark:<8} {probe.scenario} ({probe.reason}): {steps}")
-    for finding in diagnosis.findings:
-        say(f"rttool doctor: {redacted(finding.line())}")
-    problems = len(diagnosis.problems)
-    if diagnosis.undrivable:
-        say("rttool doctor: the harness cannot be driven: fix the problems above first")
-    elif problems:
-        say(
-            f"rttool doctor: {problems} problem{'s' * (problems != 1)}: fix them, then run "
-            "rttool doctor again"
-        )
-    else:
-        say(f"rttool doctor: ready: rttool run --impl {shlex.quote(shown)}")
-    return diagnosis.exit_code
+        lines.append(f"  {mark:<8} {probe.scenario} ({probe.reason}): {steps}")
+    lines += [f"rttool doctor: {redacted(finding.line())}" for finding in diagnosis.findings]
+    lines.append(_verdict(diagnosis, shown))
+    return Output(text(printable(line) for line in lines))

@@ -5,17 +5,26 @@
   of entries FILE already has and dropping stale ones; exit 0, or 2 on bad input.
 * ``check FILE [--standing STANDING_JSON]`` validates FILE, and with a report also that
   every entry names something in it; exit 0 or 2.
+
+``update`` computes the report layer's :class:`~conformance.report.ExpectationsUpdate`
+and ``check`` the file's entries; each is rendered by a function of this module.
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from conformance.cli import EXIT_OK
-from conformance.cli._report import LEVEL_NAMES, load_optional_expectations, report_problems, say
+from conformance._escape import printable
+from conformance.cli import EXIT_OK, EXIT_USAGE
+from conformance.cli._output import Output, emit, text
+from conformance.cli._report import LEVEL_NAMES, load_optional_expectations, problems_output
 
-__all__ = ["configure"]
+if TYPE_CHECKING:
+    from conformance.report import Expectations, ExpectationsUpdate
+
+__all__ = ["checked_text", "configure", "update_text"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -46,6 +55,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     check.set_defaults(handler=_check)
 
 
+def update_text(out: Path, result: ExpectationsUpdate) -> Output:
+    """A line per entry dropped, then the counts."""
+    lines = [
+        f"dropped {entry.scope} {entry.target} (line {entry.line}): {why}"
+        for entry, why in result.dropped
+    ]
+    lines.append(
+        f"{out}: {len(result.kept)} kept, {len(result.added)} added, {len(result.dropped)} dropped"
+    )
+    return Output(text(printable(line) for line in lines))
+
+
 def _update(args: argparse.Namespace) -> int:
     from conformance.report import (
         ExpectationsError,
@@ -59,7 +80,8 @@ def _update(args: argparse.Namespace) -> int:
     try:
         existing = load_optional_expectations(out if out.exists() else None)
     except ExpectationsError as error:
-        return report_problems(error)
+        emit(problems_output(error))
+        return EXIT_USAGE
     result = update_expectations(report, existing, args.levels)
     try:
         out.write_text(result.text, encoding="utf-8")
@@ -67,37 +89,51 @@ def _update(args: argparse.Namespace) -> int:
         raise ReportWriteError(
             "cannot write expectations", path=str(out), complaint=err.strerror or str(err)
         ) from err
-    for entry, why in result.dropped:
-        say(f"dropped {entry.scope} {entry.target} (line {entry.line}): {why}")
-    say(f"{out}: {len(result.kept)} kept, {len(result.added)} added, {len(result.dropped)} dropped")
+    emit(update_text(out, result))
     return EXIT_OK
 
 
-def _check(args: argparse.Namespace) -> int:
+def _checked(file: Path, standing: Path | None) -> Expectations | None:
+    """The expectations file, each entry checked against the corpus (and the report)."""
     from conformance.report import ExpectationsError, Problem, load_standing, resolve_expectations
     from conformance.rules import load_corpus
 
-    try:
-        expectations = load_optional_expectations(args.file)
-        if expectations is not None:
-            # Without a report, the corpus still says which rules and clauses exist.
-            corpus = load_corpus()
-            known = {rule.id for rule in corpus.rules} | {c.id for c in corpus.clauses}
-            unknown = [
-                Problem(
-                    expectations.source,
-                    entry.line,
-                    f"{entry.scope} {entry.target} names no rule or clause of the corpus",
-                )
-                for entry in expectations.entries
-                if (entry.clause or entry.rule) not in known
-            ]
-            if unknown:
-                raise ExpectationsError(unknown)
-        if expectations is not None and args.standing is not None:
-            resolve_expectations(load_standing(args.standing), expectations)
-    except ExpectationsError as error:
-        return report_problems(error)
+    expectations = load_optional_expectations(file)
+    if expectations is None:
+        return None
+    # Without a report, the corpus still says which rules and clauses exist.
+    corpus = load_corpus()
+    known = {rule.id for rule in corpus.rules} | {c.id for c in corpus.clauses}
+    unknown = [
+        Problem(
+            expectations.source,
+            entry.line,
+            f"{entry.scope} {entry.target} names no rule or clause of the corpus",
+        )
+        for entry in expectations.entries
+        if (entry.clause or entry.rule) not in known
+    ]
+    if unknown:
+        raise ExpectationsError(unknown)
+    if standing is not None:
+        resolve_expectations(load_standing(standing), expectations)
+    return expectations
+
+
+def checked_text(file: Path, expectations: Expectations | None) -> Output:
+    """How many entries the file has, all valid."""
     count = len(expectations.entries) if expectations is not None else 0
-    say(f"{args.file}: {count} {'entry' if count == 1 else 'entries'}, all valid")
+    said = f"{file}: {count} {'entry' if count == 1 else 'entries'}, all valid"
+    return Output(text([printable(said)]))
+
+
+def _check(args: argparse.Namespace) -> int:
+    from conformance.report import ExpectationsError
+
+    try:
+        expectations = _checked(args.file, args.standing)
+    except ExpectationsError as error:
+        emit(problems_output(error))
+        return EXIT_USAGE
+    emit(checked_text(args.file, expectations))
     return EXIT_OK

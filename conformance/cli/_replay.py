@@ -6,15 +6,27 @@ scenario is not judged by its check, so the command says how to re-run the check
 Exit 1 when an invariant still fails, 0 when none does, 2 for a bad file, 3 when the
 implementation cannot be driven, 4 when it cannot run the scenario (it lacks a
 capability the scenario needs): nothing was shown.
+
+The command computes a :class:`Replayed` and renders it (:func:`replayed_text`).
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-__all__ = ["EXIT_UNTESTED", "SUMMARY_CHARS", "configure"]
+from conformance._escape import printable
+from conformance.cli._output import Output, emit, text
+
+if TYPE_CHECKING:
+    from adapters import Trace, Unsupported
+    from adapters.handshake import Handshake
+    from adapters.scenario import Scenario
+    from conformance.toolkit import Invariant
+
+__all__ = ["EXIT_UNTESTED", "SUMMARY_CHARS", "Replayed", "configure", "replayed_text"]
 
 #: the scenario needs a capability the implementation lacks: neither a pass nor a failure
 EXIT_UNTESTED = 4
@@ -73,18 +85,39 @@ def _load(path: Path) -> tuple[object, str | None]:
     return data, None
 
 
-def replay(args: argparse.Namespace) -> int:
-    """Replay one scenario and judge it."""
-    from adapters import Driver, Unsupported, connect
-    from adapters.codec import CodecError, check_outbound, from_json
-    from adapters.errors import ImplementationError, RttoolError, SuiteError
-    from adapters.scenario import Scenario
-    from conformance import __version__
-    from conformance._escape import printable
-    from conformance._pytest import resolve_spec
-    from conformance.hunt import INVARIANTS, steps_summary
+@dataclass(frozen=True)
+class Replayed:
+    """What a replay found: its exit code and, when it ended early, the one line it says
+    on standard error (``problem``); else the scenario replayed and each invariant that
+    still fails, as ``(name, clauses, message)``."""
 
-    file = printable(str(args.file))
+    exit_code: int
+    problem: str | None = None
+    steps: int = 0
+    summary: str = ""
+    failing: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+    #: the invariants judged
+    judged: tuple[str, ...] = ()
+    #: the invariant the file names (a hunt counterexample); ``None`` for a bare scenario
+    named: str | None = None
+    #: the clause of the evidence folder the file lies in, if it does
+    clause: str | None = None
+
+
+def replay(args: argparse.Namespace) -> int:
+    """Replay one scenario, judge it, and say what still fails."""
+    replayed = _replayed(args)
+    emit(replayed_text(replayed))
+    return replayed.exit_code
+
+
+def _scenario(args: argparse.Namespace) -> tuple[Scenario, str | None, str] | Replayed:
+    """The file's scenario, the invariant it names, and the implementation's spec."""
+    from adapters.codec import CodecError, check_outbound, from_json
+    from adapters.errors import RttoolError, SuiteError
+    from adapters.scenario import Scenario
+    from conformance._pytest import resolve_spec
+
     try:
         raw, named = _load(args.file)
         try:
@@ -93,63 +126,110 @@ def replay(args: argparse.Namespace) -> int:
             raise SuiteError(
                 "the file's scenario breaks the protocol schema", file=str(args.file), **err.details
             ) from err
-        scenario = from_json(Scenario, raw)
-        spec = resolve_spec(args.impl, args.mutant)
+        return from_json(Scenario, raw), named, resolve_spec(args.impl, args.mutant)
     except (RttoolError, CodecError) as err:
-        sys.stderr.write(f"rttool: error: {printable(_redacted(str(err)))}\n")
-        return 2
-    chosen = [i for i in INVARIANTS if named is None or i.name == named]
-    if not chosen:
-        shown = printable(repr(named)[:200])
-        sys.stderr.write(f"rttool: error: unknown invariant: invariant={shown} file={file}\n")
-        return 2
+        return Replayed(2, f"rttool: error: {_redacted(str(err))}")
+
+
+def _driven(spec: str, scenario: Scenario, timeout: float) -> tuple[Handshake, Trace | Unsupported]:
+    from adapters import Driver, connect
+    from conformance import __version__
+
+    driver = Driver(connect(spec, timeout=timeout), timeout=timeout, suite_version=__version__)
     try:
-        driver = Driver(
-            connect(spec, timeout=args.timeout), timeout=args.timeout, suite_version=__version__
-        )
-        try:
-            handshake = driver.handshake()
-            trace = driver.run(scenario)
-        finally:
-            driver.close()
+        return driver.handshake(), driver.run(scenario)
+    finally:
+        driver.close()
+
+
+def _invariants(named: str | None, file: Path) -> tuple[Invariant, ...] | Replayed:
+    """The invariant the file names (every one for a bare scenario)."""
+    from conformance.hunt import INVARIANTS
+
+    chosen = tuple(i for i in INVARIANTS if named is None or i.name == named)
+    if chosen:
+        return chosen
+    shown = repr(named)[:200]
+    return Replayed(2, f"rttool: error: unknown invariant: invariant={shown} file={file}")
+
+
+def _replayed(args: argparse.Namespace) -> Replayed:
+    from adapters import Unsupported
+    from adapters.errors import ImplementationError
+
+    loaded = _scenario(args)
+    if isinstance(loaded, Replayed):
+        return loaded
+    scenario, named, spec = loaded
+    chosen = _invariants(named, args.file)
+    if isinstance(chosen, Replayed):
+        return chosen
+    try:
+        handshake, trace = _driven(spec, scenario, args.timeout)
     except ImplementationError as err:
-        said = printable(_redacted(str(err)))
-        sys.stderr.write(f"rttool: the implementation could not be driven: {said}\n")
-        return 3
+        said = _redacted(str(err))
+        return Replayed(3, f"rttool: the implementation could not be driven: {said}")
     if isinstance(trace, Unsupported):
-        sys.stderr.write(
+        return Replayed(
+            EXIT_UNTESTED,
             "rttool: not replayed: the implementation lacks capability "
-            f"{printable(trace.capability)}, which the scenario needs\n"
+            f"{trace.capability}, which the scenario needs",
         )
-        return EXIT_UNTESTED
-    steps = len(scenario.steps)
-    print(
-        f"replayed {steps} {'step' if steps == 1 else 'steps'}: "
-        f"{printable(_shortened(steps_summary(scenario)))}"
+    return _judged(scenario, chosen, handshake, trace, named=named, file=args.file)
+
+
+def _judged(
+    scenario: Scenario,
+    chosen: tuple[Invariant, ...],
+    handshake: Handshake,
+    trace: Trace,
+    *,
+    named: str | None,
+    file: Path,
+) -> Replayed:
+    """Each invariant chosen, judged on the trace the scenario made."""
+    from conformance.hunt import steps_summary
+
+    judged = [(i, i.judge(scenario, trace, handshake)) for i in chosen]
+    failing = tuple((i.name, i.clauses, message) for i, message in judged if message is not None)
+    return Replayed(
+        1 if failing else 0,
+        steps=len(scenario.steps),
+        summary=steps_summary(scenario),
+        failing=failing,
+        judged=tuple(i.name for i in chosen),
+        named=named,
+        clause=_clause_of(file),
     )
-    failing = 0
-    for invariant in chosen:
-        message = invariant.judge(scenario, trace, handshake)
-        if message is not None:
-            failing += 1
-            print(
-                f"still fails: {invariant.name} ({', '.join(invariant.clauses)}): "
-                f"{printable(message)}"
-            )
-    if not failing and named is not None:
-        print("passes now: " + ", ".join(i.name for i in chosen))
-    elif not failing:
+
+
+def replayed_text(replayed: Replayed) -> Output:
+    """The scenario replayed, then each invariant that still fails, or that none does."""
+    if replayed.problem is not None:
+        return Output(err=text([printable(replayed.problem)]))
+    steps = replayed.steps
+    lines = [
+        f"replayed {steps} {'step' if steps == 1 else 'steps'}: "
+        f"{printable(_shortened(replayed.summary))}"
+    ]
+    lines += [
+        f"still fails: {name} ({', '.join(clauses)}): {printable(message)}"
+        for name, clauses, message in replayed.failing
+    ]
+    if not replayed.failing and replayed.named is not None:
+        lines.append("passes now: " + ", ".join(replayed.judged))
+    elif not replayed.failing:
         # A bare scenario (a check's evidence, say) is judged by the hunt's invariants
         # only: the check that wrote it had expectations of its own, which a scenario
         # file does not carry. Saying "passes now" would wrongly suggest a fix.
-        print("no hunt invariant fails on this scenario: " + ", ".join(i.name for i in chosen))
-        clause = _clause_of(args.file)
+        lines.append("no hunt invariant fails on this scenario: " + ", ".join(replayed.judged))
+        clause = replayed.clause
         again = f"rttool run --only {clause}" if clause else "rttool run --only CLAUSE"
-        print(
+        lines.append(
             "note: a scenario file carries no check's expectations; to see whether the "
             f"check that wrote it still fails, run it again: {again}"
         )
-    return 1 if failing else 0
+    return Output(text(lines))
 
 
 #: A step summary longer than this is cut (a long scenario makes one very long line).

@@ -8,41 +8,44 @@
   finished report; exit 0 pass, 1 fail, 2 bad input.
 * ``matrix DIR... --out DIR [--title TEXT]`` compares implementations side by side
   (``README.md`` and ``index.html``); exit 0, or 2 on bad input.
+
+Each action computes the report layer's own result (the files written, a
+:class:`~conformance.report.StandingDiff`, a :class:`~conformance.report.GateResult`, a
+matrix) and renders it with a function of this module.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING
 
+from conformance._escape import printable
 from conformance.cli import EXIT_OK, EXIT_USAGE
+from conformance.cli._output import Output, emit, text
 
 if TYPE_CHECKING:
-    from conformance.report import Expectations, ExpectationsError
+    from conformance.report import Expectations, ExpectationsError, GateResult, StandingDiff
 
 __all__ = [
     "FORMAT_NAMES",
     "LEVEL_NAMES",
     "SHOWN_PROBLEMS",
     "configure",
+    "diff_output",
+    "gate_text",
     "load_optional_expectations",
-    "report_problems",
-    "say",
+    "problem_lines",
+    "problems_output",
 ]
 
 #: The report formats, as ``conformance.report.ALL_FORMATS`` names them (kept here so
 #: that building the parser imports nothing heavy; a test keeps the two equal).
 FORMAT_NAMES = ("json", "markdown", "junit", "allure", "html", "badge", "earl")
 LEVEL_NAMES = ("core", "extended", "optional")
-
-
-def say(line: str, *, stream: TextIO | None = None) -> None:
-    """Print ``line`` with control characters shown, never sent to the terminal."""
-    from conformance._escape import printable
-
-    (stream or sys.stdout).write(printable(line) + "\n")
+#: At most this many problems of one file are listed, then how many more there are.
+SHOWN_PROBLEMS = 50
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -50,7 +53,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(
         dest="report_command", metavar="ACTION", parser_class=type(parser), required=True
     )
-    render = sub.add_parser("render", help="write a standing.json again in any report format")
+    _configure_render(
+        sub.add_parser("render", help="write a standing.json again in any report format")
+    )
+    _configure_diff(
+        sub.add_parser("diff", help="compare two standing.json files; exit 1 on a regression")
+    )
+    _configure_gate(sub.add_parser("gate", help="apply the CI gate to a standing.json"))
+    _configure_matrix(
+        sub.add_parser(
+            "matrix",
+            help="compare implementations rule by rule and clause by clause "
+            "(README.md and index.html)",
+        )
+    )
+
+
+def _configure_render(render: argparse.ArgumentParser) -> None:
     render.add_argument("standing", type=Path, metavar="STANDING_JSON")
     render.add_argument(
         "--format",
@@ -64,7 +83,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--out", type=Path, metavar="DIR", help="where to write (default: beside STANDING_JSON)"
     )
     render.set_defaults(handler=_render)
-    diff = sub.add_parser("diff", help="compare two standing.json files; exit 1 on a regression")
+
+
+def _configure_diff(diff: argparse.ArgumentParser) -> None:
     diff.add_argument("old", type=Path, metavar="OLD_JSON")
     diff.add_argument("new", type=Path, metavar="NEW_JSON")
     diff.add_argument("--format", choices=["text", "json"], default="text")
@@ -74,7 +95,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="compare even when the new run covered less (--only, no hunt) than the old",
     )
     diff.set_defaults(handler=_diff)
-    gate = sub.add_parser("gate", help="apply the CI gate to a standing.json")
+
+
+def _configure_gate(gate: argparse.ArgumentParser) -> None:
     gate.add_argument("standing", type=Path, metavar="STANDING_JSON")
     gate.add_argument(
         "--level",
@@ -90,10 +113,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="append a Markdown summary to $GITHUB_STEP_SUMMARY when it is set",
     )
     gate.set_defaults(handler=_gate)
-    matrix = sub.add_parser(
-        "matrix",
-        help="compare implementations rule by rule and clause by clause (README.md and index.html)",
-    )
+
+
+def _configure_matrix(matrix: argparse.ArgumentParser) -> None:
     matrix.add_argument(
         "reports",
         type=Path,
@@ -110,6 +132,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     matrix.set_defaults(handler=_matrix)
 
 
+def _said(*lines: str) -> str:
+    return text(printable(line) for line in lines)
+
+
 def _render(args: argparse.Namespace) -> int:
     from conformance.report import ALL_FORMATS, load_standing, write_reports
 
@@ -118,24 +144,28 @@ def _render(args: argparse.Namespace) -> int:
     formats = ALL_FORMATS if "all" in chosen else tuple(chosen)
     out: Path = args.out if args.out is not None else args.standing.parent
     written = write_reports(report, out, formats, evidence_root=args.standing.parent)
-    say(f"wrote {len(written)} {'file' if len(written) == 1 else 'files'} to {out}")
+    emit(Output(_said(f"wrote {len(written)} {'file' if len(written) == 1 else 'files'} to {out}")))
     return EXIT_OK
+
+
+def diff_output(diff: StandingDiff, *, as_json: bool, allow_mismatch: bool) -> Output:
+    """The diff in text or JSON, and why the runs are not comparable when they are not
+    (unless ``allow_mismatch``)."""
+    shown = diff.as_json() if as_json else diff.as_text()
+    if not diff.mismatches or allow_mismatch:
+        return Output(shown)
+    refused = [f"rttool: error: the runs are not comparable: {why}" for why in diff.mismatches]
+    refused.append("rttool: compare runs of the same selection, or pass --allow-mismatch")
+    return Output(shown, _said(*refused))
 
 
 def _diff(args: argparse.Namespace) -> int:
     from conformance.report import diff_reports, load_standing
 
     result = diff_reports(load_standing(args.old), load_standing(args.new))
-    sys.stdout.write(result.as_json() if args.format == "json" else result.as_text())
-    if result.mismatches and not args.allow_mismatch:
-        for reason in result.mismatches:
-            say(f"rttool: error: the runs are not comparable: {reason}", stream=sys.stderr)
-        say(
-            "rttool: compare runs of the same selection, or pass --allow-mismatch",
-            stream=sys.stderr,
-        )
-        return EXIT_USAGE
-    return result.exit_code
+    allow = args.allow_mismatch
+    emit(diff_output(result, as_json=args.format == "json", allow_mismatch=allow))
+    return EXIT_USAGE if result.mismatches and not allow else result.exit_code
 
 
 def _matrix(args: argparse.Namespace) -> int:
@@ -144,27 +174,25 @@ def _matrix(args: argparse.Namespace) -> int:
     matrix = build_matrix(args.reports)
     written = write_matrix(matrix, args.out, title=args.title or DEFAULT_TITLE, intro=args.intro)
     columns = len(matrix.columns)
-    say(
-        f"compared {columns} implementation{'s' * (columns != 1)}: "
-        + ", ".join(str(path) for path in written)
-    )
+    paths = ", ".join(str(path) for path in written)
+    emit(Output(_said(f"compared {columns} implementation{'s' * (columns != 1)}: {paths}")))
     return EXIT_OK
 
 
-#: At most this many problems of one file are listed, then how many more there are.
-SHOWN_PROBLEMS = 50
-
-
-def report_problems(error: ExpectationsError) -> int:
-    """Print the problems of an expectations file, one line each (the first
-    :data:`SHOWN_PROBLEMS`, then how many more); return exit code 2."""
-    for problem in error.problems[:SHOWN_PROBLEMS]:
-        say(f"rttool: error: {problem}", stream=sys.stderr)
+def problem_lines(error: ExpectationsError) -> tuple[str, ...]:
+    """The problems of an expectations file, one line each (the first
+    :data:`SHOWN_PROBLEMS`, then how many more), not yet escaped."""
+    lines = [f"rttool: error: {problem}" for problem in error.problems[:SHOWN_PROBLEMS]]
     hidden = len(error.problems) - SHOWN_PROBLEMS
     if hidden > 0:
         noun = "problem" if hidden == 1 else "problems"
-        say(f"rttool: error: ... and {hidden} more {noun} in the same file", stream=sys.stderr)
-    return EXIT_USAGE
+        lines.append(f"rttool: error: ... and {hidden} more {noun} in the same file")
+    return tuple(lines)
+
+
+def problems_output(error: ExpectationsError) -> Output:
+    """:func:`problem_lines` on standard error."""
+    return Output(err=_said(*problem_lines(error)))
 
 
 def load_optional_expectations(path: Path | None) -> Expectations | None:
@@ -172,6 +200,26 @@ def load_optional_expectations(path: Path | None) -> Expectations | None:
     from conformance.report import load_expectations
 
     return None if path is None else load_expectations(path)
+
+
+def gate_text(result: GateResult) -> Output:
+    """The gate's reasons, then its verdict in one line."""
+    verdict = "passed" if result.passed else "failed"
+    summary = (
+        f"gate {verdict}: levels {', '.join(result.levels) or 'none'}, "
+        f"{len(result.unexpected)} unexpected, {len(result.stale)} stale, "
+        f"{len(result.expected)} expected"
+    )
+    return Output(_said(*result.reasons(), summary))
+
+
+def _gates_nothing(levels: Sequence[str]) -> Output:
+    return Output(
+        err=_said(
+            f"rttool: error: --level {' '.join(levels)} gates nothing: "
+            "no rule in the report is at that level"
+        )
+    )
 
 
 def _gate(args: argparse.Namespace) -> int:
@@ -188,22 +236,12 @@ def _gate(args: argparse.Namespace) -> int:
         expectations = load_optional_expectations(args.expectations)
         result = gate(report, args.levels or report.run.levels, expectations)
     except ExpectationsError as error:
-        return report_problems(error)
-    if args.levels and result.gated_rules == 0:
-        say(
-            f"rttool: error: --level {' '.join(args.levels)} gates nothing: "
-            "no rule in the report is at that level",
-            stream=sys.stderr,
-        )
+        emit(problems_output(error))
         return EXIT_USAGE
-    for line in result.reasons():
-        say(line)
-    verdict = "passed" if result.passed else "failed"
-    say(
-        f"gate {verdict}: levels {', '.join(result.levels) or 'none'}, "
-        f"{len(result.unexpected)} unexpected, {len(result.stale)} stale, "
-        f"{len(result.expected)} expected"
-    )
+    if args.levels and result.gated_rules == 0:
+        emit(_gates_nothing(args.levels))
+        return EXIT_USAGE
+    emit(gate_text(result))
     if args.step_summary:
         append_step_summary(github_step_summary(report, result))
     return result.exit_code

@@ -1,39 +1,41 @@
 """``rttool rules``: lint, list, show, import and compare the rule corpus.
 
-Exit codes follow the CLI's: 0 clean (warnings allowed), 1 a finding (a lint
-error, a difference from upstream), 2 a usage or corpus error.
+Each action computes the rule layer's own result (a lint report, the corpus, a rule
+with its cases, the pages written, the comparison with upstream) and renders it with a
+function of ``conformance/cli/_rules_render.py``, in text or (``list``, ``show``) JSON.
+Exit codes follow the CLI's: 0 clean (warnings allowed), 1 a finding (a lint error, a
+difference from upstream), 2 a usage or corpus error.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from conformance.coverage import BoundCase
-    from conformance.rules import Corpus, Rule
+from conformance.cli._output import Output, emit
+from conformance.cli._rules_render import (
+    clean_lines,
+    compared_text,
+    lint_output,
+    listing_json,
+    listing_text,
+    rule_json,
+    rule_text,
+    upstream_warnings,
+    written_text,
+)
 
-from conformance.cli import plural
+if TYPE_CHECKING:
+    from conformance.rules import Corpus, UpstreamCheckout
 
 __all__ = ["configure"]
 
 _EXIT_OK = 0
 _EXIT_FINDING = 1
 _EXIT_USAGE = 2
-# Control characters from a page never reach the terminal as themselves.
-_CONTROL = {code: f"\\u{code:04x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
-
-
-def _clean(text: str) -> str:
-    return text.translate(_CONTROL)
-
-
-def _out(line: str = "") -> None:
-    sys.stdout.write(_clean(line) + "\n")
 
 
 def _shown(path: Path) -> Path:
@@ -118,148 +120,36 @@ def _corpus(args: argparse.Namespace) -> Corpus:
     return load_corpus([args.corpus or _shown(corpus_path())])
 
 
+def _missing(paths: Sequence[Path]) -> Output | None:
+    missing = [path for path in paths if not path.exists()]
+    if not missing:
+        return None
+    said = f"rttool rules lint: error: no such file or folder: {missing[0]}"
+    return Output(err=clean_lines([said]))
+
+
 def _lint(args: argparse.Namespace) -> int:
+    from conformance.coverage import suite_policy
     from conformance.rules import corpus_path, lint
 
     paths: Sequence[Path] = args.paths or [_shown(corpus_path())]
-    missing = [path for path in paths if not path.exists()]
-    if missing:
-        said = _clean(f"rttool rules lint: error: no such file or folder: {missing[0]}")
-        sys.stderr.write(said + "\n")
+    missing = _missing(paths)
+    if missing is not None:
+        emit(missing)
         return _EXIT_USAGE
-    from conformance.coverage import suite_policy
-
     report = lint(paths, suite_policy())
     if not report.files:
-        sys.stderr.write("rttool rules lint: error: no rule pages (*.md) under the paths given\n")
+        said = "rttool rules lint: error: no rule pages (*.md) under the paths given"
+        emit(Output(err=clean_lines([said])))
         return _EXIT_USAGE
-    for finding in report.findings:
-        _out(str(finding))
-    sys.stderr.write(
-        f"{plural(report.files, 'file')}, {plural(report.errors, 'error')}, "
-        f"{plural(report.warnings, 'warning')}\n"
-    )
+    emit(lint_output(report))
     return _EXIT_FINDING if report.errors else _EXIT_OK
 
 
 def _list(args: argparse.Namespace) -> int:
     corpus = _corpus(args)
-    if args.format == "json":
-        rows = [
-            {
-                "id": rule.id,
-                "title": rule.title,
-                "level": rule.level,
-                "profiles": list(rule.profiles),
-                "posture": rule.posture,
-                "clauses": len(rule.clauses),
-                "examples": len(rule.examples),
-                "file": str(rule.path),
-            }
-            for rule in corpus
-        ]
-        sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
-        return _EXIT_OK
-    header = ("ID", "LEVEL", "POSTURE", "PROFILES", "CLAUSES", "EXAMPLES", "TITLE")
-    table = [header] + [
-        (
-            rule.id,
-            rule.level,
-            rule.posture,
-            ",".join(rule.profiles),
-            str(len(rule.clauses)),
-            str(len(rule.examples)),
-            rule.title,
-        )
-        for rule in corpus
-    ]
-    widths = [max(len(row[column]) for row in table) for column in range(len(header) - 1)]
-    for row in table:
-        cells = [
-            cell.rjust(width) if column in (4, 5) else cell.ljust(width)
-            for column, (cell, width) in enumerate(zip(row, widths, strict=False))
-        ]
-        _out("  ".join([*cells, row[-1]]))
-    _out(_summary(corpus))
+    emit(listing_json(corpus) if args.format == "json" else listing_text(corpus))
     return _EXIT_OK
-
-
-def _summary(corpus: Corpus) -> str:
-    parts = []
-    for family in corpus.families:
-        rules = [rule for rule in corpus if rule.family == family]
-        clauses = sum(len(rule.clauses) for rule in rules)
-        examples = sum(len(rule.examples) for rule in rules)
-        parts.append(f"{family}: {len(rules)} rules, {clauses} clauses, {examples} examples")
-    return (
-        f"{len(corpus)} rules, {len(corpus.clauses)} clauses, "
-        f"{len(corpus.examples)} examples ({'; '.join(parts)})"
-    )
-
-
-def _case_json(case: BoundCase) -> dict[str, object]:
-    return {
-        "id": case.id,
-        "kind": case.kind,
-        "name": case.name,
-        "file": case.file,
-        "line": case.line,
-    }
-
-
-def _rule_json(
-    rule: Rule, cases: dict[str, tuple[BoundCase, ...]] | None = None
-) -> dict[str, object]:
-    return {
-        "id": rule.id,
-        "family": rule.family,
-        "title": rule.title,
-        "level": rule.level,
-        "profiles": list(rule.profiles),
-        "posture": rule.posture,
-        "added": rule.added,
-        "changed": rule.changed,
-        "part": rule.part,
-        "source": rule.source,
-        "specification": rule.specification,
-        "licence": rule.licence,
-        "rule_hash": rule.rule_hash,
-        "computed_hash": rule.computed_hash,
-        "summary": rule.summary,
-        "normative_text": rule.normative_text,
-        "clauses": [
-            {
-                "id": clause.id,
-                "citation": clause.citation,
-                "number": clause.number,
-                "text": clause.text,
-                "line": clause.line,
-                **(
-                    {}
-                    if cases is None
-                    else {"cases": [_case_json(case) for case in cases.get(clause.id, ())]}
-                ),
-            }
-            for clause in rule.clauses
-        ],
-        "what_it_means": rule.what_it_means,
-        "examples": [
-            {
-                "id": example.id,
-                "index": example.index,
-                "title": example.title,
-                "verdict": example.verdict,
-                "value": example.value,
-                "line": example.line,
-                "prose_after": example.prose_after,
-            }
-            for example in rule.examples
-        ],
-        "names": list(rule.names),
-        "referenced_by": list(rule.referenced_by),
-        "file": str(rule.path),
-        "line": rule.line,
-    }
 
 
 def _show(args: argparse.Namespace) -> int:
@@ -274,45 +164,8 @@ def _show(args: argparse.Namespace) -> int:
         from conformance.coverage import clause_cases
 
         cases = clause_cases(rule, corpus)
-    if args.format == "json":
-        sys.stdout.write(json.dumps(_rule_json(rule, cases), ensure_ascii=False, indent=2) + "\n")
-        return _EXIT_OK
-    part = f" (Part {rule.part})" if rule.part else ""
-    _out(f"{rule.id} — {rule.title}")
-    _out(
-        f"{rule.family}{part} · level {rule.level} · profiles {', '.join(rule.profiles)} · "
-        f"posture {rule.posture} · added {rule.added} · changed {rule.changed}"
-    )
-    _out(f"source: {rule.source}")
-    _out(f"file: {rule.path}:{rule.line}")
-    if rule.summary:
-        _out()
-        _out(rule.summary)
-    _out()
-    _out("Clauses:")
-    for clause in rule.clauses:
-        _out(f"  {clause.citation}  [{clause.id}, line {clause.line}]  {clause.text}")
-        if cases is not None:
-            _show_cases(cases.get(clause.id, ()))
-    if rule.examples:
-        _out()
-        _out("Examples:")
-        for example in rule.examples:
-            _out(f"  {example.id}  verdict={example.verdict}  line {example.line}  {example.title}")
-    _out()
-    _out(f"Names: {', '.join(rule.names) or '—'}")
-    _out(f"Referenced by: {', '.join(rule.referenced_by) or '—'}")
+    emit(rule_json(rule, cases) if args.format == "json" else rule_text(rule, cases))
     return _EXIT_OK
-
-
-def _show_cases(cases: Sequence[BoundCase]) -> None:
-    """One line per case under its clause: kind, name, and ``file:line`` of its code."""
-    if not cases:
-        _out("      (no case)")
-        return
-    width = max(len(case.name) for case in cases)
-    for case in cases:
-        _out(f"      {case.kind:<6}  {case.name:<{width}}  {case.file}:{case.line}")
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -325,18 +178,15 @@ def _import(args: argparse.Namespace) -> int:
         if (out.is_dir())
         else []
     )
-    for note in checkout.notes:
-        sys.stderr.write(_clean(f"warning: upstream: {note}") + "\n")
-    for written in import_upstream(checkout, out, others):
-        _out(f"wrote {written}")
+    emit(upstream_warnings(checkout.notes))
+    emit(written_text(import_upstream(checkout, out, others)))
     return _EXIT_OK
 
 
 def _check_upstream(args: argparse.Namespace) -> int:
     from conformance.rules import compare_with_upstream, load_upstream
 
-    checkout = load_upstream(args.upstream)
+    checkout: UpstreamCheckout = load_upstream(args.upstream)
     results = compare_with_upstream(checkout, _corpus(args))
-    for result in results:
-        _out(str(result))
+    emit(compared_text(results))
     return _EXIT_OK if all(result.status == "same" for result in results) else _EXIT_FINDING

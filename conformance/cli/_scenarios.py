@@ -7,8 +7,9 @@
 * ``dump DIR`` writes each scenario as a JSON file valid against
   ``adapters/schemas/scenario.json``, and ``index.json`` listing them.
 
-Exit codes: 0, or 2 for a usage error (an unknown ``--only`` or ID, a directory that
-cannot be written).
+Each action builds the :class:`~conformance.catalog.Catalog` and renders it with a
+function of this module.  Exit codes: 0, or 2 for a usage error (an unknown ``--only``
+or ID, a directory that cannot be written).
 """
 
 from __future__ import annotations
@@ -16,17 +17,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from conformance._escape import printable
 from conformance.cli import EXIT_OK, EXIT_USAGE
-from conformance.cli._report import say
+from conformance.cli._output import Output, emit, text
 
 if TYPE_CHECKING:
     from adapters.handshake import Handshake
     from conformance.catalog import Catalog, Entry
 
-__all__ = ["configure"]
+__all__ = ["configure", "dumped_text", "listing_text", "shown_output"]
 
 _DESCRIPTION = """\
 Every scenario the suite can send: the hand-written checks', the rule examples'
@@ -154,44 +157,60 @@ def _line(entry: Entry) -> str:
     return "  ".join(parts)
 
 
-def _stopped(catalog: Catalog) -> None:
-    for case in catalog.cases:
-        if case.stopped_early:
-            say(f"rttool: {case.id}: listed up to where it stopped ({case.ended})")
+def _stopped(catalog: Catalog) -> list[str]:
+    return [
+        f"rttool: {case.id}: listed up to where it stopped ({case.ended})"
+        for case in catalog.cases
+        if case.stopped_early
+    ]
+
+
+def _said(lines: list[str]) -> Output:
+    return Output(text(printable(line) for line in lines))
+
+
+def listing_text(catalog: Catalog) -> Output:
+    """A line per scenario, then the cases that stopped early, then the counts."""
+    lines = [_line(entry) for entry in catalog.entries]
+    return _said([*lines, *_stopped(catalog), _summary(catalog)])
 
 
 def _list(args: argparse.Namespace) -> int:
-    catalog = _catalog(args)
-    for entry in catalog.entries:
-        say(_line(entry))
-    _stopped(catalog)
-    say(_summary(catalog))
+    emit(listing_text(_catalog(args)))
     return EXIT_OK
+
+
+def _counted(catalog: Catalog) -> str:
+    """How many scenarios, and how many of them the checks and vectors list."""
+    from conformance.cli import plural
+
+    samples = sum(entry.kind == "hunt-sample" for entry in catalog.entries)
+    applicable = [case for case in catalog.cases if case.applicable]
+    checks = sum(case.kind == "check" for case in applicable)
+    vectors = len(applicable) - checks
+    return (
+        f"{plural(len(catalog.entries), 'scenario')}: {plural(checks, 'check')} and "
+        f"{plural(vectors, 'vector')} list {len(catalog.entries) - samples}"
+    )
 
 
 def _summary(catalog: Catalog) -> str:
     from conformance.cli import plural
 
-    samples = [e for e in catalog.entries if e.kind == "hunt-sample"]
-    applicable = [case for case in catalog.cases if case.applicable]
-    checks = sum(case.kind == "check" for case in applicable)
-    vectors = len(applicable) - checks
+    samples = sum(entry.kind == "hunt-sample" for entry in catalog.entries)
     later = sum(entry.after is not None for entry in catalog.entries)
     unsent = sum(entry.missing is not None for entry in catalog.entries)
-    parts = [
-        f"{plural(len(catalog.entries), 'scenario')}: {plural(checks, 'check')} and "
-        f"{plural(vectors, 'vector')} list {len(catalog.entries) - len(samples)}"
-    ]
+    parts = [_counted(catalog)]
     if catalog.first_only:
         parts.append("each case's first only (nothing was run)")
     else:
         parts.append(f"{later} sent only after their check judged an earlier one (marked after)")
     if unsent:
         parts.append(f"{unsent} not sent to this handshake (marked not sent)")
-    inapplicable = len(catalog.cases) - len(applicable)
+    inapplicable = sum(not case.applicable for case in catalog.cases)
     if inapplicable:
         parts.append(f"{plural(inapplicable, 'case')} not applicable (a profile not claimed)")
-    parts.append(f"{plural(len(samples), 'hunt sample')} drawn with seed {catalog.seed}")
+    parts.append(f"{plural(samples, 'hunt sample')} drawn with seed {catalog.seed}")
     return "; ".join(parts) + "."
 
 
@@ -217,29 +236,35 @@ def _facts(entry: Entry, catalog: Catalog) -> list[str]:
     ]
 
 
-def _show(args: argparse.Namespace) -> int:
-    import sys
+def _unknown(wanted: str, catalog: Catalog) -> Output:
+    close = [e.id for e in catalog.entries if wanted.lower() in e.id.lower()][:3]
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    said = f"rttool: error: no scenario or case {wanted!r}{hint} (see rttool scenarios list)"
+    return Output(err=text([printable(said)]))
 
+
+def shown_output(found: Sequence[Entry], catalog: Catalog, *, json_only: bool) -> Output:
+    """Each scenario found: its facts, then its JSON (``json_only``: one scenario a line)."""
     from adapters.codec import to_json
 
+    out = []
+    for entry in found:
+        scenario = to_json(entry.scenario)
+        if json_only:
+            out.append(json.dumps(scenario, ensure_ascii=False) + "\n")
+            continue
+        out.append(text(printable(line) for line in _facts(entry, catalog)))
+        out.append(json.dumps(scenario, indent=2, ensure_ascii=False) + "\n")
+    return Output("".join(out))
+
+
+def _show(args: argparse.Namespace) -> int:
     catalog = _catalog(args)
     found = catalog.find(args.id)
     if not found:
-        close = [e.id for e in catalog.entries if args.id.lower() in e.id.lower()][:3]
-        hint = f"; did you mean {' or '.join(close)}?" if close else ""
-        say(
-            f"rttool: error: no scenario or case {args.id!r}{hint} (see rttool scenarios list)",
-            stream=sys.stderr,
-        )
+        emit(_unknown(args.id, catalog))
         return EXIT_USAGE
-    for entry in found:
-        scenario = to_json(entry.scenario)
-        if args.json:
-            sys.stdout.write(json.dumps(scenario, ensure_ascii=False) + "\n")
-            continue
-        for line in _facts(entry, catalog):
-            say(line)
-        sys.stdout.write(json.dumps(scenario, indent=2, ensure_ascii=False) + "\n")
+    emit(shown_output(found, catalog, json_only=args.json))
     return EXIT_OK
 
 
@@ -249,18 +274,13 @@ def _write(path: Path, value: object) -> None:
     os.replace(partial, path)
 
 
-def _dump(args: argparse.Namespace) -> int:
-    from adapters.codec import to_json
-    from adapters.errors import RttoolError
+def _index(catalog: Catalog, names: Mapping[str, str]) -> dict[str, object]:
+    """``index.json``: the suite, the handshake, and a line per scenario file."""
     from adapters.handshake import PROTOCOL
     from conformance import __version__
-    from conformance.catalog import file_names
     from conformance.report import capability_names
 
-    catalog = _catalog(args)
-    directory: Path = args.directory
-    names = file_names(catalog.entries)
-    index = {
+    return {
         "format": "rttool-scenarios/1",
         "suite": {"name": "rttool", "version": __version__},
         "protocol": PROTOCOL,
@@ -284,18 +304,32 @@ def _dump(args: argparse.Namespace) -> int:
             for entry in catalog.entries
         ],
     }
+
+
+def dumped_text(catalog: Catalog, directory: Path) -> Output:
+    """The cases that stopped early, what was written where, and the counts."""
+    wrote = f"wrote {len(catalog.entries)} scenarios and index.json to {directory}"
+    return _said([*_stopped(catalog), wrote, _summary(catalog)])
+
+
+def _dump(args: argparse.Namespace) -> int:
+    from adapters.codec import to_json
+    from adapters.errors import RttoolError
+    from conformance.catalog import file_names
+
+    catalog = _catalog(args)
+    directory: Path = args.directory
+    names = file_names(catalog.entries)
     try:
         directory.mkdir(parents=True, exist_ok=True)
         for entry in catalog.entries:
             _write(directory / names[entry.id], to_json(entry.scenario))
-        _write(directory / "index.json", index)
+        _write(directory / "index.json", _index(catalog, names))
     except OSError as err:
         raise RttoolError(
             "cannot write the scenarios",
             path=str(err.filename or directory),
             complaint=err.strerror or str(err),
         ) from err
-    _stopped(catalog)
-    say(f"wrote {len(catalog.entries)} scenarios and index.json to {directory}")
-    say(_summary(catalog))
+    emit(dumped_text(catalog, directory))
     return EXIT_OK

@@ -45,6 +45,10 @@ class Mutant:
     #: the hunt must find it too (its checks may or may not): it proves an invariant
     hunted: bool = False
 
+    def listing(self) -> str:
+        """Its line of ``--list`` after its name: the clauses it breaks, what it does."""
+        return f"{' '.join(self.breaks):<13}  {self.description}"
+
     def to_json(self) -> dict[str, object]:
         """``{"name", "breaks", "description", "hunt", "hunted"}``, as ``--list --format
         json`` prints it."""

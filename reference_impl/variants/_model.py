@@ -28,6 +28,10 @@ class Variant:
     description: str
     build: Callable[[], Components]
 
+    def listing(self) -> str:
+        """Its line of ``--list`` after its name: the reading it takes, what it does."""
+        return f"{self.reading}: {self.description}"
+
     def to_json(self) -> dict[str, object]:
         """``{"name", "reading", "clauses", "description"}``, as ``--list --format json``
         prints it."""

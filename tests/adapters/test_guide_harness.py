@@ -27,6 +27,7 @@ from adapters.scenario import (
     Wait,
     call,
 )
+from conformance.publish import MARKER
 from tests.adapters import toy
 from tests.adapters.conftest import stdio_spec
 
@@ -110,7 +111,7 @@ def traced(driver: Driver, scenario: Scenario) -> Trace:
 
 
 def test_the_guide_has_one_short_harness_on_the_kit(source: str) -> None:
-    assert source.startswith(toy.MARKER)
+    assert source.startswith(MARKER)
     assert len(source.splitlines()) < 160
     imported = set()
     for node in ast.walk(ast.parse(source)):

@@ -1,7 +1,8 @@
 """Test support: the toy harness of ``docs/writing-an-adapter.md``, and ways to bend it.
 
 The toy runtime the tests drive is the one the guide publishes, taken from the guide's
-code block, so the guide's harness is exercised by every transport test.  ``Twisted``
+code block as its published standing is (``conformance.publish``), so the guide's
+harness is exercised by every transport test.  ``Twisted``
 wraps it to misbehave on purpose (another protocol version, ``unsupported``, a step
 record that breaks the schema, a turn API); ``handle`` serves any harness over HTTP,
 for a WSGI app (``wsgi_app``) and an ASGI one (``starlette_app``).
@@ -18,10 +19,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from conformance.publish import GUIDE_HARNESS_FILE, guide_harness_source
+
 REPO = Path(__file__).resolve().parents[2]
 GUIDE = REPO / "docs" / "writing-an-adapter.md"
-#: The first line of the guide's harness code block.
-MARKER = "# toy_harness.py:"
 STALE = "stale copy from the harness"
 
 _module_names = itertools.count(1)
@@ -29,23 +30,12 @@ _module_names = itertools.count(1)
 
 def toy_source(guide: Path = GUIDE) -> str:
     """The guide's harness: the one ``python`` code block that starts with the marker."""
-    from markdown_it import MarkdownIt
-
-    blocks = [
-        token.content
-        for token in MarkdownIt().parse(guide.read_text("utf-8"))
-        if token.type == "fence"
-        and token.info.strip() == "python"
-        and token.content.startswith(MARKER)
-    ]
-    if len(blocks) != 1:
-        raise LookupError(f"expected one harness block in {guide.name}, found {len(blocks)}")
-    return blocks[0]
+    return guide_harness_source(guide)
 
 
 def write_toy(directory: Path) -> Path:
     """Write the guide's harness to ``directory/toy_harness.py``."""
-    path = directory / "toy_harness.py"
+    path = directory / GUIDE_HARNESS_FILE
     path.write_text(toy_source(), "utf-8")
     return path
 

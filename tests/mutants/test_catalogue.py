@@ -169,3 +169,26 @@ def test_the_guide_lists_every_mutant_as_the_catalogue_describes_it() -> None:
     combined = [(" ".join(m.breaks), m.name, m.description) for m in catalogue() if m.hunt]
     assert _documented("The hand-written checks must catch each of these:") == ordinary
     assert _documented("The combination mutants, which the hand-written checks") == combined
+
+
+@pytest.mark.parametrize("package", ["reference_impl.mutants", "reference_impl.variants"])
+def test_both_catalogues_are_printed_by_the_one_printer(package: str) -> None:
+    from importlib import import_module
+
+    from reference_impl._catalogue import catalogue_json, catalogue_text
+
+    entries = import_module(package).catalogue()
+    for options, printed in (((), catalogue_text), (("--format", "json"), catalogue_json)):
+        done = subprocess.run(
+            [sys.executable, "-m", package, "--list", *options],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert (done.returncode, done.stderr) == (0, "")
+        assert done.stdout == printed(entries)
+    width = max(len(entry.name) for entry in entries)
+    assert catalogue_text(entries[:1]).startswith(f"{entries[0].name}  ")
+    assert catalogue_text(entries).splitlines()[0] == (
+        f"{entries[0].name:<{width}}  {entries[0].listing()}"
+    )

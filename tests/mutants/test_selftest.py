@@ -151,6 +151,17 @@ def test_list_names_every_mutant_without_running_one(capsys: pytest.CaptureFixtu
     assert "caught" not in "".join(out)
 
 
+def test_list_in_json_gives_both_catalogues(capsys: pytest.CaptureFixture[str]) -> None:
+    from conformance._variants import read_variants
+
+    assert main(["selftest", "--list", "--format", "json"]) == 0
+    listed = _json(capsys)
+    assert [m["name"] for m in listed["mutants"]] == [m.name for m in engine.read_catalogue()]
+    assert [v["name"] for v in listed["variants"]] == [v.name for v in read_variants()]
+    assert {"name", "breaks", "description", "hunt", "hunted"} == set(listed["mutants"][0])
+    assert {"name", "reading", "clauses", "description"} == set(listed["variants"][0])
+
+
 def test_a_case_no_mutant_made_fail_is_unproven() -> None:
     from conformance.selftest import MutantResult, unproven_cases
 

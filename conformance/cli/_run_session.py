@@ -1,0 +1,284 @@
+"""What ``rttool run`` computes: the implementation's name, the report directory, the
+pytest session, and the gate over the standing it built, as one :class:`RunOutcome`.
+
+Every way a run can end early is an outcome too (a usage error, an implementation that
+cannot be driven, an interruption), carrying the lines it says: nothing here prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from conformance.cli._session import SessionResult
+    from conformance.report import Expectations, StandingReport
+
+__all__ = ["RunOutcome", "execute"]
+
+_STORAGE = "HYPOTHESIS_STORAGE_DIRECTORY"
+_EXIT_UNDRIVABLE = 3
+_EXIT_USAGE = 2
+_EXIT_INTERRUPTED = 130
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """How a run ended: its exit code, what it says on standard error (``problems``,
+    not yet escaped), and, when the suite built a standing, the report, the gate's
+    reasons and where the reports went."""
+
+    exit_code: int
+    problems: tuple[str, ...] = ()
+    report: StandingReport | None = None
+    reasons: tuple[str, ...] = ()
+    report_dir: Path | None = None
+    #: every report reached the disk
+    written: bool = True
+    interrupted: bool = False
+
+
+@dataclass(frozen=True)
+class _Target:
+    """The implementation to run, as its handshake names it."""
+
+    spec: str
+    expectations: Expectations | None
+    name: str
+    claimed: tuple[str, ...]
+
+
+def execute(args: argparse.Namespace) -> RunOutcome:
+    """Run the suite as ``args`` say; never prints (the plugin prints each rule's line)."""
+    target = _target(args)
+    if isinstance(target, RunOutcome):
+        return target
+    report_dir = _report_dir(args, target.name)
+    if isinstance(report_dir, RunOutcome):
+        return report_dir
+    levels = tuple(args.level) or target.claimed
+    finished, code = _session(args, report_dir, levels)
+    return _judged(args, target, report_dir, levels, finished, code)
+
+
+def _target(args: argparse.Namespace) -> _Target | RunOutcome:
+    """The spec, the expectations and the selection checked, then the handshake."""
+    from adapters.errors import ImplementationError, RttoolError
+    from conformance._pytest import resolve_spec
+    from conformance._redact import redacted
+    from conformance.cases import check_selection
+    from conformance.cli._report import problem_lines
+    from conformance.report import ExpectationsError, load_expectations
+    from conformance.rules import load_corpus
+
+    try:
+        spec = resolve_spec(args.impl, args.mutant, args.variant)
+        expectations = load_expectations(args.expectations) if args.expectations else None
+        check_selection(load_corpus(), args.only, args.level)
+    except ExpectationsError as err:  # the problems of the file, a line each
+        return RunOutcome(_EXIT_USAGE, problems=problem_lines(err))
+    except RttoolError as err:
+        return RunOutcome(_EXIT_USAGE, problems=(f"rttool: error: {redacted(str(err))}",))
+    try:
+        name, claimed = _implementation_name(spec, args.timeout)
+    except ImplementationError as err:
+        message = redacted(f"the implementation could not be driven: {err}")
+        said: tuple[str, ...] = (f"rttool: {message}",)
+        if args.report_dir is not None:
+            said += _write_undrivable(args.report_dir, redacted(spec), message)
+        return RunOutcome(_EXIT_UNDRIVABLE, problems=said)
+    return _Target(spec, expectations, name, claimed)
+
+
+def _implementation_name(spec: str, timeout: float) -> tuple[str, tuple[str, ...]]:
+    from adapters import Driver, connect
+    from conformance import __version__
+
+    driver = Driver(connect(spec, timeout=timeout), timeout=timeout, suite_version=__version__)
+    try:
+        handshake = driver.handshake()
+    finally:
+        driver.close()
+    return handshake.implementation.name, handshake.levels
+
+
+def _report_dir(args: argparse.Namespace, name: str) -> Path | RunOutcome:
+    """The report directory, made, with what an earlier run left there removed: it says
+    nothing about this one."""
+    from conformance._pytest import UNDRIVABLE
+
+    report_dir = (args.report_dir or Path("reports") / _safe(name)).resolve()
+    try:
+        report_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        return RunOutcome(
+            _EXIT_USAGE,
+            problems=(
+                "rttool: error: cannot use the report directory: "
+                f"dir={report_dir} reason={err.strerror or err}",
+            ),
+        )
+    try:
+        (report_dir / "standing.json").unlink(missing_ok=True)
+        (report_dir / UNDRIVABLE).unlink(missing_ok=True)
+    except OSError as err:
+        said = f"rttool: error: cannot use the report directory: {err}"
+        return RunOutcome(_EXIT_USAGE, problems=(said,))
+    return report_dir
+
+
+def _session(
+    args: argparse.Namespace, report_dir: Path, levels: tuple[str, ...]
+) -> tuple[SessionResult, int]:
+    """The pytest session over the suite; returns what it built and pytest's exit code."""
+    import pytest
+
+    from conformance.cli._session import SessionResult
+
+    # The hunt's example database and hypothesis's own caches live with the reports,
+    # never in the working tree (unless the user chose a place), for this run only.
+    saved = os.environ.get(_STORAGE)
+    os.environ.setdefault(_STORAGE, str(report_dir / ".hypothesis"))
+    finished = SessionResult()
+    try:
+        code = pytest.main(_pytest_args(args, report_dir, levels), plugins=[finished.plugin()])
+    finally:
+        if saved is None:
+            os.environ.pop(_STORAGE, None)
+    return finished, int(code)
+
+
+def _judged(
+    args: argparse.Namespace,
+    target: _Target,
+    report_dir: Path,
+    levels: tuple[str, ...],
+    finished: SessionResult,
+    code: int,
+) -> RunOutcome:
+    """How the session ended: without a standing, or with one to gate."""
+    import pytest
+
+    from conformance._pytest import UNDRIVABLE
+    from conformance._redact import redacted
+    from conformance.report import load_standing
+
+    undrivable = report_dir / UNDRIVABLE
+    if undrivable.is_file():
+        said = undrivable.read_text(encoding="utf-8", errors="replace").strip()
+        written = _write_undrivable(report_dir, redacted(target.spec), redacted(said))
+        return RunOutcome(_EXIT_UNDRIVABLE, problems=written)
+    report = finished.report
+    if report is None and code == pytest.ExitCode.INTERRUPTED:
+        return RunOutcome(_EXIT_INTERRUPTED, ("rttool: interrupted before any case reported",))
+    if code == pytest.ExitCode.USAGE_ERROR or (
+        code == pytest.ExitCode.INTERNAL_ERROR and finished.write_error is None
+    ):
+        return RunOutcome(_EXIT_USAGE)
+    if report is None:
+        standing = report_dir / "standing.json"
+        if not standing.is_file():
+            said = "rttool: the run produced no standing; the implementation could not be driven"
+            return RunOutcome(_EXIT_UNDRIVABLE, problems=(said,))
+        report = load_standing(standing)
+    interrupted = code == pytest.ExitCode.INTERRUPTED
+    return _gated(args, target, report_dir, levels, finished, report, interrupted=interrupted)
+
+
+def _gated(
+    args: argparse.Namespace,
+    target: _Target,
+    report_dir: Path,
+    levels: tuple[str, ...],
+    finished: SessionResult,
+    report: StandingReport,
+    *,
+    interrupted: bool,
+) -> RunOutcome:
+    """The gate over the standing the run built, and the reports it changes."""
+    from conformance.report import (
+        append_step_summary,
+        gate,
+        github_step_summary,
+        junit_xml,
+        reproducible,
+        write_reports,
+    )
+
+    written = finished.write_error is None
+    if args.reproducible and written:
+        # The committed pair; every other format keeps its timings.
+        write_reports(reproducible(report), report_dir, ("json", "markdown"))
+    result = gate(report, levels, target.expectations)  # type: ignore[arg-type]
+    problems: tuple[str, ...] = ()
+    if result.expected and written:
+        # A dashboard reading junit.xml must agree with the gate.
+        listed = {f.target: f"{f.where}: {f.detail}" for f in result.expected}
+        problems = _write_quietly(report_dir, "junit.xml", junit_xml(report, listed))
+    append_step_summary(github_step_summary(report, result))
+    exit_code = int(result.exit_code)
+    if interrupted:
+        exit_code = _EXIT_INTERRUPTED
+        problems += ("rttool: interrupted; the cases that did not run are errors",)
+    elif not written:
+        # The verdict stands as judged; a run whose reports are missing never passes.
+        exit_code = exit_code or _EXIT_USAGE
+    reasons = tuple(result.reasons())
+    return RunOutcome(exit_code, problems, report, reasons, report_dir, written, interrupted)
+
+
+def _pytest_args(args: argparse.Namespace, report_dir: Path, levels: tuple[str, ...]) -> list[str]:
+    from conformance._pytest import SUITE_MODULE
+
+    out = [str(SUITE_MODULE), "-p", "no:cacheprovider", "-p", "no:terminal"]
+    out += ["--rootdir", str(SUITE_MODULE.parent), "-c", os.devnull]
+    out += ["--rttool-impl", args.impl, "--rttool-report-dir", str(report_dir)]
+    out += ["--rttool-timeout", str(args.timeout)]
+    valued: list[tuple[str, object]] = [
+        ("--rttool-mutant", args.mutant),
+        ("--rttool-variant", args.variant),
+        *(("--rttool-only", only) for only in args.only),
+        ("--rttool-examples", args.examples),
+        ("--rttool-hunt-seconds", args.hunt_seconds),
+        ("--rttool-seed", args.seed),
+    ]
+    for option, value in valued:
+        if value is not None and value != "":
+            out += [option, str(value)]
+    if args.no_hunt:
+        out.append("--rttool-no-hunt")
+    for level in levels:
+        out += ["--rttool-gate", level]
+    if args.workers > 1:
+        out += ["-n", str(args.workers)]
+    if args.quiet:
+        out += ["--rttool-quiet"]
+    return out
+
+
+def _write_undrivable(report_dir: Path, spec: str, message: str) -> tuple[str, ...]:
+    """Leave a ``junit.xml`` with the error, so that a CI dashboard shows why."""
+    from conformance.report import undrivable_junit
+
+    return _write_quietly(report_dir, "junit.xml", undrivable_junit(spec, message))
+
+
+def _write_quietly(report_dir: Path, name: str, content: bytes) -> tuple[str, ...]:
+    """Write one file of the report directory; a failure is one line to say."""
+    from conformance._files import write_file
+
+    try:
+        write_file(report_dir, name, content)
+    except OSError as err:
+        return (f"rttool: cannot write {name}: dir={report_dir} reason={err}",)
+    return ()
+
+
+def _safe(name: str) -> str:
+    """A folder name from an implementation's name: never empty, never ``.`` or ``..``."""
+    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")
+    return cleaned or "implementation"
