@@ -18,7 +18,7 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from adapters.errors import BadJson, ImplementationError, Unreachable
@@ -244,15 +244,21 @@ def run_variants(
     workers: int = 2,
     suite: tuple[Corpus, Sequence[Case]] | None = None,
     hunt_examples: int = HUNT_EXAMPLES,
+    each: Callable[[VariantResult], None] | None = None,
 ) -> list[VariantResult]:
     """Judge every variant against ``suite`` (the corpus and the cases; by default every
     check and example vector), ``workers`` at a time, in catalogue order (see
-    :mod:`conformance._workers`)."""
+    :mod:`conformance._workers`); ``each`` hears of every result as it is ready."""
     from conformance.selftest import load_suite
 
     held = None if suite is None else (suite[0], list(suite[1]))
     jobs = [(variant, timeout, hunt_examples) for variant in variants]
-    return list(in_workers(_judge, jobs, Shared(load_suite, held), workers=workers))
+    judged = []
+    for result in in_workers(_judge, jobs, Shared(load_suite, held), workers=workers):
+        judged.append(result)
+        if each is not None:
+            each(result)
+    return judged
 
 
 def _judge(suite: tuple[Corpus, list[Case]], job: tuple[VariantInfo, float, int]) -> VariantResult:
