@@ -56,7 +56,7 @@ unit: $(STAMP)
 ## slow: crash loops, real servers, the browser, agent frameworks, end-to-end runs, the
 ## hunt against mutants, the committed standings run afresh
 slow: $(STAMP)
-	$(PYTEST) -m slow
+	$(PYTEST) -m slow --dist loadgroup
 
 ## selftest: every mutant of the reference runtime must be caught by its own clauses' checks
 ## (restricted mode: each mutant against the cases of the rules it breaks; see docs/mutants.md)

@@ -34,7 +34,7 @@ STAGES: dict[str, list[list[str]]] = {
     ],
     "typecheck": [[sys.executable, "-m", "mypy"]],
     "unit": [[*PYTEST, "-m", "not slow"]],
-    "slow": [[*PYTEST, "-m", "slow"]],
+    "slow": [[*PYTEST, "-m", "slow", "--dist", "loadgroup"]],
     "selftest": [[sys.executable, "-m", "conformance.cli", "selftest"]],
 }
 

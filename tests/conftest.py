@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any
 
 import pytest
 
+from tests._standings import FreshStanding, make_fresh_standings
 from tests._tiers import RUNNING, guard, guarded
 
 #: More mutants or legal variants than this is the self-test's work, not a test's.
@@ -52,3 +53,20 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object
         return (yield)
     finally:
         RUNNING.reset(token)
+
+
+@pytest.fixture(scope="session")
+def fresh_standing(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], FreshStanding]:
+    """The fresh standing of a published implementation, one run per session (see
+    ``tests/_standings.py``)."""
+    return make_fresh_standings(tmp_path_factory)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The whole-suite runs against the frameworks first, the longest (the last
+    published) first: started last, one of them would leave the other worker idle at
+    the end of the slow tier."""
+    heavy = [item for item in items if "fresh_standing" in getattr(item, "fixturenames", ())]
+    heavy.reverse()
+    chosen = set(map(id, heavy))
+    items[:] = heavy + [item for item in items if id(item) not in chosen]
