@@ -13,11 +13,17 @@ PYTEST := $(BIN)/python -m pytest -q -n 2
 .PHONY: run reports test lint typecheck unit slow selftest bench golden mutation clean
 
 # The harness extras are installed too: their slow tests run the suite against each one.
+# Each step says what it does first: the installs take minutes and pip is kept quiet.
 $(STAMP): pyproject.toml
+	@echo "setup: making the virtual environment $(VENV) (once; later runs reuse it)"
 	$(PYTHON) -m venv $(VENV)
+	@echo "setup: upgrading pip"
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	@echo "setup: installing rttool and its test tools (ruff, mypy), with the LangGraph,"
+	@echo "setup: PydanticAI and Google ADK harness extras: a few minutes on a fresh clone"
 	$(BIN)/python -m pip install --quiet -e '.[dev,langgraph,pydantic-ai,adk]'
 	touch $(STAMP)
+	@echo "setup: done"
 
 ## run: run the suite against the bundled reference runtime and write reports/reference/
 ## (its committed standing.json and STANDING.md change only when a standing does)
@@ -41,13 +47,16 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-## unit: the fast tests (seconds)
+## unit: the fast tests: about two minutes on two idle cores, none over seconds (a test
+## that needs a server, the browser, a whole-suite run or the self-test is marked slow,
+## and refused here if it is not: tests/_tiers.py)
 unit: $(STAMP)
 	$(PYTEST) -m "not slow"
 
-## slow: crash loops, real servers, the browser, end-to-end runs, the hunt against mutants
+## slow: crash loops, real servers, the browser, agent frameworks, end-to-end runs, the
+## hunt against mutants, the committed standings run afresh
 slow: $(STAMP)
-	$(PYTEST) -m slow
+	$(PYTEST) -m slow --dist loadgroup
 
 ## selftest: every mutant of the reference runtime must be caught by its own clauses' checks
 ## (restricted mode: each mutant against the cases of the rules it breaks; see docs/mutants.md)

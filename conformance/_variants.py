@@ -18,11 +18,12 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from adapters.errors import BadJson, ImplementationError, Unreachable
 from conformance._pytest import RunOptions, SuiteState, resolve_spec
+from conformance._workers import Shared, in_workers
 from conformance.cases import Case
 from conformance.rules import Corpus
 
@@ -237,22 +238,30 @@ def _undrivable(variant: VariantInfo, err: Exception, started: float) -> Variant
 
 
 def run_variants(
-    variants: Sequence[VariantInfo], *, timeout: float = 30.0, workers: int = 2
+    variants: Sequence[VariantInfo],
+    *,
+    timeout: float = 30.0,
+    workers: int = 2,
+    suite: tuple[Corpus, Sequence[Case]] | None = None,
+    hunt_examples: int = HUNT_EXAMPLES,
+    each: Callable[[VariantResult], None] | None = None,
 ) -> list[VariantResult]:
-    """Judge every variant, ``workers`` at a time (each in a process of its own, with the
-    corpus and the cases loaded there), in catalogue order."""
-    from concurrent.futures import ProcessPoolExecutor
-    from multiprocessing import get_context
+    """Judge every variant against ``suite`` (the corpus and the cases; by default every
+    check and example vector), ``workers`` at a time, in catalogue order (see
+    :mod:`conformance._workers`); ``each`` hears of every result as it is ready."""
+    from conformance.selftest import load_suite
 
-    if workers <= 1 or len(variants) <= 1:
-        return [_judge(variant, timeout) for variant in variants]
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-        return list(pool.map(_judge, variants, [timeout] * len(variants)))
+    held = None if suite is None else (suite[0], list(suite[1]))
+    jobs = [(variant, timeout, hunt_examples) for variant in variants]
+    judged = []
+    for result in in_workers(_judge, jobs, Shared(load_suite, held), workers=workers):
+        judged.append(result)
+        if each is not None:
+            each(result)
+    return judged
 
 
-def _judge(variant: VariantInfo, timeout: float) -> VariantResult:
-    from conformance.rules import load_corpus
-    from conformance.selftest import suite_cases
-
-    corpus = load_corpus()
-    return run_variant(variant, corpus, suite_cases(corpus), timeout=timeout)
+def _judge(suite: tuple[Corpus, list[Case]], job: tuple[VariantInfo, float, int]) -> VariantResult:
+    corpus, cases = suite
+    variant, timeout, examples = job
+    return run_variant(variant, corpus, cases, timeout=timeout, hunt_examples=examples)

@@ -3,6 +3,10 @@
 A case is a hand-written check, an example of a rule file run as a test vector, or an
 invariant hunted by property-based search.  Each names the clauses it bears on; its
 outcome lands on those clauses in the standing report.
+
+:func:`judge` is the one way a case is run and its verdict reached: the pytest plugin,
+the self-test, the legal variants, the scenario catalog and the suite's own tests all
+go through it, so that an expectation that failed is never left unjudged.
 """
 
 from __future__ import annotations
@@ -14,11 +18,33 @@ from typing import Literal
 from adapters.errors import SuiteError
 from conformance.checks import all_checks
 from conformance.rules import Corpus
-from conformance.toolkit import CheckContext, validate_bindings
+from conformance.toolkit import (
+    Check,
+    CheckContext,
+    CheckFailed,
+    Failure,
+    NotApplicable,
+    ScenarioRunner,
+    Untested,
+    validate_bindings,
+)
 
-__all__ = ["Case", "CaseKind", "Selection", "check_selection", "collect_cases", "rules_of"]
+__all__ = [
+    "Case",
+    "CaseKind",
+    "Judgement",
+    "Selection",
+    "Verdict",
+    "check_selection",
+    "collect_cases",
+    "judge",
+    "rules_of",
+]
 
 CaseKind = Literal["check", "vector", "hunt"]
+#: How a case ended: ``untested`` when the implementation lacks what it needs,
+#: ``not-applicable`` when the clause does not bind it, ``error`` when the case raised.
+Verdict = Literal["passed", "failed", "untested", "not-applicable", "error"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +63,78 @@ class Case:
     def rules(self) -> tuple[str, ...]:
         """The rule ids of its clauses."""
         return rules_of(self.clauses)
+
+    @classmethod
+    def of(cls, check: Check) -> Case:
+        """The case a hand-written check is."""
+        return cls(check.id, check.name, "check", check.clauses, check.summary, check.function)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """How one case ended: its ``verdict``, every expectation that failed (most specific
+    first), why it was not judged (``reason``), what it raised (``error``), and the
+    context it ran in (its evidence; ``None`` when none could be made)."""
+
+    case_id: str
+    verdict: Verdict
+    context: CheckContext | None
+    failures: tuple[Failure, ...] = ()
+    reason: str = ""
+    error: Exception | None = None
+
+    @property
+    def message(self) -> str:
+        """The verdict in words: the first failure, why the case was not judged, or the
+        error's type and message; empty for a pass."""
+        if self.failures:
+            return self.failures[0].line()
+        if self.error is not None:
+            return _raised(self.error)
+        return f"{self.verdict}: {self.reason}" if self.reason else ""
+
+
+def judge(
+    case: Case, runner: ScenarioRunner | CheckContext, *, strict_pointers: bool = False
+) -> Judgement:
+    """Run ``case`` against ``runner`` and conclude it.
+
+    ``runner`` is the implementation, or a context already made over it (one that notes
+    more than a plain context does); ``strict_pointers`` holds every failure's pointer to
+    the trace it names.  A check that returns is concluded: any expectation that failed
+    fails it.  A check that finds it cannot go on after an expectation failed is failed,
+    not untested; one that finds its clause does not bind is not applicable, whatever it
+    saw before.  Never raises, but for what is not an :class:`Exception` (a Ctrl-C).
+    """
+    context: CheckContext | None = None
+    try:
+        if isinstance(runner, CheckContext):
+            context = runner
+        else:
+            context = CheckContext(runner, strict_pointers=strict_pointers)
+        case.run(context)
+        context.conclude()
+    except CheckFailed as failed:
+        return Judgement(case.id, "failed", context, failed.failures)
+    except Untested as untested:
+        # What failed before the check found it could not go on still failed.
+        if context is not None and context.failures:
+            return Judgement(case.id, "failed", context, tuple(context.failures))
+        return Judgement(case.id, "untested", context, reason=str(untested))
+    except NotApplicable as absent:  # the clause does not bind: nothing it saw counts
+        return Judgement(case.id, "not-applicable", context, reason=str(absent))
+    except Exception as err:
+        return Judgement(case.id, "error", context, error=err)
+    return Judgement(case.id, "passed", context)
+
+
+def _raised(err: Exception) -> str:
+    """An exception on one line: its type and its message."""
+    try:
+        text = f"{type(err).__name__}: {err}"
+    except Exception:  # a __str__ that raises: the type is all there is to say
+        text = type(err).__name__
+    return " ".join(text.split())
 
 
 def rules_of(clauses: Iterable[str]) -> tuple[str, ...]:
@@ -77,7 +175,7 @@ def collect_cases(
     """
     checks = all_checks()
     validate_bindings(checks, (clause.id for clause in corpus.clauses))
-    cases = [Case(c.id, c.name, "check", c.clauses, c.summary, c.function) for c in checks]
+    cases = [Case.of(check) for check in checks]
     cases += list(extra)
     return [case for case in cases if selection.admits(case, corpus)]
 

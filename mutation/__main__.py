@@ -16,7 +16,7 @@ from pathlib import Path
 from mutation._catalogue import Mutant, enumerate_mutants, load_modules
 from mutation._equivalents import CONFORMING, UNOBSERVABLE, Equivalent, load_equivalents, stale
 from mutation._errors import BaselineError, EquivalentsError, SelectionError
-from mutation._execute import Outcome
+from mutation._execute import Outcome, Status
 from mutation._report import RunRecord, diff_of, summary_lines, write_outputs
 from mutation._run import (
     MIN_TIMEOUT_S,
@@ -248,6 +248,10 @@ def _measure(
     if not args.resume:
         log.unlink(missing_ok=True)
     started = time.monotonic()
+    print(
+        "mutation: timing the suite once against the unmutated runtime (the baseline)...",
+        flush=True,
+    )
     try:
         baseline_s = baseline(work, PACKAGE)
     except BaselineError as err:
@@ -262,12 +266,16 @@ def _measure(
         flush=True,
     )
     finished = [0]
+    survived = [sum(o.status is Status.SURVIVED for o in kept.values())]
 
     def progress(mutant: Mutant, outcome: Outcome) -> None:
+        # One line per mutant, whether or not a terminal shows it: a run lasts hours and
+        # its log is read afterwards.
         finished[0] += 1
+        survived[0] += outcome.status is Status.SURVIVED
         print(
             f"[{finished[0] + len(kept):>5}/{len(chosen)}] {outcome.status.value:<8} "
-            f"{outcome.seconds:6.1f} s  {mutant.id}",
+            f"{outcome.seconds:6.1f} s  {mutant.id}  ({survived[0]} survived so far)",
             flush=True,
         )
 

@@ -10,6 +10,7 @@ must be their matrix.  Regenerate them with ``make reports`` (the reference's al
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,12 +21,10 @@ from conformance.publish import (
     EVIDENCE,
     Checkout,
     Committed,
-    make_standing,
     matrix_page,
 )
 from conformance.report import is_reproducible, load_standing, render
-
-CHECKOUT = Checkout(Path(__file__).resolve().parents[1])
+from tests._standings import CHECKOUT, FreshStanding, group
 
 REGENERATE = "the committed standings are out of date: regenerate them with `make reports`"
 
@@ -44,7 +43,10 @@ def _folder(entry: Committed) -> Path:
     return entry.folder(CHECKOUT)
 
 
-@pytest.fixture(params=COMMITTED, ids=lambda entry: entry.name)
+@pytest.fixture(
+    params=[pytest.param(entry, marks=group(entry.name)) for entry in COMMITTED],
+    ids=lambda entry: entry.name,
+)
 def entry(request: pytest.FixtureRequest) -> Committed:
     chosen: Committed = request.param
     assert (_folder(chosen) / "standing.json").is_file(), f"{chosen.name}: {REGENERATE}"
@@ -52,11 +54,11 @@ def entry(request: pytest.FixtureRequest) -> Committed:
 
 
 @pytest.mark.slow
-def test_a_fresh_run_makes_exactly_the_committed_files(entry: Committed, tmp_path: Path) -> None:
-    missing = entry.missing()
-    if missing:
-        pytest.skip(f"{entry.name}: {', '.join(missing)} not installed ({entry.install})")
-    done = make_standing(entry, CHECKOUT, tmp_path, quiet=True)
+def test_a_fresh_run_makes_exactly_the_committed_files(
+    entry: Committed, fresh_standing: Callable[[str], FreshStanding]
+) -> None:
+    made = fresh_standing(entry.name)
+    done, tmp_path = made.done, made.folder
     allowed = (0,) if entry.conforms else (0, 1)
     assert done.returncode in allowed, done.stdout + done.stderr
     if not entry.exact:

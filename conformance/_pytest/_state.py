@@ -21,16 +21,9 @@ from conformance._files import write_file
 from conformance._pytest._options import RunOptions
 from conformance._pytest._shard import ShardPlan
 from conformance._redact import redacted
-from conformance.cases import Case
+from conformance.cases import Case, judge
 from conformance.rules import Corpus
-from conformance.toolkit import (
-    CheckContext,
-    CheckFailed,
-    Failure,
-    NotApplicable,
-    ScenarioRunner,
-    Untested,
-)
+from conformance.toolkit import CheckContext, Failure, ScenarioRunner
 
 __all__ = ["CaseOutcome", "SuiteState"]
 
@@ -158,55 +151,51 @@ class SuiteState:
 
     def _judge(self, case: Case) -> tuple[CaseOutcome, CheckContext | None]:
         """Run ``case``: its outcome, and the context its evidence is in."""
-        context: CheckContext | None = None
         halted = self._timeouts >= self.HANG_AFTER
         if halted and self._handshake is None:
             # Not even the hello was answered in this process: nothing can be tried.
             return CaseOutcome(case.id, "error", self._halt_message(), fault="implementation"), None
-        timed_out = False
         answered = _Answered(self.driver)
         try:
             handshake = self.handshake()
-            reason = self.applicable(case, handshake)
-            if reason is not None:
-                return CaseOutcome(case.id, "skipped", reason, "not-applicable"), None
-            runner: ScenarioRunner = answered
-            if halted:
-                # Taken to hang: the case still runs up to its first request, so that what
-                # does not apply or cannot be tried is still reported as such.
-                runner = _Halted(handshake, self._halt_message())
-            context = CheckContext(runner, strict_pointers=self.options.strict_pointers)
-            case.run(context)
-            context.conclude()
-            outcome = CaseOutcome(case.id, "passed")
-        except CheckFailed as failed:
-            outcome = _failed(case.id, failed.failures)
-        except Untested as untested:
-            # What failed before the check found it could not go on still failed.
-            if context is not None and context.failures:
-                outcome = _failed(case.id, context.failures)
-            else:
-                outcome = CaseOutcome(case.id, "skipped", f"untested: {untested}", "untested")
-        except NotApplicable as absent:
-            outcome = CaseOutcome(case.id, "skipped", f"not-applicable: {absent}", "not-applicable")
-        except TimedOut as err:
-            timed_out = True
+        except ImplementationError as err:
+            return self._errored(case.id, err, answered), None
+        reason = self.applicable(case, handshake)
+        if reason is not None:
+            return CaseOutcome(case.id, "skipped", reason, "not-applicable"), None
+        runner: ScenarioRunner = answered
+        if halted:
+            # Taken to hang: the case still runs up to its first request, so that what
+            # does not apply or cannot be tried is still reported as such.
+            runner = _Halted(handshake, self._halt_message())
+        judged = judge(case, runner, strict_pointers=self.options.strict_pointers)
+        if judged.verdict == "error" and judged.error is not None:
+            return self._errored(case.id, judged.error, answered), judged.context
+        if answered.answered:
+            self._timeouts = 0  # the implementation answered a scenario: it does not hang
+        if judged.verdict == "failed":
+            return _failed(case.id, judged.failures), judged.context
+        if judged.verdict in ("untested", "not-applicable"):
+            message = f"{judged.verdict}: {judged.reason}"
+            return CaseOutcome(case.id, "skipped", message, judged.verdict), judged.context
+        return CaseOutcome(case.id, "passed"), judged.context
+
+    def _errored(self, case_id: str, err: Exception, answered: _Answered) -> CaseOutcome:
+        """A case that raised: the implementation's fault (a timeout counts towards taking
+        it to hang) or the suite's own."""
+        if isinstance(err, TimedOut):
             # The hunt's cases share one search and re-raise its one failure: count it once.
             if err is not self._last_timeout:
                 self._timeouts += 1
                 self._last_timeout = err
-            outcome = CaseOutcome(case.id, "error", _line(str(err)), fault="implementation")
-        except _NotRun as err:
-            outcome = CaseOutcome(case.id, "error", err.message, fault="implementation")
-        except ImplementationError as err:
-            outcome = CaseOutcome(case.id, "error", _line(str(err)), fault="implementation")
-        except KeyboardInterrupt:
-            raise
-        except BaseException as err:  # a fault of the suite itself: report it, run on
-            outcome = CaseOutcome(case.id, "error", _raised(err), fault="suite")
-        if answered.answered and not timed_out:
-            self._timeouts = 0  # the implementation answered a scenario: it does not hang
-        return outcome, context
+            return CaseOutcome(case_id, "error", _line(str(err)), fault="implementation")
+        if answered.answered:
+            self._timeouts = 0
+        if isinstance(err, _NotRun):
+            return CaseOutcome(case_id, "error", err.message, fault="implementation")
+        if isinstance(err, ImplementationError):
+            return CaseOutcome(case_id, "error", _line(str(err)), fault="implementation")
+        return CaseOutcome(case_id, "error", _raised(err), fault="suite")
 
     def _write_evidence(self, case: Case, context: CheckContext) -> dict[str, str]:
         root = self.options.report_dir

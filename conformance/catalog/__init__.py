@@ -89,7 +89,7 @@ def _record(
             ended = f"not applicable: profile {unclaimed} not claimed"
             summaries.append(CaseSummary(case.id, kind, case.clauses, 0, ended))
             continue
-        recording = record_case(case.run, handshake, answer)
+        recording = record_case(case, handshake, answer)
         entries += _entries(case.id, kind, case.clauses, recording)
         summaries.append(
             CaseSummary(case.id, kind, case.clauses, len(recording.sent), recording.ended)

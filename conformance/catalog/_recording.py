@@ -14,7 +14,6 @@ records every scenario before answering it:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from adapters.capabilities import missing_capability, needed_capabilities
@@ -22,7 +21,8 @@ from adapters.driver import Unsupported
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
-from conformance.toolkit import CheckContext, CheckFailed, NotApplicable, ScenarioRunner, Untested
+from conformance.cases import Case, judge
+from conformance.toolkit import CheckContext, ScenarioRunner
 
 __all__ = ["CaseRecording", "record_case"]
 
@@ -83,21 +83,17 @@ class _Observing(CheckContext):
         super().require(*capabilities)
 
 
-def record_case(
-    run: Callable[[CheckContext], None], handshake: Handshake, answer: ScenarioRunner | None
-) -> CaseRecording:
-    """Run the case function ``run`` against a recorder; never raises for how it ends."""
+def record_case(case: Case, handshake: Handshake, answer: ScenarioRunner | None) -> CaseRecording:
+    """Run ``case`` against a recorder and judge it; never raises for how it ends."""
     recording = CaseRecording()
-    context = _Observing(_Recorder(handshake, answer, recording), recording)
-    try:
-        run(context)
-    except Untested as stopped:
-        first_only = answer is None and str(stopped).endswith(LISTING_ONLY)
-        recording.ended = "first-only" if first_only else f"untested: {stopped}"
-    except NotApplicable as absent:
-        recording.ended = f"not applicable: {absent}"
-    except CheckFailed as failed:
-        recording.ended = f"failed against the reference runtime: {failed}"
-    except Exception as err:  # a case that breaks is listed with what it sent so far
-        recording.ended = f"stopped: {type(err).__name__}: {err}"
+    judged = judge(case, _Observing(_Recorder(handshake, answer, recording), recording))
+    if judged.verdict == "untested":
+        first_only = answer is None and judged.reason.endswith(LISTING_ONLY)
+        recording.ended = "first-only" if first_only else f"untested: {judged.reason}"
+    elif judged.verdict == "not-applicable":
+        recording.ended = f"not applicable: {judged.reason}"
+    elif judged.verdict == "failed":
+        recording.ended = f"failed against the reference runtime: {judged.message}"
+    elif judged.verdict == "error":  # a case that breaks is listed with what it sent so far
+        recording.ended = f"stopped: {judged.message}"
     return recording

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -137,15 +138,21 @@ def _session(
     """The pytest session over the suite; returns what it built and pytest's exit code."""
     import pytest
 
-    from conformance.cli._session import SessionResult
+    from conformance._progress import Progress
+    from conformance.cli._session import RunProgress, SessionResult
 
     # The hunt's example database and hypothesis's own caches live with the reports,
     # never in the working tree (unless the user chose a place), for this run only.
     saved = os.environ.get(_STORAGE)
     os.environ.setdefault(_STORAGE, str(report_dir / ".hypothesis"))
     finished = SessionResult()
+    plugins = [finished.plugin()]
     try:
-        code = pytest.main(_pytest_args(args, report_dir, levels), plugins=[finished.plugin()])
+        with ExitStack() as stack:
+            if not args.quiet:
+                progress = stack.enter_context(Progress("rttool run", 0, "cases"))
+                plugins.append(RunProgress(progress).plugin())
+            code = pytest.main(_pytest_args(args, report_dir, levels), plugins=plugins)
     finally:
         if saved is None:
             os.environ.pop(_STORAGE, None)

@@ -18,13 +18,14 @@ import argparse
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
     from conformance._variants import VariantInfo, VariantResult
     from conformance.selftest import MutantInfo, MutantResult
 
 __all__ = [
+    "SelftestEvent",
     "SelftestPlan",
     "SelftestResult",
     "VariantsStarting",
@@ -116,6 +117,11 @@ class VariantsStarting:
     count: int
 
 
+#: What :func:`execute` tells its ``progress`` of: a mutant judged, the variants about to
+#: start, a variant judged.
+SelftestEvent: TypeAlias = "MutantResult | VariantsStarting | VariantResult"
+
+
 @dataclass(frozen=True)
 class SelftestResult:
     """What a self-test found."""
@@ -153,10 +159,10 @@ def execute(
     plan: SelftestPlan,
     *,
     timeout: float,
-    progress: Callable[[MutantResult | VariantsStarting], None],
+    progress: Callable[[SelftestEvent], None],
 ) -> SelftestResult:
     """Run every mutant and variant of ``plan``; ``progress`` hears of each mutant as it
-    finishes, and of the variants before they start."""
+    finishes, of the variants before they start, and of each variant as it finishes."""
     from conformance import _variants
     from conformance import selftest as engine
     from conformance.rules import load_corpus
@@ -165,16 +171,18 @@ def execute(
     cases = engine.suite_cases(corpus)
     uncovered = engine.uncovered_clauses(corpus, plan.catalogue)
     started = time.perf_counter()
-    results = []
-    for mutant in plan.mutants:
-        selected = engine.selected_cases(cases, mutant, full=plan.full)
-        run = engine.run_hunt_mutant if mutant.hunt or mutant.hunted else engine.run_mutant
-        results.append(run(mutant, corpus, selected, timeout=timeout))
-        progress(results[-1])
+    results: list[MutantResult] = []
+    for result in engine.run_mutants(
+        list(plan.mutants), corpus, cases, full=plan.full, timeout=timeout
+    ):
+        results.append(result)
+        progress(result)
     partial = bool(plan.only)
     if plan.chosen_variants:
         progress(VariantsStarting(len(plan.chosen_variants)))
-    judged = _variants.run_variants(list(plan.chosen_variants), timeout=timeout)
+    judged = _variants.run_variants(
+        list(plan.chosen_variants), timeout=timeout, suite=(corpus, cases), each=progress
+    )
     return SelftestResult(
         plan=plan,
         mutants=tuple(results),
@@ -196,6 +204,8 @@ def _plan(args: argparse.Namespace) -> SelftestPlan:
 
 def selftest(args: argparse.Namespace) -> int:
     """Plan the self-test, run it and render it; returns the exit code."""
+    from conformance._progress import Progress
+    from conformance._variants import VariantResult
     from conformance.cli import EXIT_OK, EXIT_USAGE
     from conformance.cli._output import emit
     from conformance.cli._selftest_render import RENDERERS, unknown_names
@@ -209,6 +219,16 @@ def selftest(args: argparse.Namespace) -> int:
         emit(render.listing(plan))
         return EXIT_OK
     emit(render.start(plan))
-    result = execute(plan, timeout=args.timeout, progress=lambda e: emit(render.event(e, plan)))
+    total = len(plan.mutants) + len(plan.chosen_variants)
+    with Progress("rttool selftest", total, "mutants and variants") as shown:
+
+        def heard(event: SelftestEvent) -> None:
+            emit(render.event(event, plan))
+            if isinstance(event, VariantsStarting):
+                return
+            bad = not event.conforms if isinstance(event, VariantResult) else not event.clean
+            shown.advance(failed=bad, note=event.name)
+
+        result = execute(plan, timeout=args.timeout, progress=heard)
     emit(render.result(result))
     return result.exit_code

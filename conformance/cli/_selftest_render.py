@@ -11,7 +11,12 @@ from typing import TYPE_CHECKING
 from conformance._escape import printable
 from conformance.cli import plural
 from conformance.cli._output import Output, json_output, text
-from conformance.cli._selftest import SelftestPlan, SelftestResult, VariantsStarting
+from conformance.cli._selftest import (
+    SelftestEvent,
+    SelftestPlan,
+    SelftestResult,
+    VariantsStarting,
+)
 
 if TYPE_CHECKING:
     from conformance._variants import VariantResult
@@ -33,7 +38,7 @@ class SelftestRenderer:
 
     listing: Callable[[SelftestPlan], Output]
     start: Callable[[SelftestPlan], Output]
-    event: Callable[[MutantResult | VariantsStarting, SelftestPlan], Output]
+    event: Callable[[SelftestEvent, SelftestPlan], Output]
     result: Callable[[SelftestResult], Output]
 
 
@@ -60,7 +65,11 @@ def _start_text(plan: SelftestPlan) -> Output:
     return Output(text([f"rttool: selftest of {plural(len(plan.mutants), 'mutant')}, {mode}"]))
 
 
-def _event_text(event: MutantResult | VariantsStarting, plan: SelftestPlan) -> Output:
+def _event_text(event: SelftestEvent, plan: SelftestPlan) -> Output:
+    from conformance._variants import VariantResult
+
+    if isinstance(event, VariantResult):
+        return Output()  # the variants are said together, with the result
     if isinstance(event, VariantsStarting):
         count = plural(event.count, "legal variant")
         said = f"rttool: {count}, each against every check, vector and a seeded hunt"

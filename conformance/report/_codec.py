@@ -10,11 +10,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeVar, cast
 
-from jsonschema.exceptions import best_match
-
 from adapters.errors import SuiteError
 from adapters.limits import TooDeep, loads
-from conformance.report._encode import encode, json_pointer, schema_validator
+from conformance.report._encode import encode, json_pointer, schema_error
 from conformance.report._errors import StandingFormatError
 from conformance.report._model import (
     CheckResult,
@@ -261,7 +259,7 @@ def from_json(text: str, *, source: str = "standing.json") -> StandingReport:
         raise StandingFormatError(
             "standing report is not JSON", source=source, complaint=str(err)
         ) from err
-    error = best_match(schema_validator().iter_errors(data))
+    error = schema_error(data)
     if error is not None:
         raise StandingFormatError(
             "standing report breaks its schema",

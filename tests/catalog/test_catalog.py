@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -14,7 +15,7 @@ from adapters.driver import Unsupported
 from adapters.handshake import Capabilities, Handshake
 from adapters.scenario import Scenario, StartTurn
 from adapters.trace import Trace
-from conformance.cases import collect_cases
+from conformance.cases import Case, collect_cases
 from conformance.catalog import Catalog, Entry, build_catalog, file_names
 from conformance.catalog._recording import record_case
 from conformance.hunt.invariants import INVARIANTS
@@ -130,6 +131,10 @@ def _scenario(name: str) -> Scenario:
     return Scenario(id=name, steps=(StartTurn("t1"),))
 
 
+def _probe(run: Callable[[CheckContext], None]) -> Case:
+    return Case("RT-TOOL-1#c1/probe", "probe", "check", ("RT-TOOL-1#c1",), "a probe", run)
+
+
 class _Answers:
     def handshake(self) -> Handshake:
         return HANDSHAKE
@@ -145,11 +150,11 @@ def test_a_recording_follows_a_check_as_far_as_it_goes() -> None:
         ctx.run(_scenario("two"))
         ctx.fail("judged the second")
 
-    recording = record_case(check, HANDSHAKE, _Answers())
+    recording = record_case(_probe(check), HANDSHAKE, _Answers())
     assert [s.id for s in recording.sent] == ["one", "two"]
     assert recording.observes == ["held_observation"]
     assert recording.ended.startswith("failed")
-    first_only = record_case(check, HANDSHAKE, None)
+    first_only = record_case(_probe(check), HANDSHAKE, None)
     assert [s.id for s in first_only.sent] == ["one"] and first_only.ended == "first-only"
 
 
@@ -158,9 +163,18 @@ def test_a_check_that_breaks_is_listed_up_to_where_it_broke() -> None:
         ctx.run(_scenario("one"))
         raise KeyError("boom")
 
-    recording = record_case(check, HANDSHAKE, _Answers())
+    recording = record_case(_probe(check), HANDSHAKE, _Answers())
     assert [s.id for s in recording.sent] == ["one"]
     assert recording.ended.startswith("stopped: KeyError")
+
+
+def test_a_check_whose_expectation_fails_is_listed_as_failed() -> None:
+    def check(ctx: CheckContext) -> None:
+        ctx.run(_scenario("one"))
+        ctx.expect(False, "judged the first")
+
+    recording = record_case(_probe(check), HANDSHAKE, _Answers())
+    assert recording.ended == "failed against the reference runtime: judged the first"
 
 
 @pytest.mark.parametrize(

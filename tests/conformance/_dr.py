@@ -6,8 +6,9 @@ import functools
 
 from conformance.cases import Case, collect_cases
 from conformance.rules import load_corpus
-from conformance.toolkit import CheckContext, CheckFailed, Failure, ScenarioRunner
+from conformance.toolkit import Failure, ScenarioRunner
 from conformance.vectors import vector_cases
+from tests.conformance._support import failures_of
 
 
 @functools.cache
@@ -23,10 +24,4 @@ def dr_cases() -> dict[str, Case]:
 
 def failures(case_id: str, runner: ScenarioRunner) -> list[Failure]:
     """Every failure case ``case_id`` reports against ``runner`` (none when it passes)."""
-    ctx = CheckContext(runner)
-    try:
-        dr_cases()[case_id].run(ctx)
-        ctx.conclude()
-    except CheckFailed as failed:
-        return list(failed.failures)
-    return []
+    return failures_of(dr_cases()[case_id], runner)

@@ -9,6 +9,9 @@ import sys
 from pathlib import Path
 
 from adapters import Driver, connect
+from conformance.cases import Case, judge
+from conformance.toolkit import Failure, ScenarioRunner
+from tests._tiers import slow_only
 
 REFERENCE = "python:reference_impl.harness:create"
 
@@ -17,6 +20,17 @@ REFERENCE = "python:reference_impl.harness:create"
 def reference_driver() -> Driver:
     """One in-process driver for the reference runtime, shared by a test process."""
     return Driver(connect(REFERENCE))
+
+
+def failures_of(case: Case, runner: ScenarioRunner) -> list[Failure]:
+    """Every failure ``case`` reports against ``runner``, judged as the suite judges a
+    case (none when it passes); a case that raised re-raises here, and one that ends
+    untested or not applicable fails the test."""
+    judged = judge(case, runner)
+    if judged.error is not None:
+        raise judged.error
+    assert judged.verdict in ("passed", "failed"), f"{case.id}: {judged.message}"
+    return list(judged.failures)
 
 
 def mutant_driver(name: str) -> Driver:
@@ -32,8 +46,9 @@ def rttool(
     *args: str, cwd: Path, timeout: float = 300, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     """``rttool ARGS`` in a fresh interpreter, as a user runs it (output captured);
-    ``env`` adds to the environment."""
-    return subprocess.run(
+    ``env`` adds to the environment.  A run of the whole suite (no ``--only``) that
+    reached a verdict (exit 0 or 1) is for a slow test only."""
+    done = subprocess.run(
         [sys.executable, "-m", "conformance.cli", *args],
         cwd=cwd,
         capture_output=True,
@@ -42,6 +57,9 @@ def rttool(
         check=False,
         env=None if env is None else {**os.environ, **env},
     )
+    if args[:1] == ("run",) and "--only" not in args and done.returncode in (0, 1):
+        slow_only("a run of the whole suite in a fresh interpreter")
+    return done
 
 
 def harness_env() -> dict[str, str]:

@@ -16,13 +16,11 @@ from adapters.driver import Unsupported
 from adapters.handshake import Capabilities, Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace, WarningRecord
+from conformance.cases import Case, judge
 from conformance.checks import all_checks
 from conformance.checks.rt_tool_6._kept import PAYLOAD_FLOOR, _floor
 from conformance.toolkit import (
-    CheckContext,
-    CheckFailed,
     ScenarioRunner,
-    Untested,
     largest_size,
     names,
     over_by_one_utf8_byte,
@@ -30,10 +28,10 @@ from conformance.toolkit import (
     sized_payload,
     smallest_size,
 )
-from tests.conformance._support import mutant_driver, reference_driver
+from tests.conformance._support import failures_of, mutant_driver, reference_driver
 
 REPO = Path(__file__).resolve().parents[2]
-CHECKS = {one.id: one for one in all_checks()}
+CASES = {one.id: Case.of(one) for one in all_checks()}
 
 
 @pytest.mark.parametrize("unit", ["x", "é", "调", "😀", "/"])
@@ -94,13 +92,7 @@ class WarningsRewritten:
 
 
 def _failures(check_id: str, runner: ScenarioRunner) -> list[tuple[str, str | None]]:
-    ctx = CheckContext(runner)
-    try:
-        CHECKS[check_id].function(ctx)
-        ctx.conclude()
-    except CheckFailed as failed:
-        return [(f.message, f.pointer) for f in failed.failures]
-    return []
+    return [(f.message, f.pointer) for f in failures_of(CASES[check_id], runner)]
 
 
 DROP = "RT-TOOL-6#c3/drop-warns-and-leaves-no-placeholder[two-calls-in-one-batch]"
@@ -299,14 +291,12 @@ def test_a_harness_offering_nothing_optional_leaves_untested_only_what_needs_mor
     capability: a scenario asks for one only where its variant uses it."""
     runner = Plain()
     untested = []
-    for case in all_checks():
+    for case in CASES.values():
         if case.rules[0] not in ("RT-TOOL-5", "RT-TOOL-6", "RT-TOOL-7", "RT-TOOL-10"):
             continue
-        ctx = CheckContext(runner)
-        try:
-            case.function(ctx)
-            ctx.conclude()
-        except Untested:
+        judged = judge(case, runner)
+        assert judged.verdict in ("passed", "untested"), f"{case.id}: {judged.message}"
+        if judged.verdict == "untested":
             untested.append(case.id)
     needs_more = re.compile(
         r"RT-TOOL-5#c[245]/|RT-TOOL-7#c4/|taking-is-destructive|RT-TOOL-6#c1/[^[]*\[(count|bytes"

@@ -40,9 +40,11 @@ def test_a_returned_sibling_run_again_on_resume_is_found_in_the_runtime_profile(
         str(report),
         "--seed",
         "1",
-        # Seeded and bounded by examples (as in CI), never by how busy the machine is.
+        # Seeded and bounded by examples (as in CI), never by how busy the machine is:
+        # with this seed the fault is found after 29 examples.  A longer search finds
+        # more (and shrinks each), which proves nothing more here.
         "--examples",
-        "400",
+        "75",
         "--hunt-seconds",
         "600",
         "-q",
@@ -77,9 +79,10 @@ def test_counterexample_is_saved_linked_and_replays(tmp_path: Path) -> None:
         str(report),
         "--seed",
         "1",
-        # Seeded and bounded by examples (as in CI), never by how busy the machine is.
+        # Seeded and bounded by examples (as in CI), never by how busy the machine is:
+        # with this seed the leak is found after 11 examples.
         "--examples",
-        "400",
+        "40",
         "--hunt-seconds",
         "600",
         "-q",

@@ -16,11 +16,10 @@ from adapters.driver import Unsupported
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario, StartTurn
 from adapters.trace import Trace, TurnWire
+from conformance.cases import Case
 from conformance.checks import all_checks
 from conformance.hunt import INVARIANTS, Budget, hunt
 from conformance.toolkit import (
-    CheckContext,
-    CheckFailed,
     ScenarioRunner,
     locate,
     misplaced,
@@ -28,7 +27,7 @@ from conformance.toolkit import (
     show,
     whereabouts,
 )
-from tests.conformance._support import mutant_driver, reference_driver
+from tests.conformance._support import failures_of, mutant_driver, reference_driver
 
 METADATA_POINTER = "/metadata/toolArtifacts/0"
 
@@ -67,16 +66,14 @@ class ArtifactsMovedUnderMetadata:
         return dataclasses.replace(trace, steps=steps)
 
 
-CHECKS = {one.id: one for one in all_checks()}
+CASES = {one.id: Case.of(one) for one in all_checks()}
 
 
 def _failures(check_id: str, runner: ScenarioRunner | None = None) -> list[str]:
     """Every failure the check reports, each on one line (its message, where it was seen)."""
-    ctx = CheckContext(runner or ArtifactsMovedUnderMetadata())
-    with pytest.raises(CheckFailed) as failed:
-        CHECKS[check_id].function(ctx)
-        ctx.conclude()
-    lines = [failure.line() for failure in failed.value.failures]
+    found = failures_of(CASES[check_id], runner or ArtifactsMovedUnderMetadata())
+    assert found, f"{check_id} passed"
+    lines = [failure.line() for failure in found]
     assert all("\n" not in line for line in lines)
     return lines
 

@@ -85,21 +85,6 @@ def test_level_selection(pytester: pytest.Pytester) -> None:
     result.assert_outcomes(passed=_selected("RT-TOOL-5", "RT-TOOL-6", levels=("optional",)))
 
 
-def test_parallel_with_xdist(pytester: pytest.Pytester) -> None:
-    result = pytester.runpytest(
-        "--rttool-impl",
-        "reference",
-        "--rttool-only",
-        "RT-TOOL-10",
-        "--rttool-no-hunt",
-        "-n",
-        "2",
-        "-p",
-        "no:cacheprovider",
-    )
-    result.assert_outcomes(passed=_selected("RT-TOOL-10"))
-
-
 def test_allure_labels(pytester: pytest.Pytester) -> None:
     results = pytester.path / "allure"
     result = pytester.runpytest(
@@ -150,10 +135,11 @@ def test_a_level_no_rule_has_is_a_usage_error(pytester: pytest.Pytester) -> None
 
 
 def test_live_lines_agree_with_the_standing_and_stay_in_the_selection(
-    pytester: pytest.Pytester,
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # RT-TOOL-7's hunt invariants also bear on RT-TOOL-4: the partial run must not
     # report on RT-TOOL-4, and each rule's live line must say what the table says.
+    monkeypatch.setenv("CI", "true")  # a hunt of exactly the examples asked for
     result = pytester.runpytest(
         "--rttool-impl",
         "reference",
@@ -172,12 +158,15 @@ def test_live_lines_agree_with_the_standing_and_stay_in_the_selection(
     )
 
 
-def test_mixed_rule_and_clause_selection_prints_every_rule_once(
-    pytester: pytest.Pytester,
+@pytest.mark.slow
+def test_mixed_rule_and_clause_selection_prints_every_rule_once_in_parallel(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The hunt's no-loss and isolation cases are admitted through RT-TOOL-7 but are also
     # bound to RT-TOOL-4, which is selected by one clause only: every rule's line must
-    # still come out, once, in corpus order, and agree with the table.
+    # still come out, once, in corpus order, and agree with the table.  The run is in two
+    # worker processes (pytest-xdist), where the lines come from the workers' reports.
+    monkeypatch.setenv("CI", "true")  # a hunt of exactly the examples asked for
     result = pytester.runpytest(
         "--rttool-impl",
         "reference",
@@ -187,6 +176,8 @@ def test_mixed_rule_and_clause_selection_prints_every_rule_once(
         "RT-TOOL-4#c3",
         "--rttool-only",
         "RT-TOOL-7",
+        "--rttool-only",
+        "RT-TOOL-10",
         "--rttool-examples",
         "3",
         "-n",
@@ -196,7 +187,12 @@ def test_mixed_rule_and_clause_selection_prints_every_rule_once(
     )
     lines = [line for line in result.stdout.lines if "rttool: RT-TOOL-" in line]
     rules = [line.split("rttool: ")[1].split()[0] for line in lines]
-    assert rules == ["RT-TOOL-3", "RT-TOOL-4", "RT-TOOL-7"]
+    assert rules == ["RT-TOOL-3", "RT-TOOL-4", "RT-TOOL-7", "RT-TOOL-10"]
+    # Every case of the rule selected whole passes in the workers as in one process.
+    assert "rttool: RT-TOOL-10" in lines[3] and "conforms" in lines[3]
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("passed", 0) >= _selected("RT-TOOL-10")
+    assert not {"failed", "errors"} & outcomes.keys()
     # A rule run in part is untested until all of its clauses run.
     assert "untested" in lines[0] and "1/4 clauses conform" in lines[0]
     assert "1/3 clauses conform" in lines[1]

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.cases import Case, collect_cases
+from conformance.cases import Case, Judgement, collect_cases, judge
 from conformance.rules import load_corpus
-from conformance.toolkit import CheckContext
 from conformance.vectors import vector_cases
 from tests.conformance._support import reference_driver
 
@@ -14,6 +13,14 @@ CORPUS = load_corpus()
 CASES = collect_cases(CORPUS, extra=vector_cases(CORPUS))
 
 
+def judged_against_reference(case: Case) -> Judgement:
+    """``case`` run against the in-process reference runtime and concluded."""
+    return judge(case, reference_driver())
+
+
 @pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
 def test_case_passes_against_reference(case: Case) -> None:
-    case.run(CheckContext(reference_driver()))
+    judged = judged_against_reference(case)
+    if judged.error is not None:
+        raise judged.error
+    assert judged.verdict == "passed", judged.message

@@ -9,8 +9,8 @@ import pytest
 
 from conformance.cases import Case, collect_cases
 from conformance.rules import load_corpus
-from conformance.toolkit import CheckContext, CheckFailed, Failure, same_json, shown_key
-from tests.conformance._support import mutant_driver
+from conformance.toolkit import Failure, same_json, shown_key
+from tests.conformance._support import failures_of, mutant_driver
 
 CASES = {case.id: case for case in collect_cases(load_corpus())}
 
@@ -138,14 +138,9 @@ FIRING = (
 def _failures(case: Case, mutant: str) -> list[Failure]:
     driver = mutant_driver(mutant)
     try:
-        ctx = CheckContext(driver)
-        case.run(ctx)
-        ctx.conclude()
-    except CheckFailed as failed:
-        return list(failed.failures)
+        return failures_of(case, driver)
     finally:
         driver.close()
-    return []
 
 
 @pytest.mark.parametrize("fires", FIRING, ids=[f"{f.case}~{f.mutant}" for f in FIRING])

@@ -4,7 +4,6 @@ server's own turn API)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import sys
@@ -65,25 +64,12 @@ def drivers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Driv
 
 
 def _fixed() -> list[Scenario]:
-    from conformance.cases import collect_cases
-    from conformance.rules import load_corpus
-    from conformance.toolkit import CheckContext
+    """Every scenario the checks send, as the scenario catalog finds them: each check run
+    and judged against the in-process reference runtime."""
+    from conformance.catalog import build_catalog
 
-    recorded: list[Scenario] = []
-
-    class Recording:
-        def handshake(self):  # type: ignore[no-untyped-def]
-            return reference_driver().handshake()
-
-        def run(self, scenario: Scenario):  # type: ignore[no-untyped-def]
-            recorded.append(scenario)
-            return reference_driver().run(scenario)
-
-    for case in collect_cases(load_corpus(), extra=()):
-        # the check's verdict does not matter here, its scenarios do
-        with contextlib.suppress(Exception):
-            case.run(CheckContext(Recording()))  # type: ignore[arg-type]
-    return recorded
+    catalog = build_catalog(samples=0)
+    return [entry.scenario for entry in catalog.entries if entry.kind == "check"]
 
 
 def test_handshakes_agree_but_for_the_turn_api(drivers: dict[str, Driver]) -> None:

@@ -10,10 +10,7 @@ artifact service, off the message rows.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from collections.abc import Iterator, Mapping
-from pathlib import Path
+from collections.abc import Callable, Iterator, Mapping
 
 import pytest
 
@@ -31,6 +28,7 @@ from adapters.scenario import (
     Tool,
     call,
 )
+from tests._standings import FreshStanding, group
 from tests.adapters.conftest import stdio_spec
 
 SPECS = {
@@ -182,29 +180,15 @@ def test_each_harness_serves_over_stdio(module: str) -> None:
 
 
 @pytest.mark.slow
-def test_the_suite_says_langgraph_runs_a_returned_call_again(tmp_path: Path) -> None:
-    """RT-TOOL-9 ¶4 names the behaviour itself, not only the ports LangGraph lacks."""
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "conformance.cli",
-            "run",
-            "--impl",
-            SPECS["langgraph"],
-            "--only",
-            "RT-TOOL-9#c4",
-            "--no-hunt",
-            "--report-dir",
-            str(tmp_path),
-            "-q",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 1, done.stdout + done.stderr
+@group("langgraph")
+def test_the_suite_says_langgraph_runs_a_returned_call_again(
+    fresh_standing: Callable[[str], FreshStanding],
+) -> None:
+    """RT-TOOL-9 ¶4 names the behaviour itself, not only the ports LangGraph lacks (read
+    from the run that remakes LangGraph's committed standing)."""
+    made = fresh_standing("langgraph")
+    assert made.done.returncode == 1, made.done.stdout + made.done.stderr
+    tmp_path = made.folder
     standing = json.loads((tmp_path / "standing.json").read_text("utf-8"))
     (clause,) = [
         clause

@@ -49,6 +49,12 @@ def test_every_clause_of_the_corpus_is_broken_by_some_mutant() -> None:
     assert missing == []
 
 
+def test_the_hunt_has_combination_bugs_of_its_own_to_find() -> None:
+    """At least four mutants only the hunt may catch: rttool selftest holds the checks to
+    missing each, and the hunt to finding each in a short counterexample."""
+    assert len([mutant for mutant in catalogue() if mutant.hunt]) >= 4
+
+
 def test_each_mutant_builds_fresh_components() -> None:
     for mutant in catalogue():
         first, second = components_for(mutant.name), components_for(mutant.name)

@@ -1,4 +1,9 @@
-"""``rttool selftest``: kills every mutant, and says so when one survives or is missed."""
+"""``rttool selftest``: says so when a mutant survives or is missed.
+
+That the suite kills every mutant by its own clauses, and every legal variant conforms,
+is ``make selftest`` itself (part of ``make test``), whose exit code says all of it: the
+tests here hold that exit code and report to what they mean, with stand-in cases.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +18,6 @@ from conformance import selftest as engine
 from conformance.cases import Case
 from conformance.cli import main
 from conformance.rules import Corpus
-from conformance.selftest import MAX_COUNTEREXAMPLE_STEPS
 from conformance.toolkit import CheckContext
 
 
@@ -53,32 +57,6 @@ def _mutants(capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
     mutants = _json(capsys)["mutants"]
     assert isinstance(mutants, list)
     return mutants
-
-
-@pytest.mark.slow
-def test_the_suite_kills_every_mutant_by_its_own_clauses(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    code = main(["selftest", "--format", "json"])
-    report = _json(capsys)
-    mutants = report["mutants"]
-    assert isinstance(mutants, list)
-    survivors = [m["name"] for m in mutants if not m["caught"]]
-    missed = {m["name"]: m["missed"] for m in mutants if m["missed"]}
-    assert (survivors, missed, report["uncovered"]) == ([], {}, [])
-    assert report["killed"] == report["total"] == len(mutants) > 0
-    assert code == 0
-    for mutant in mutants:
-        assert {"name", "breaks", "caught", "caught_by", "missed"} <= set(mutant)
-        assert set(mutant["breaks"]) <= set(mutant["caught_by"])
-    hunted = [m for m in mutants if "hunt" in m]
-    combinations = [m for m in hunted if m["hunt"]["hunt_only"]]
-    assert len(combinations) >= 4
-    for mutant in combinations:
-        assert mutant["hunt"]["checks_alone_caught"] is False, mutant["name"]
-    for mutant in hunted:
-        steps = mutant["hunt"]["counterexample_steps"]
-        assert 0 < steps <= MAX_COUNTEREXAMPLE_STEPS, mutant["name"]
 
 
 def test_a_mutant_nothing_catches_survives_and_fails_the_selftest(
@@ -148,8 +126,10 @@ def test_an_uncovered_clause_fails_the_selftest(
     only = engine.MutantInfo("result-missing-error-key", ("RT-TOOL-1#c1",), "one mutant")
     monkeypatch.setattr(engine, "read_catalogue", lambda: (only,))
     _only_cases(monkeypatch, _case("RT-TOOL-1#c1", _fails))
-    code = main(["selftest", "--format", "json"])
+    # The legal variants have nothing to do with which clauses the mutants cover.
+    code = main(["selftest", "--format", "json", "--no-variants"])
     report = _json(capsys)
+    assert report["variants"] == []
     assert report["killed"] == report["total"] == 1
     uncovered = report["uncovered"]
     assert isinstance(uncovered, list) and "RT-TOOL-1#c2" in uncovered
@@ -236,3 +216,24 @@ def test_the_catalogue_is_read_from_the_reference_runtime() -> None:
         m.name == "held-lost-on-failed-write-back" and m.breaks == ("RT-TOOL-7#c4",)
         for m in catalogue
     )
+
+
+@pytest.mark.parametrize(
+    ("alone", "steps", "hunt_only", "clean"),
+    [
+        (False, 3, True, True),
+        (True, 3, True, False),  # a combination bug the checks catch is no combination bug
+        (True, 3, False, True),  # a mutant the hunt must find as well as the checks
+        (False, None, True, False),  # not found
+        (False, engine.MAX_COUNTEREXAMPLE_STEPS, True, True),
+        (False, engine.MAX_COUNTEREXAMPLE_STEPS + 1, True, False),  # too long to read
+    ],
+)
+def test_a_hunted_mutant_is_clean_only_when_the_hunt_finds_it_short(
+    alone: bool, steps: int | None, hunt_only: bool, clean: bool
+) -> None:
+    verdict = engine.HuntVerdict(alone, steps, 10, 0.1, hunt_only=hunt_only, invariants=("x",))
+    caught = engine.MutantResult("m", ("DR-1#c1",), True, ("DR-1#c1",), (), 1, 0.1, hunt=verdict)
+    assert caught.clean is clean
+    missed = engine.MutantResult("m", ("DR-1#c1",), True, (), ("DR-1#c1",), 1, 0.1, hunt=verdict)
+    assert missed.clean is False

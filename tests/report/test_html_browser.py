@@ -13,6 +13,7 @@ import pytest
 
 from conformance._escape import xml_text
 from conformance.report import write_reports
+from tests._tiers import slow_only
 from tests.report.htmlscan import Scan, scan_html
 from tests.report.sample import HOSTILE, hostile_report
 
@@ -22,6 +23,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def _dump_dom(page: Path, profile: Path, fragment: str = "") -> Scan:
+    slow_only("the browser")
     if CHROMIUM is None:
         pytest.skip(
             "no chromium or chromium-browser binary on PATH; install Chromium to run "

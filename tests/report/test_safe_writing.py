@@ -110,6 +110,8 @@ def test_hypothesis_storage_is_never_a_link(pytester: pytest.Pytester, outside: 
         "RT-TOOL-7#c5",
         "--rttool-examples",
         "2",
+        "--rttool-hunt-seconds",
+        "1",
         "--rttool-report-dir",
         str(report_dir),
         "-p",

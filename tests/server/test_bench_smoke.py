@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
 import pytest
 
 from bench.__main__ import main as bench_main
+from bench._doc import Measured, update
 from bench._held import time_held_delivery
 from bench._reads import MESSAGES, build_turn, read_in_process, read_over_http
 
@@ -39,3 +41,26 @@ def test_the_dispatcher(capsys: pytest.CaptureFixture[str]) -> None:
     assert "reference" in capsys.readouterr().out
     assert bench_main(["no-such-bench"]) == 2
     assert "unknown benchmark" in capsys.readouterr().err
+
+
+def _measured(name: str, output: str) -> Measured:
+    return Measured(name, output, datetime.date(2026, 12, 3), 0.5, 1.25, 2)
+
+
+def test_the_figures_say_when_and_on_what_load_they_were_measured() -> None:
+    page = update("# Benchmarks\n\nProse.\n", _measured("suite", "run: 6.1 s\n"))
+    assert page.startswith("# Benchmarks\n\nProse.\n\n## `python -m bench suite`\n")
+    assert "Measured 2026-12-03 by `python -m bench suite` on 2 cores" in page
+    assert "load average 0.50 before and 1.25 after" in page
+    assert "```text\nrun: 6.1 s\n```\n" in page
+
+
+def test_new_figures_replace_only_their_own_benchmarks_block() -> None:
+    page = update("# B\n\n", _measured("suite", "old suite\n"))
+    page = update(page, _measured("journal", "journal figures\n"))
+    page = page.replace("## `python -m bench journal`", "## The journal, explained")
+    again = update(page, _measured("suite", "new suite\n"))
+    assert "new suite" in again and "old suite" not in again
+    assert "journal figures" in again and "## The journal, explained" in again
+    assert again.count("python -m bench suite`") == 2  # the heading and the line
+    assert update(again, _measured("suite", "new suite\n")) == again

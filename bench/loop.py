@@ -1,0 +1,95 @@
+"""What ``make test`` costs, stage by stage: wall time, CPU time (user and system, of
+every process the stage started) and the machine's load before and after.
+
+The machine is shared, so wall time alone says little: CPU time is what the stage
+itself spent, and the ratio of the two shows how much it waited (for the other core,
+for other work, for the disk).  Target: ``make test`` in under 10 minutes on two idle
+cores, under 20 beside another suite run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import resource
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["STAGES", "main"]
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+PYTEST = [sys.executable, "-m", "pytest", "-q", "-n", "2"]
+#: ``make test``'s stages, as the Makefile runs them.
+STAGES: dict[str, list[list[str]]] = {
+    "lint": [
+        [str(BIN / "ruff"), "check", "."],
+        [str(BIN / "ruff"), "format", "--check", "."],
+        [sys.executable, "-m", "conformance.cli", "rules", "lint"],
+    ],
+    "typecheck": [[sys.executable, "-m", "mypy"]],
+    "unit": [[*PYTEST, "-m", "not slow"]],
+    "slow": [[*PYTEST, "-m", "slow", "--dist", "loadgroup"]],
+    "selftest": [[sys.executable, "-m", "conformance.cli", "selftest"]],
+}
+
+
+@dataclass(frozen=True)
+class Cost:
+    """One stage: seconds of wall time and of CPU, load averages, exit code."""
+
+    stage: str
+    wall: float
+    cpu: float
+    load_before: float
+    load_after: float
+    code: int
+
+
+def _cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def measure(stage: str) -> Cost:
+    """Run ``stage``'s commands one after another (all of them, as make would stop at the
+    first failing one only to save time)."""
+    # Compiled bytecode is cached as under make, which unexports the variable.
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    before = os.getloadavg()[0]
+    cpu, started, code = _cpu(), time.perf_counter(), 0
+    for command in STAGES[stage]:
+        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, check=False)
+        code = code or done.returncode
+    return Cost(
+        stage, time.perf_counter() - started, _cpu() - cpu, before, os.getloadavg()[0], code
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark and print figures."""
+    parser = argparse.ArgumentParser(prog="python -m bench loop")
+    parser.add_argument("stages", nargs="*", choices=list(STAGES), default=list(STAGES))
+    args = parser.parse_args(argv)
+    today = datetime.date.today().isoformat()
+    print(f"make test, stage by stage ({today}; {os.cpu_count()} cores):")
+    print(f"  {'stage':<10} {'wall':>8} {'cpu':>8} {'cpu/wall':>9}  load before/after  exit")
+    costs = [measure(stage) for stage in args.stages]
+    for cost in costs:
+        print(
+            f"  {cost.stage:<10} {cost.wall:7.1f}s {cost.cpu:7.1f}s {cost.cpu / cost.wall:8.2f}x"
+            f"  {cost.load_before:5.2f} / {cost.load_after:5.2f}      {cost.code}"
+        )
+    wall, cpu = sum(c.wall for c in costs), sum(c.cpu for c in costs)
+    verdict = "ok" if wall <= 600 else "MISS"
+    print(f"  {'total':<10} {wall:7.1f}s {cpu:7.1f}s   [{verdict}: within 10 minutes idle]")
+    return 0 if all(cost.code == 0 for cost in costs) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

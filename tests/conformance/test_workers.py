@@ -1,0 +1,54 @@
+"""The self-test's workers: forked from a warm process where that is safe, spawned where
+not, and their results in the order of the work either way."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+
+from conformance import _workers
+from conformance._workers import Shared, in_workers, start_method
+
+
+def _table() -> dict[str, int]:
+    """What a spawned worker builds for itself."""
+    return {"a": 1, "b": 2, "c": 3}
+
+
+def _look_up(table: dict[str, int], key: str) -> tuple[str, int, int]:
+    return key, table[key], os.getpid()
+
+
+def test_forked_workers_inherit_what_this_process_holds() -> None:
+    # A value no worker could build (nor be sent: a lambda does not pickle).
+    held = {"a": 10, "b": 20, "c": 30, "ignored": (lambda: None)}
+    assert start_method() == "fork"
+    found = list(in_workers(_look_up, ["c", "a", "b"], Shared(_table, held), workers=2))
+    assert [(key, value) for key, value, _ in found] == [("c", 30), ("a", 10), ("b", 20)]
+    assert os.getpid() not in {pid for _, _, pid in found}
+
+
+def test_spawned_workers_build_what_they_need(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_workers, "start_method", lambda: "spawn")
+    held = {"a": 10, "b": 20, "c": 30, "ignored": (lambda: None)}
+    found = list(in_workers(_look_up, ["b", "c"], Shared(_table, held), workers=2))
+    assert [(key, value) for key, value, _ in found] == [("b", 2), ("c", 3)]
+
+
+def test_one_worker_runs_everything_here() -> None:
+    found = list(in_workers(_look_up, ["a", "b"], Shared(_table), workers=1))
+    assert found == [("a", 1, os.getpid()), ("b", 2, os.getpid())]
+
+
+def test_no_fork_while_another_thread_runs() -> None:
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert start_method() == "spawn"
+    finally:
+        stop.set()
+        other.join()
+    assert start_method() == "fork"
