@@ -16,7 +16,7 @@ from pathlib import Path
 from mutation._catalogue import Mutant, enumerate_mutants, load_modules
 from mutation._equivalents import CONFORMING, UNOBSERVABLE, Equivalent, load_equivalents, stale
 from mutation._errors import BaselineError, EquivalentsError, SelectionError
-from mutation._execute import Outcome, Status
+from mutation._execute import HuntPlan, Outcome, Status
 from mutation._report import RunRecord, diff_of, summary_lines, write_outputs
 from mutation._run import (
     MIN_TIMEOUT_S,
@@ -38,6 +38,8 @@ EQUIVALENTS = Path(__file__).resolve().parent / "equivalents.txt"
 EXIT_OK, EXIT_STALE, EXIT_USAGE, EXIT_BASELINE = 0, 1, 2, 3
 #: the mutants' workspaces, inside the output directory while a run lasts
 WORK_DIR = ".mutation-work"
+#: Examples the hunt generates in each mutant's suite run: a few seconds of searching.
+HUNT_EXAMPLES = 60
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -74,6 +76,19 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         metavar="S",
         help=f"per-mutant time limit (default ten baseline runs, at least {MIN_TIMEOUT_S:.0f} s)",
+    )
+    parser.add_argument(
+        "--hunt-examples",
+        type=_positive_int,
+        default=HUNT_EXAMPLES,
+        metavar="N",
+        help="examples the hunt generates in each suite run, in its reproducible mode "
+        f"(seeded with --seed, counted; default {HUNT_EXAMPLES})",
+    )
+    parser.add_argument(
+        "--no-hunt",
+        action="store_true",
+        help="run the hand-written checks and the vectors only, without the hunt",
     )
     parser.add_argument(
         "--out",
@@ -247,13 +262,14 @@ def _measure(
     kept = load_outcomes(log, {m.id: m for m in chosen}) if args.resume else {}
     if not args.resume:
         log.unlink(missing_ok=True)
+    hunt = None if args.no_hunt else HuntPlan(args.seed, args.hunt_examples)
     started = time.monotonic()
     print(
         "mutation: timing the suite once against the unmutated runtime (the baseline)...",
         flush=True,
     )
     try:
-        baseline_s = baseline(work, PACKAGE)
+        baseline_s = baseline(work, PACKAGE, hunt)
     except BaselineError as err:
         sys.stderr.write(f"mutation: error: {err}\n")
         return EXIT_BASELINE
@@ -281,7 +297,15 @@ def _measure(
 
     with stop_on_terminate():
         outcomes, interrupted = run_mutants(
-            todo, sources, PACKAGE, work, jobs=args.jobs, timeout=limit, log=log, report=progress
+            todo,
+            sources,
+            PACKAGE,
+            work,
+            jobs=args.jobs,
+            timeout=limit,
+            log=log,
+            report=progress,
+            hunt=hunt,
         )
     shutil.rmtree(work, ignore_errors=True)
     every = [*kept.values(), *outcomes]
@@ -301,6 +325,7 @@ def _measure(
         stale=gone,
         interrupted=interrupted,
         conforming=frozenset(e.mutant_id for e in triage if e.kind == CONFORMING),
+        hunt="off" if hunt is None else f"seed {hunt.seed}, {hunt.examples} examples",
     )
     write_outputs(out, record, by_id, sources)
     for line in summary_lines(record, out):

@@ -25,11 +25,13 @@ from pathlib import Path
 __all__ = [
     "EXIT_FINDING",
     "EXIT_UNDRIVABLE",
+    "HuntPlan",
     "Outcome",
     "Status",
     "Workspace",
     "classify",
     "compile_error",
+    "failing_kinds",
     "suite_command",
 ]
 
@@ -57,15 +59,28 @@ class Status(StrEnum):
 
 
 @dataclass(frozen=True)
+class HuntPlan:
+    """The property-based hunt in its reproducible mode (``CI=true``): seeded, and
+    stopped after ``examples`` generated examples whatever the time, so that a mutant it
+    kills in one run it kills in every run, on a busy machine as on an idle one."""
+
+    seed: int
+    examples: int
+
+
+@dataclass(frozen=True)
 class Outcome:
-    """One mutant's result: its status, the child's exit code, wall seconds, and a short
-    detail (the failing clauses, or why it crashed or timed out)."""
+    """One mutant's result: its status, the child's exit code, wall seconds, a short
+    detail (the failing clauses, or why it crashed or timed out), and whether every
+    failing case was one of the hunt's (``hunt_only``: no hand-written check or vector
+    noticed it)."""
 
     mutant_id: str
     status: Status
     exit_code: int | None
     seconds: float
     detail: str
+    hunt_only: bool = False
 
 
 def compile_error(text: str, filename: str) -> str | None:
@@ -79,12 +94,18 @@ def compile_error(text: str, filename: str) -> str | None:
     return None
 
 
-def suite_command(report_dir: Path) -> list[str]:
-    """The suite run against the reference runtime, through the adapter protocol.
+def suite_command(report_dir: Path, hunt: HuntPlan | None = None) -> list[str]:
+    """The suite run against the reference runtime, through the adapter protocol, with
+    the hunt of ``hunt`` (none without it).
 
     ``-P`` keeps the child's working directory off its import path, so that only the
     copy on ``PYTHONPATH`` can provide ``reference_impl``.
     """
+    searched = (
+        ["--seed", str(hunt.seed), "--examples", str(hunt.examples)]
+        if hunt is not None
+        else ["--no-hunt"]
+    )
     return [
         sys.executable,
         "-P",
@@ -93,7 +114,7 @@ def suite_command(report_dir: Path) -> list[str]:
         "run",
         "--impl",
         "reference",
-        "--no-hunt",
+        *searched,
         "--quiet",
         "--report-dir",
         str(report_dir),
@@ -111,7 +132,9 @@ def classify(
     if exit_code == EXIT_FINDING:
         failing = failing_clauses(report_dir / "standing.json")
         if failing:
-            return Status.KILLED, "failing: " + ", ".join(failing)
+            kinds = failing_kinds(report_dir / "standing.json")
+            by = " (the hunt only)" if kinds == {"hunt"} else ""
+            return Status.KILLED, "failing: " + ", ".join(failing) + by
         return Status.KILLED, "the run reported a finding"
     last = next((line for line in reversed(stderr.splitlines()) if line.strip()), "")
     reason = (
@@ -140,6 +163,22 @@ def failing_clauses(standing: Path) -> list[str]:
     return found
 
 
+def failing_kinds(standing: Path) -> set[str]:
+    """The kinds (``check``, ``vector``, ``hunt``) of the cases that failed or erred in a
+    standing report, best effort (empty when it cannot be read)."""
+    try:
+        data = json.loads(standing.read_text(encoding="utf-8")[:_MAX_STANDING_CHARS])
+    except (OSError, ValueError):
+        return set()
+    kinds: set[str] = set()
+    for clause in _clauses(data):
+        cases = clause.get("checks")
+        for case in cases if isinstance(cases, list) else []:
+            if isinstance(case, dict) and case.get("outcome") in ("failed", "error"):
+                kinds.add(str(case.get("kind")))
+    return kinds
+
+
 def _clauses(data: object) -> list[dict[str, object]]:
     rules = data.get("rules") if isinstance(data, dict) else None
     out: list[dict[str, object]] = []
@@ -152,9 +191,10 @@ def _clauses(data: object) -> list[dict[str, object]]:
 class Workspace:
     """One mutant's folder: a copy of the package, the child's reports and its scratch."""
 
-    def __init__(self, root: Path, package: Path) -> None:
+    def __init__(self, root: Path, package: Path, hunt: HuntPlan | None = None) -> None:
         self.root = root
         self.package = package
+        self.hunt = hunt
         self.source = root / "src"
         self.reports = root / "report"
         self.scratch = root / "tmp"
@@ -177,6 +217,9 @@ class Workspace:
         )
         for name in ("TMPDIR", "TEMP", "TMP", _SCRATCH_ENV):
             env[name] = str(self.scratch)
+        # The hunt's reproducible mode: seeded and counted, never spending a time budget.
+        if self.hunt is not None:
+            env["CI"] = "true"
         return env
 
     def run(self, command: Sequence[str], timeout: float) -> tuple[int | None, bool, str]:
@@ -207,10 +250,13 @@ class Workspace:
     def outcome(self, mutant_id: str, timeout: float) -> Outcome:
         """Run the suite in this (prepared) workspace and classify how it ended."""
         started = time.monotonic()
-        code, timed_out, stderr = self.run(suite_command(self.reports), timeout)
+        code, timed_out, stderr = self.run(suite_command(self.reports, self.hunt), timeout)
         seconds = time.monotonic() - started
         status, detail = classify(code, timed_out, self.reports, stderr)
-        return Outcome(mutant_id, status, code, round(seconds, 3), detail)
+        hunt_only = status is Status.KILLED and failing_kinds(self.reports / "standing.json") == {
+            "hunt"
+        }
+        return Outcome(mutant_id, status, code, round(seconds, 3), detail, hunt_only)
 
     def remove(self) -> None:
         """Delete the workspace and everything the child left in it."""

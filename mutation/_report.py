@@ -47,6 +47,7 @@ class RunRecord:
     interrupted: bool
     conforming: frozenset[str] = frozenset()  # ids triaged as conforming variants
     population: int | None = None  # for "rescored": how many mutants are not unobservable
+    hunt: str = "off"  # the hunt of each suite run: "off", or "seed S, N examples"
 
 
 def diff_of(mutant: Mutant, source: str, package: str) -> str:
@@ -93,6 +94,7 @@ def write_outputs(
             "listed_from": record.listed_from,
         },
         "interrupted": record.interrupted,
+        "hunt": record.hunt,
         "score": {
             "run": record.score.run,
             "detected": record.score.detected,
@@ -104,6 +106,7 @@ def write_outputs(
             "ratio": round(ratio, 4) if ratio is not None else None,
             "conforming": record.score.conforming,
             "conforming_killed": record.score.conforming_killed,
+            "hunt_only": record.score.hunt_only,
             "rule_ratio": _rounded(record.score.rule_ratio),
             "interval95": [round(v, 4) for v in interval] if interval else None,
         },
@@ -151,6 +154,11 @@ def summary_lines(record: RunRecord, out: Path) -> list[str]:
             f"{s.killed} by failing cases, {s.crashed} crashed, {s.timeout} timed out; "
             f"{s.survived} survived)"
         )
+        if record.hunt != "off":
+            lines.append(
+                f"mutation: the hunt ran in each suite run ({record.hunt}); it alone killed "
+                f"{s.hunt_only} of the {s.killed} mutants killed by failing cases"
+            )
         if s.conforming and s.rule_ratio is not None:
             lines.append(
                 f"mutation: over the mutants that break a rule ({s.conforming} run mutants "
@@ -223,6 +231,7 @@ def _outcome_json(
         "exit_code": outcome.exit_code,
         "seconds": outcome.seconds,
         "detail": outcome.detail,
+        "hunt_only": outcome.hunt_only,
     }
     if conforming:
         entry["triage"] = "conforming"

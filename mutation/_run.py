@@ -15,7 +15,7 @@ from pathlib import Path
 
 from mutation._catalogue import Mutant, apply_mutant
 from mutation._errors import BaselineError
-from mutation._execute import Outcome, Status, Workspace, compile_error
+from mutation._execute import HuntPlan, Outcome, Status, Workspace, compile_error
 
 __all__ = [
     "MIN_TIMEOUT_S",
@@ -37,10 +37,10 @@ _BASELINE_TIMEOUT_S = 900.0
 _IMPORT_CHECK = "import reference_impl, sys; sys.stdout.write(reference_impl.__file__)"
 
 
-def baseline(work: Path, package: Path) -> float:
-    """Run the suite against an unmutated copy: it must be what the child imports, and
-    every case must pass. Returns the run's wall seconds."""
-    space = Workspace(work / "baseline", package)
+def baseline(work: Path, package: Path, hunt: HuntPlan | None = None) -> float:
+    """Run the suite (with ``hunt``) against an unmutated copy: it must be what the child
+    imports, and every case must pass. Returns the run's wall seconds."""
+    space = Workspace(work / "baseline", package, hunt)
     space.prepare()
     try:
         found = subprocess.run(
@@ -88,6 +88,7 @@ def load_outcomes(path: Path, wanted: Mapping[str, Mutant]) -> dict[str, Outcome
                 raw["exit_code"] if isinstance(raw["exit_code"], int) else None,
                 float(raw["seconds"]),
                 str(raw["detail"]),
+                raw.get("hunt_only") is True,
             )
         except (ValueError, KeyError, TypeError):
             continue
@@ -106,9 +107,11 @@ def run_mutants(
     timeout: float,
     log: Path,
     report: Callable[[Mutant, Outcome], None],
+    hunt: HuntPlan | None = None,
 ) -> tuple[list[Outcome], bool]:
-    """Run ``chosen`` on ``jobs`` workers; append each outcome to ``log`` and hand it to
-    ``report``. Returns the outcomes and whether the run was interrupted (Ctrl-C)."""
+    """Run ``chosen`` on ``jobs`` workers, each suite run with ``hunt``; append each
+    outcome to ``log`` and hand it to ``report``. Returns the outcomes and whether the
+    run was interrupted (Ctrl-C)."""
     outcomes: list[Outcome] = []
     pending = list(enumerate(chosen))
     interrupted = False
@@ -118,7 +121,7 @@ def run_mutants(
         invalid = compile_error(text, mutant.module)
         if invalid is not None:
             return Outcome(mutant.id, Status.INVALID, None, 0.0, invalid)
-        space = Workspace(work / f"m{index:05d}", package)
+        space = Workspace(work / f"m{index:05d}", package, hunt)
         try:
             space.prepare(mutant.module, text)
             return space.outcome(mutant.id, timeout)
@@ -180,4 +183,5 @@ def _outcome_line(outcome: Outcome) -> dict[str, object]:
         "exit_code": outcome.exit_code,
         "seconds": outcome.seconds,
         "detail": outcome.detail,
+        "hunt_only": outcome.hunt_only,
     }

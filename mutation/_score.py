@@ -27,6 +27,7 @@ class Score:
     invalid: int = 0
     conforming: int = 0  # run mutants triaged as conforming variants, whatever became of them
     conforming_killed: int = 0  # of those, the ones the suite killed (a triage or check error)
+    hunt_only: int = 0  # killed mutants whose failing cases were all the hunt's
 
     @property
     def run(self) -> int:
@@ -77,6 +78,7 @@ def score(outcomes: Sequence[Outcome], conforming: Collection[str] = ()) -> Scor
         invalid=counts[Status.INVALID],
         conforming=len(variants),
         conforming_killed=sum(o.status is not Status.SURVIVED for o in variants),
+        hunt_only=sum(o.hunt_only for o in outcomes if o.status is Status.KILLED),
     )
 
 

@@ -51,6 +51,17 @@ class _ExecutedCallsNotGuarded(ToolNode):
         return None
 
 
+class _GuardKeyedGlobally(ToolNode):
+    def recorded(self, ctx: PassContext, call: Call) -> tuple[str, str, dict[str, object]] | None:
+        # The record is looked up by identifier alone, in every turn of every conversation.
+        rows = ctx.store.read().execute("SELECT DISTINCT turn_id FROM executed_calls").fetchall()
+        for (turn_id,) in rows:
+            stored = super().recorded(replace(ctx, turn_id=turn_id), call)
+            if stored is not None:
+                return stored
+        return None
+
+
 class _RepeatLeftOutOfOutcome(ToolNode):
     def outcome(self, results: list[dict[str, object]]) -> dict[str, object]:
         return super().outcome([r for r in results if r["disposition"] != "skipped"])
@@ -170,6 +181,13 @@ MUTANTS = (
         ("RT-TOOL-9#c1",),
         "a call whose identifier already ran in the turn is invoked again",
         with_node(_ExecutedCallsNotGuarded),
+    ),
+    Mutant(
+        "guard-keyed-globally",
+        ("RT-TOOL-9#c1",),
+        "the repeat guard is keyed by call identifier alone, so a call of one conversation "
+        "is skipped when another conversation ran a call with the same identifier",
+        with_node(_GuardKeyedGlobally),
     ),
     Mutant(
         "repeat-left-out-of-outcome",

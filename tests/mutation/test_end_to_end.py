@@ -67,6 +67,8 @@ def test_a_run_scores_real_mutants_and_leaves_the_tree_alone(tmp_path: Path) -> 
             str(out),
             "--jobs",
             "2",
+            "--hunt-examples",
+            "10",
         ],
         cwd=ROOT,
         capture_output=True,

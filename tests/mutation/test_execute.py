@@ -15,11 +15,14 @@ import pytest
 from mutation._execute import (
     EXIT_FINDING,
     EXIT_UNDRIVABLE,
+    HuntPlan,
     Status,
     Workspace,
     classify,
     compile_error,
     failing_clauses,
+    failing_kinds,
+    suite_command,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,3 +168,33 @@ def test_sigterm_stops_a_run_like_ctrl_c() -> None:
         os.kill(os.getpid(), signal.SIGTERM)
         time.sleep(30)  # the handler raises long before this ends
     assert signal.getsignal(signal.SIGTERM) == before
+
+
+def test_the_hunt_runs_seeded_and_counted_or_not_at_all(tmp_path: Path) -> None:
+    searched = suite_command(tmp_path, HuntPlan(seed=7, examples=40))
+    assert searched[searched.index("--seed") + 1] == "7"
+    assert searched[searched.index("--examples") + 1] == "40"
+    assert "--no-hunt" not in searched
+    assert "--no-hunt" in suite_command(tmp_path)
+    space = Workspace(tmp_path / "w", tmp_path, HuntPlan(seed=7, examples=40))
+    assert space.environment()["CI"] == "true"  # the hunt's reproducible mode
+
+
+def _cases(path: Path, kinds: dict[str, str]) -> Path:
+    checks = [{"id": f"R#c1::{kind}", "kind": kind, "outcome": o} for kind, o in kinds.items()]
+    clause = {"id": "R#c1", "standing": "does-not-conform", "checks": checks}
+    (path / "standing.json").write_text(json.dumps({"rules": [{"clauses": [clause]}]}))
+    return path / "standing.json"
+
+
+def test_a_mutant_only_the_hunt_killed_is_told_apart(tmp_path: Path) -> None:
+    assert failing_kinds(_cases(tmp_path, {"hunt": "failed", "check": "passed"})) == {"hunt"}
+    assert failing_kinds(_cases(tmp_path, {"hunt": "failed", "vector": "error"})) == {
+        "hunt",
+        "vector",
+    }
+    status, detail = classify(1, False, tmp_path, "")
+    assert status is Status.KILLED and "R#c1" in detail and "the hunt only" not in detail
+    _cases(tmp_path, {"hunt": "failed"})
+    assert classify(1, False, tmp_path, "")[1].endswith("(the hunt only)")
+    assert failing_kinds(tmp_path / "missing.json") == set()

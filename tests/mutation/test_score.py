@@ -61,3 +61,12 @@ def test_conforming_variants_count_in_the_score_and_not_in_the_rule_ratio() -> N
     assert result.ratio == pytest.approx(0.5)
     assert result.rule_ratio == pytest.approx(0.5)  # "id0" killed, "id1" survived
     assert score(outcomes[:1], conforming={"id0"}).rule_ratio is None
+
+
+def test_mutants_only_the_hunt_killed_are_counted() -> None:
+    outcomes = [
+        Outcome("a", Status.KILLED, 1, 1.0, "", hunt_only=True),
+        Outcome("b", Status.KILLED, 1, 1.0, ""),
+        Outcome("c", Status.SURVIVED, 0, 1.0, ""),
+    ]
+    assert score(outcomes).hunt_only == 1

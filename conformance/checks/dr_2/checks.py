@@ -347,3 +347,10 @@ def check_failed_ledger_read_does_not_block(ctx: CheckContext, variant: Resumed)
         at=turn_pointer(trace, "t1"),
         reading="turn-states",
     )
+
+
+# A long result's short form (¶2) lives in its own module; importing it here sets its
+# order after the checks above.
+from conformance.checks.dr_2._long import (  # noqa: E402
+    check_note_keeps_a_long_results_key_value,  # noqa: F401 - bound here to set its order
+)

@@ -347,3 +347,10 @@ def check_new_turn_not_blocked(ctx: CheckContext, variant: tuple[tuple[Step, ...
             "neither the journal note nor the hard-block prevents a repeat in the new turn",
             at=at or turn_pointer(trace, "t2"),
         )
+
+
+# The third and fourth turns (¶4, ¶5) live in their own module; importing it here sets
+# their order after the checks above.
+from conformance.checks.dr_6._later_turns import (  # noqa: E402
+    check_later_turn_told_what_the_latest_unfinished_did,  # noqa: F401 - bound here to set its order
+)

@@ -243,3 +243,10 @@ def check_default_exposure(ctx: CheckContext, variant: dict[str, bool] | None) -
             "does not expose it by default",
             at=f"{at}/exposed/executed",
         )
+
+
+# Malformed calls mid-batch (¶4) live in their own module; importing it here sets its
+# order after the checks above.
+from conformance.checks.rt_tool_10._mid_batch import (  # noqa: E402
+    check_malformed_call_leaves_the_rest_of_the_batch,  # noqa: F401 - bound here to set its order
+)

@@ -340,3 +340,10 @@ def check_call_without_id_always_runs(ctx: CheckContext, variant: Unguarded) -> 
         f"a call without an identifier, sent {sent} times, ran {len(ran)} times (at "
         f"{listing(ran) or 'nowhere'}); {CLAUSE_5}",
     )
+
+
+# The guard's scope across conversations (¶1) lives in its own module; importing it here
+# sets its order after the checks above.
+from conformance.checks.rt_tool_9._scope import (  # noqa: E402
+    check_guard_keeps_to_its_own_conversation,  # noqa: F401 - bound here to set its order
+)

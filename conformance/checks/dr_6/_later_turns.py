@@ -1,0 +1,87 @@
+"""DR-6 ¶4 in a conversation's third and fourth turn: the unfinished turn a new message
+follows is the conversation's latest, never its first, and the new turn starts."""
+
+from __future__ import annotations
+
+from adapters.scenario import StartTurn, Step
+from conformance.toolkit import (
+    BO,
+    CheckContext,
+    calls,
+    check,
+    cut,
+    located_runs,
+    mapping,
+    names_call,
+    nudge,
+    one_turn,
+    say,
+    send,
+    show,
+    text_of,
+    tools,
+)
+
+__all__ = ["check_later_turn_told_what_the_latest_unfinished_did"]
+
+NEW_MESSAGE = "And now the next thing (a new message)"
+#: How many turns finish before the one left unfinished.
+FINISHED_BEFORE: dict[str, int] = {"third-turn": 1, "fourth-turn": 2}
+
+
+@check("DR-6#c4", "DR-6#c5", variants=FINISHED_BEFORE)
+def check_later_turn_told_what_the_latest_unfinished_did(ctx: CheckContext, variant: int) -> None:
+    """After turns that finished, a turn left unfinished by an error, then a new message:
+    the new turn starts, and its agent is first told what the unfinished turn did."""
+    finished: list[Step] = [StartTurn(f"t{n}", message=f"Hello {n}") for n in range(variant)]
+    last = f"t{variant + 1}"
+    trace = one_turn(
+        ctx,
+        "dr6-c4-later-turn",
+        tools=tools(),
+        model=[*(say(f"done {n}") for n in range(variant)), calls(send(BO, "c1")), say("ok")],
+        steps=[
+            cut("after_tool_done", "error", "send_email"),
+            *finished,
+            StartTurn(f"t{variant}", message="Please write to Bo"),
+            StartTurn(last, message=NEW_MESSAGE),
+        ],
+    )
+    clause = (
+        f"DR-6 ¶4: a new message starts a new turn (the conversation's turn {variant + 2}) "
+        "whose agent is first told what the unfinished turn already did"
+    )
+    runs = [(at, run) for at, run in located_runs(trace) if run.turn == last]
+    ctx.expect(
+        bool(runs) and bool(runs[0][1].model_inputs),
+        f"the new message after {variant} finished turns and an unfinished one started no "
+        f"run that called the model; {clause}",
+    )
+    if not runs or not runs[0][1].model_inputs:
+        return
+    at, run = runs[0]
+    messages = run.model_inputs[0].messages
+    where = f"{at}/model_inputs/0/messages"
+    index = next(
+        (i for i in range(len(messages) - 1, -1, -1) if NEW_MESSAGE in text_of(messages[i])),
+        None,
+    )
+    ctx.need(index is not None, f"the new turn's model input holds no {show(NEW_MESSAGE)}")
+    assert index is not None
+    skip = nudge(ctx)
+    told = (
+        "\n".join(
+            text_of(m)
+            for m in messages[:index]
+            if mapping(m).get("role") not in ("assistant", "tool") and skip not in text_of(m)
+        )
+        + text_of(messages[index]).split(NEW_MESSAGE)[0]
+    )
+    ctx.expect(
+        names_call(told, "send_email", BO),
+        f"before the new message (at {where}/{index}) the agent is told "
+        f"{show(told.strip(), 200)}, which does not name the unfinished turn's send_email "
+        f"{show(dict(BO))}; {clause}",
+        at=f"{where}/{index}",
+        reading="first-told",
+    )
