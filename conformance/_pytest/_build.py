@@ -121,6 +121,7 @@ def _check(name: str, outcome: CaseOutcome, kind: str) -> CheckResult:
             scenario=outcome.evidence.get("scenario"),
             trace=outcome.evidence.get("trace"),
             counterexample=outcome.evidence.get("counterexample"),
+            error=outcome.evidence.get("error"),
         ),
         failures=tuple(
             FailedExpectation(

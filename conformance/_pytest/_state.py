@@ -17,7 +17,7 @@ from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance import __version__
-from conformance._files import write_file
+from conformance._errored import ERROR_FILE, error_record, save_json
 from conformance._pytest._options import RunOptions
 from conformance._redact import redacted
 from conformance.cases import Case
@@ -125,8 +125,9 @@ class SuiteState:
         """
         started = time.perf_counter()
         context: CheckContext | None = None
+        error: ImplementationError | None = None
         try:
-            outcome, context = self._judge(case)
+            outcome, context, error = self._judge(case)
         except KeyboardInterrupt:
             raise
         except BaseException as err:  # the suite's own fault, outside any check
@@ -136,7 +137,7 @@ class SuiteState:
         message = outcome.message
         if outcome.outcome in ("failed", "error") and context is not None:
             try:
-                evidence = self._write_evidence(case, context)
+                evidence = self._write_evidence(case, context, error)
             except KeyboardInterrupt:
                 raise
             except BaseException as err:
@@ -153,20 +154,25 @@ class SuiteState:
             outcome.failures,
         )
 
-    def _judge(self, case: Case) -> tuple[CaseOutcome, CheckContext | None]:
-        """Run ``case``: its outcome, and the context its evidence is in."""
+    def _judge(
+        self, case: Case
+    ) -> tuple[CaseOutcome, CheckContext | None, ImplementationError | None]:
+        """Run ``case``: its outcome, the context its evidence is in, and the error of the
+        implementation that ended it, if one did."""
         context: CheckContext | None = None
         halted = self._timeouts >= self.HANG_AFTER
         if halted and self._handshake is None:
             # Not even the hello was answered in this process: nothing can be tried.
-            return CaseOutcome(case.id, "error", self._halt_message(), fault="implementation"), None
+            halt = CaseOutcome(case.id, "error", self._halt_message(), fault="implementation")
+            return halt, None, None
         timed_out = False
+        error: ImplementationError | None = None
         answered = _Answered(self.driver)
         try:
             handshake = self.handshake()
             reason = self.applicable(case, handshake)
             if reason is not None:
-                return CaseOutcome(case.id, "skipped", reason, "not-applicable"), None
+                return CaseOutcome(case.id, "skipped", reason, "not-applicable"), None, None
             runner: ScenarioRunner = answered
             if halted:
                 # Taken to hang: the case still runs up to its first request, so that what
@@ -193,19 +199,23 @@ class SuiteState:
                 self._timeouts += 1
                 self._last_timeout = err
             outcome = CaseOutcome(case.id, "error", _line(str(err)), fault="implementation")
+            error = err
         except _NotRun as err:
             outcome = CaseOutcome(case.id, "error", err.message, fault="implementation")
         except ImplementationError as err:
             outcome = CaseOutcome(case.id, "error", _line(str(err)), fault="implementation")
+            error = err
         except KeyboardInterrupt:
             raise
         except BaseException as err:  # a fault of the suite itself: report it, run on
             outcome = CaseOutcome(case.id, "error", _raised(err), fault="suite")
         if answered.answered and not timed_out:
             self._timeouts = 0  # the implementation answered a scenario: it does not hang
-        return outcome, context
+        return outcome, context, error
 
-    def _write_evidence(self, case: Case, context: CheckContext) -> dict[str, str]:
+    def _write_evidence(
+        self, case: Case, context: CheckContext, error: ImplementationError | None
+    ) -> dict[str, str]:
         root = self.options.report_dir
         if root is None or not context.evidence.runs:
             return {}
@@ -215,13 +225,17 @@ class SuiteState:
         written: dict[str, str] = {}
         if found is not None:
             written["counterexample"] = _dump(root, folder / "counterexample.json", found)
-        # The evidence is the scenario the first failure was observed in (else the last).
+        # The evidence is the scenario the first failure was observed in (else the last,
+        # which is the one an error ended).
         observed = next((f.scenario for f in context.failures if f.scenario), None)
-        chosen = [run for run in context.evidence.runs if run[0].id == observed]
+        chosen = [run for run in context.evidence.runs if run[0].id == observed and not error]
         scenario, trace = (chosen or context.evidence.runs)[-1]
         written["scenario"] = _dump(root, folder / "scenario.json", to_json(scenario))
         if trace is not None:
             written["trace"] = _dump(root, folder / "trace.json", to_json(trace))
+        if error is not None and not found:
+            record = error_record(error, scenario, case=case.id)
+            written["error"] = save_json(root, folder / ERROR_FILE, record)
         return written
 
 
@@ -281,11 +295,7 @@ def _failed(case_id: str, failures: tuple[Failure, ...] | list[Failure]) -> Case
 
 
 def _dump(root: Path, relative: Path, value: object) -> str:
-    # Text the implementation sent may hold lone surrogates, which UTF-8 cannot carry:
-    # they are written as JSON escapes, like every other character JSON must escape.
-    text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
-    write_file(root, relative, text.encode("utf-8", errors="backslashreplace"))
-    return relative.as_posix()
+    return save_json(root, relative, value)
 
 
 def _raised(err: BaseException) -> str:

@@ -85,7 +85,9 @@ class _SharedSearch:
             ]
             self.invariants = tuple(claimed)
             try:
-                self.outcome = hunt(ctx.runner, ctx.handshake, claimed, self.budget)
+                self.outcome = hunt(
+                    ctx.runner, ctx.handshake, claimed, self.budget, keep_broken=True
+                )
             except Exception as err:
                 self.failure = err
                 raise
@@ -111,6 +113,12 @@ def _case(invariant: Invariant, shared: _SharedSearch) -> Case:
         if outcome.error is not None:
             raise Untested(outcome.error)
         found = outcome.findings.get(invariant.name)
+        if found is None and outcome.broken is not None:
+            # The search ended on an example the implementation could not run: what it
+            # judged before stands (above), and the example is this error's evidence.
+            if outcome.broken_on is not None:
+                ctx.evidence.runs.append((outcome.broken_on, outcome.broken.partial_trace))
+            raise outcome.broken
         if found is None:
             if tally.judged == 0:  # a search that tried nothing proves nothing
                 raise Untested("the hunt generated no example within its budget")

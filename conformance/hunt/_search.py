@@ -101,6 +101,8 @@ class HuntOutcome:
     found_at: dict[str, tuple[int, float]] = field(default_factory=dict)
     #: the implementation could not be driven: the search stopped there
     broken: ImplementationError | None = None
+    #: the example it could not run (its partial trace is the error's)
+    broken_on: Scenario | None = None
 
 
 class _Batch:
@@ -129,7 +131,7 @@ class _Batch:
         try:
             trace = self.runner.run(scenario)
         except ImplementationError as err:
-            outcome.broken = err
+            outcome.broken, outcome.broken_on = err, scenario
             return
         if isinstance(trace, Unsupported):
             from hypothesis import reject
@@ -163,10 +165,15 @@ def hunt(
     budget: Budget,
     *,
     enough: Callable[[HuntOutcome], bool] | None = None,
+    keep_broken: bool = False,
 ) -> HuntOutcome:
     """Search for scenarios that break ``invariants``; return the shrunk findings and,
     per invariant, the examples judged and exercised.  ``enough`` ends the search early
-    once what it looks for was found (the self-test stops at its mutant's clauses)."""
+    once what it looks for was found (the self-test stops at its mutant's clauses).
+
+    An implementation that cannot run an example ends the search: its error is raised,
+    unless ``keep_broken``, where the outcome is returned with the error in ``broken``
+    and the example in ``broken_on``, beside everything judged before it."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
     from hypothesis import seed as fixed_seed
     from hypothesis.database import DirectoryBasedExampleDatabase, InMemoryExampleDatabase
@@ -242,7 +249,7 @@ def hunt(
                 _keep(outcome, member)
         active = [one for one in active if one.name not in outcome.findings]
     outcome.elapsed_s = round(time.monotonic() - started, 3)
-    if outcome.broken is not None:
+    if outcome.broken is not None and not keep_broken:
         raise outcome.broken
     return outcome
 

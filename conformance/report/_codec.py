@@ -82,6 +82,7 @@ def _decode_check(pointer: str, data: _Object) -> CheckResult:
             scenario=evidence["scenario"],
             trace=evidence["trace"],
             counterexample=evidence["counterexample"],
+            error=evidence.get("error"),
         ),
         failures=tuple(
             _make(

@@ -87,6 +87,8 @@ def _check(clause: ClauseResult, check: CheckResult) -> dict[str, object]:
             "scenario": evidence.scenario,
             "trace": evidence.trace,
             "counterexample": evidence.counterexample,
+            # only where an error left a record: the other entries stay as they were
+            **({"error": evidence.error} if evidence.error is not None else {}),
         },
         "failures": [
             {

@@ -45,11 +45,17 @@ __all__ = [
 
 @dataclass(frozen=True, kw_only=True)
 class Evidence:
-    """Files that show what happened, as paths relative to the report directory."""
+    """Files that show what happened, as paths relative to the report directory.
+
+    ``error`` is the record of an error: the implementation's message, the step it
+    failed on and, for an in-process harness, its traceback, beside the scenario
+    (``rttool replay`` runs it again); the trace of an error holds the steps answered
+    before it."""
 
     scenario: str | None = None
     trace: str | None = None
     counterexample: str | None = None
+    error: str | None = None
 
     def __post_init__(self) -> None:
         normalise_strings(self)
@@ -58,6 +64,7 @@ class Evidence:
         """``(label, path)`` for every piece of evidence present, in a fixed order."""
         found = (
             ("counterexample", self.counterexample),
+            ("error", self.error),
             ("scenario", self.scenario),
             ("trace", self.trace),
         )

@@ -39,6 +39,7 @@ def evidence(draw: st.DrawFn) -> Evidence:
         scenario=draw(optional_texts),
         trace=draw(optional_texts),
         counterexample=draw(optional_texts),
+        error=draw(optional_texts),
     )
 
 
