@@ -21,6 +21,7 @@ from conformance.report import (
     StandingReport,
     SuiteInfo,
 )
+from conformance.situations import clause_situations
 
 __all__ = ["build_report", "redacted", "rule_result", "selected_clause"]
 
@@ -46,13 +47,14 @@ def rule_result(state: SuiteState, rule_id: str) -> RuleResult | None:
     # Every clause is listed (one left out of a partial run stays untested), but only the
     # clauses asked for collect outcomes.
     by_clause: dict[str, list[CheckResult]] = {clause_id: [] for clause_id in wanted}
+    declared = clause_situations()
     for case in state.cases:
         outcome = state.outcomes.get(case.id)
         if outcome is None:
             continue
         for clause_id in case.clauses:
             if clause_id in by_clause:
-                by_clause[clause_id].append(_check(case.name, outcome, case.kind))
+                by_clause[clause_id].append(_check(case.name, outcome, case.kind, clause_id))
     return RuleResult(
         id=rule.id,
         title=rule.title,
@@ -67,6 +69,7 @@ def rule_result(state: SuiteState, rule_id: str) -> RuleResult | None:
                 number=clause.number,
                 text=clause.text,
                 checks=tuple(by_clause.get(clause.id, ())),
+                situations=tuple(s.words for s in declared.get(clause.id, ())),
             )
             for clause in rule.clauses
         ),
@@ -108,7 +111,7 @@ def build_report(
     )
 
 
-def _check(name: str, outcome: CaseOutcome, kind: str) -> CheckResult:
+def _check(name: str, outcome: CaseOutcome, kind: str, clause: str) -> CheckResult:
     return CheckResult(
         name=name,
         outcome=outcome.outcome,  # type: ignore[arg-type]
@@ -135,6 +138,7 @@ def _check(name: str, outcome: CaseOutcome, kind: str) -> CheckResult:
         if outcome.outcome == "failed"
         else (),
         hunt=_figures(outcome) if kind == "hunt" else None,
+        reached=tuple(outcome.reached.get(clause, ())),
     )
 
 

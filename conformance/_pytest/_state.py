@@ -22,6 +22,7 @@ from conformance._pytest._options import RunOptions
 from conformance._redact import redacted
 from conformance.cases import Case
 from conformance.rules import Corpus
+from conformance.situations import clause_situations
 from conformance.toolkit import (
     CheckContext,
     CheckFailed,
@@ -29,6 +30,7 @@ from conformance.toolkit import (
     NotApplicable,
     ScenarioRunner,
     Untested,
+    reached_situations,
 )
 
 __all__ = ["CaseOutcome", "SuiteState"]
@@ -49,6 +51,8 @@ class CaseOutcome:
     hunt: dict[str, float] | None = None
     #: every failed expectation of a failed case: ``{message, scenario, pointer, reading}``
     failures: list[dict[str, str | None]] = field(default_factory=list)
+    #: clause id -> the situations of the clause the case's traces reached
+    reached: dict[str, list[str]] = field(default_factory=dict)
 
     def to_json(self) -> str:
         """One JSON string (pytest's user properties carry it)."""
@@ -152,6 +156,7 @@ class SuiteState:
             evidence,
             context.evidence.hunt if context is not None else None,
             outcome.failures,
+            _reached(case, context) if context is not None else {},
         )
 
     def _judge(
@@ -278,6 +283,16 @@ class _Answered:
         # An Unsupported may be the driver's own verdict from the handshake: no answer.
         self.answered = self.answered or isinstance(trace, Trace)
         return trace
+
+
+def _reached(case: Case, context: CheckContext) -> dict[str, list[str]]:
+    """The situations of each of the case's clauses that its traces reached."""
+    declared = clause_situations()
+    return {
+        clause: list(reached_situations(declared[clause], context.evidence.runs, context.handshake))
+        for clause in case.clauses
+        if clause in declared
+    }
 
 
 def _failed(case_id: str, failures: tuple[Failure, ...] | list[Failure]) -> CaseOutcome:

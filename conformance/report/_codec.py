@@ -100,6 +100,7 @@ def _decode_check(pointer: str, data: _Object) -> CheckResult:
         else _make(
             f"{pointer}/hunt", HuntFigures, judged=hunt["judged"], exercised=hunt["exercised"]
         ),
+        reached=tuple(cast("list[str]", data.get("reached", []))),
     )
 
 
@@ -116,6 +117,7 @@ def _decode_clause(pointer: str, data: _Object) -> ClauseResult:
         number=data["number"],
         text=data["text"],
         checks=checks,
+        situations=tuple(cast("list[str]", data.get("situations", []))),
     )
 
 

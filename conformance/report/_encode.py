@@ -102,6 +102,8 @@ def _check(clause: ClauseResult, check: CheckResult) -> dict[str, object]:
         "hunt": None
         if check.hunt is None
         else {"judged": check.hunt.judged, "exercised": check.hunt.exercised},
+        # only where its clause names situations: reports without them stay as they were
+        **({"reached": list(check.reached)} if clause.situations else {}),
     }
 
 
@@ -114,6 +116,11 @@ def _clause(clause: ClauseResult) -> dict[str, object]:
         "text": clause.text,
         "standing": clause.standing,
         "counts": _check_counts(clause.counts),
+        **(
+            {"situations": list(clause.situations), "unreached": list(clause.unreached)}
+            if clause.situations
+            else {}
+        ),
         "checks": [_check(clause, check) for check in clause.checks],
     }
 

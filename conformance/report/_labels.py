@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from urllib.parse import quote
 
-from conformance.report._model import CheckCounts, CheckResult
+from conformance.report._model import CheckCounts, CheckResult, ClauseResult
 from conformance.report._run import HuntSummary
 from conformance.report._values import Standing
 
@@ -19,6 +19,7 @@ __all__ = [
     "hunt_figures_phrase",
     "hunt_sentence",
     "reading_url",
+    "situations_phrase",
     "standing_label",
 ]
 
@@ -40,6 +41,17 @@ STANDING_SYMBOLS: Mapping[Standing, str] = MappingProxyType(
 def standing_label(standing: Standing) -> str:
     """``✅ conforms`` and so on."""
     return f"{STANDING_SYMBOLS[standing]} {standing}"
+
+
+def situations_phrase(clause: ClauseResult) -> str:
+    """``2 of 3 situations reached; not reached: a turn read after a reload`` for a clause
+    whose checks left a situation of its text unreached; ``""`` otherwise (then its
+    standing says all there is)."""
+    if not clause.unreached:
+        return ""
+    total = len(clause.situations)
+    reached = total - len(clause.unreached)
+    return f"{reached} of {total} situations reached; not reached: {', '.join(clause.unreached)}"
 
 
 def check_symbol(check: CheckResult) -> str:

@@ -12,6 +12,7 @@ from conformance.report._labels import (
     hunt_figures_phrase,
     hunt_sentence,
     reading_url,
+    situations_phrase,
     standing_label,
 )
 from conformance.report._model import ClauseResult, FailedExpectation, RuleResult
@@ -111,9 +112,11 @@ def _rule_table(report: StandingReport) -> list[str]:
 
 
 def _clause(clause: ClauseResult, options: RenderOptions) -> list[str]:
+    situations = markdown(situations_phrase(clause))
     lines = [
         f"- **{markdown(clause.citation)}** {standing_label(clause.standing)} "
-        f"({counts_phrase(clause.counts)}): {_text(clause.text)}"
+        f"({'; '.join(filter(None, [counts_phrase(clause.counts), situations]))}): "
+        f"{_text(clause.text)}"
     ]
     for check in clause.checks:
         figures = hunt_figures_phrase(check)
