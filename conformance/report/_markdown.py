@@ -179,6 +179,12 @@ def standing_markdown(report: StandingReport, options: RenderOptions | None = No
         lines += _rule(rule, options)
     if report.hunt is not None:
         lines += ["## Hunt", "", hunt_sentence(report.hunt), ""]
+        if report.hunt_status() == "failed":
+            lines += [
+                "It stopped on an example the implementation could not run: its checks "
+                "report the error, and their evidence holds the example.",
+                "",
+            ]
     elif report.hunt_status() == "failed":
         lines += [
             "## Hunt",

@@ -63,6 +63,8 @@ def test_a_hunt_that_errors_still_reports_what_it_judged(report_dir: Path) -> No
     hunted = [check for check in _errored(report_dir) if check["kind"] == "hunt"]
     assert hunted
     assert all(check["hunt"]["judged"] == standing["hunt"]["examples"] for check in hunted)
+    markdown = (report_dir / "STANDING.md").read_text(encoding="utf-8")
+    assert "It stopped on an example the implementation could not run" in markdown
 
 
 @pytest.mark.parametrize("kind", ["check", "hunt"])
