@@ -156,7 +156,7 @@ def _result(
         statusDetails=StatusDetails(message=message, trace=_trace(check) if check else None),
         # The UI renders descriptionHtml as HTML: the clause text goes in escaped.
         descriptionHtml=f"<p>{html.escape(f'{clause.citation}: {clause.text}', quote=True)}</p>"
-        + (f"<p>{html.escape(situations_phrase(clause))}</p>" if clause.unreached else ""),
+        + (f"<p>{html.escape(situations_phrase(clause))}</p>" if situations_phrase(clause) else ""),
         labels=_labels(rule, clause, check.kind if check else "check"),
         links=[Link(type="link", url=source, name=rule.id)] if source else [],
         parameters=[

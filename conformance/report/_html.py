@@ -153,7 +153,7 @@ def _clause(clause: ClauseResult, options: RenderOptions) -> list[str]:
         f'<span class="muted">({_e(counts_phrase(clause.counts))})</span></h3>',
         *(
             [f'<p class="situations">{_e(situations_phrase(clause))}</p>']
-            if clause.unreached
+            if situations_phrase(clause)
             else []
         ),
         f'<p class="text">{_code_spans(clause.text)}</p>',

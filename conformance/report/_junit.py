@@ -68,7 +68,7 @@ def _testcase(
     _properties(
         case,
         [("clause", clause.id), ("citation", clause.citation), ("kind", check.kind)]
-        + [("situations", situations_phrase(clause))] * bool(clause.unreached),
+        + [("situations", situations_phrase(clause))] * bool(situations_phrase(clause)),
     )
     why = expected.get(clause.check_id(check))
     if check.outcome in ("failed", "error") and why is not None:

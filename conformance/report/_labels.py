@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from urllib.parse import quote
 
-from conformance.report._model import CheckCounts, CheckResult, ClauseResult
+from conformance.report._model import CheckCounts, CheckResult, ClauseResult, clause_standing
 from conformance.report._run import HuntSummary
 from conformance.report._values import Standing
 
@@ -45,9 +45,10 @@ def standing_label(standing: Standing) -> str:
 
 def situations_phrase(clause: ClauseResult) -> str:
     """``2 of 3 situations reached; not reached: a turn read after a reload`` for a clause
-    whose checks left a situation of its text unreached; ``""`` otherwise (then its
-    standing says all there is)."""
-    if not clause.unreached:
+    that would conform but for situations of its text its passing checks left unreached;
+    ``""`` otherwise (then its standing says all there is: a failure, an error, or
+    nothing that passed)."""
+    if not clause.unreached or clause_standing(clause.checks) != "conforms":
         return ""
     total = len(clause.situations)
     reached = total - len(clause.unreached)
