@@ -116,13 +116,20 @@ class Driver:
         session = str(started["session"])
         reader = self._reader(started.get("turn_api"))
         steps: list[StepRecord] = []
-        for index, step in enumerate(scenario.steps):
-            raw = self._request({"cmd": "step", "session": session, "index": index}, "step_reply")
-            self._check_echo(raw, index, step.op)
-            if reader is not None:
-                raw = reader.replace_wire(raw)
-            steps.append(self._decode(StepRecord, raw, "step", f"/steps/{index}"))
-        finished = self._request({"cmd": "finish", "session": session}, "finished")
+        try:
+            for index, step in enumerate(scenario.steps):
+                request = {"cmd": "step", "session": session, "index": index}
+                raw = self._request(request, "step_reply")
+                self._check_echo(raw, index, step.op)
+                if reader is not None:
+                    raw = reader.replace_wire(raw)
+                steps.append(self._decode(StepRecord, raw, "step", f"/steps/{index}"))
+            finished = self._request({"cmd": "finish", "session": session}, "finished")
+        except ImplementationError as err:
+            # What was answered before the error is its evidence: the step that failed is
+            # the one after the last step recorded.
+            err.partial_trace = Trace(scenario=scenario.id, steps=tuple(steps), ledger=None)
+            raise
         return Trace(
             scenario=scenario.id,
             steps=tuple(steps),

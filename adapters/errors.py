@@ -8,6 +8,10 @@ names exactly what went wrong; the underlying cause is kept with ``raise ... fro
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from adapters.trace import Trace
 
 __all__ = [
     "BadJson",
@@ -59,9 +63,12 @@ class ImplementationError(RttoolError):
     """The implementation under test, or its harness, misbehaved.
 
     Reported on the affected checks as the implementation's fault; the run goes on.
+    Where it ended a scenario part way, ``partial_trace`` holds the steps answered before
+    it (set by :meth:`adapters.Driver.run`): the evidence a report keeps of the error.
     """
 
     kind = "implementation"
+    partial_trace: Trace | None = None
 
 
 class Unreachable(ImplementationError):

@@ -24,6 +24,7 @@ from conformance.report import (
     StandingReport,
     SuiteInfo,
 )
+from conformance.situations import clause_situations
 
 __all__ = ["build_report", "redacted", "rule_result", "selected_clause"]
 
@@ -49,13 +50,14 @@ def rule_result(state: SuiteState, rule_id: str) -> RuleResult | None:
     # Every clause is listed (one left out of a partial run stays untested), but only the
     # clauses asked for collect outcomes.
     by_clause: dict[str, list[CheckResult]] = {clause_id: [] for clause_id in wanted}
+    declared = clause_situations()
     for case in state.cases:
         outcome = state.outcomes.get(case.id)
         if outcome is None:
             continue
         for clause_id in case.clauses:
             if clause_id in by_clause:
-                by_clause[clause_id].append(_check(case.name, outcome, case.kind))
+                by_clause[clause_id].append(_check(case.name, outcome, case.kind, clause_id))
     return RuleResult(
         id=rule.id,
         title=rule.title,
@@ -70,6 +72,7 @@ def rule_result(state: SuiteState, rule_id: str) -> RuleResult | None:
                 number=clause.number,
                 text=clause.text,
                 checks=tuple(by_clause.get(clause.id, ())),
+                situations=tuple(s.words for s in declared.get(clause.id, ())),
             )
             for clause in rule.clauses
         ),
@@ -133,7 +136,10 @@ def _shard_info(state: SuiteState) -> ShardInfo | None:
     if plan is None:
         return None
     hunted = tuple(
-        ShardHunt(clause=case.clauses[0], check=_check(case.name, outcome, case.kind))
+        ShardHunt(
+            clause=case.clauses[0],
+            check=_check(case.name, outcome, case.kind, case.clauses[0]),
+        )
         for case in state.cases
         if case.kind == "hunt" and case.clauses and (outcome := state.outcomes.get(case.id))
     )
@@ -147,7 +153,7 @@ def _shard_info(state: SuiteState) -> ShardInfo | None:
     )
 
 
-def _check(name: str, outcome: CaseOutcome, kind: str) -> CheckResult:
+def _check(name: str, outcome: CaseOutcome, kind: str, clause: str) -> CheckResult:
     return CheckResult(
         name=name,
         outcome=outcome.outcome,  # type: ignore[arg-type]
@@ -160,6 +166,7 @@ def _check(name: str, outcome: CaseOutcome, kind: str) -> CheckResult:
             scenario=outcome.evidence.get("scenario"),
             trace=outcome.evidence.get("trace"),
             counterexample=outcome.evidence.get("counterexample"),
+            error=outcome.evidence.get("error"),
         ),
         failures=tuple(
             FailedExpectation(
@@ -173,6 +180,7 @@ def _check(name: str, outcome: CaseOutcome, kind: str) -> CheckResult:
         if outcome.outcome == "failed"
         else (),
         hunt=_figures(outcome) if kind == "hunt" else None,
+        reached=tuple(outcome.reached.get(clause, ())),
     )
 
 

@@ -17,13 +17,14 @@ from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance import __version__
-from conformance._files import write_file
+from conformance._errored import ERROR_FILE, error_record, save_json
 from conformance._pytest._options import RunOptions
 from conformance._pytest._shard import ShardPlan
 from conformance._redact import redacted
 from conformance.cases import Case, judge
 from conformance.rules import Corpus
-from conformance.toolkit import CheckContext, Failure, ScenarioRunner
+from conformance.situations import clause_situations
+from conformance.toolkit import CheckContext, Failure, ScenarioRunner, reached_situations
 
 __all__ = ["CaseOutcome", "SuiteState"]
 
@@ -43,6 +44,8 @@ class CaseOutcome:
     hunt: dict[str, float] | None = None
     #: every failed expectation of a failed case: ``{message, scenario, pointer, reading}``
     failures: list[dict[str, str | None]] = field(default_factory=list)
+    #: clause id -> the situations of the clause the case's traces reached
+    reached: dict[str, list[str]] = field(default_factory=dict)
 
     def to_json(self) -> str:
         """One JSON string (pytest's user properties carry it)."""
@@ -121,8 +124,9 @@ class SuiteState:
         """
         started = time.perf_counter()
         context: CheckContext | None = None
+        error: ImplementationError | None = None
         try:
-            outcome, context = self._judge(case)
+            outcome, context, error = self._judge(case)
         except KeyboardInterrupt:
             raise
         except BaseException as err:  # the suite's own fault, outside any check
@@ -132,7 +136,7 @@ class SuiteState:
         message = outcome.message
         if outcome.outcome in ("failed", "error") and context is not None:
             try:
-                evidence = self._write_evidence(case, context)
+                evidence = self._write_evidence(case, context, error)
             except KeyboardInterrupt:
                 raise
             except BaseException as err:
@@ -147,22 +151,27 @@ class SuiteState:
             evidence,
             context.evidence.hunt if context is not None else None,
             outcome.failures,
+            _reached(case, context) if context is not None else {},
         )
 
-    def _judge(self, case: Case) -> tuple[CaseOutcome, CheckContext | None]:
-        """Run ``case``: its outcome, and the context its evidence is in."""
+    def _judge(
+        self, case: Case
+    ) -> tuple[CaseOutcome, CheckContext | None, ImplementationError | None]:
+        """Run ``case``: its outcome, the context its evidence is in, and the error of the
+        implementation that ended it, if one did."""
         halted = self._timeouts >= self.HANG_AFTER
         if halted and self._handshake is None:
             # Not even the hello was answered in this process: nothing can be tried.
-            return CaseOutcome(case.id, "error", self._halt_message(), fault="implementation"), None
+            halt = CaseOutcome(case.id, "error", self._halt_message(), fault="implementation")
+            return halt, None, None
         answered = _Answered(self.driver)
         try:
             handshake = self.handshake()
         except ImplementationError as err:
-            return self._errored(case.id, err, answered), None
+            return self._errored(case.id, err, answered), None, _kept(err)
         reason = self.applicable(case, handshake)
         if reason is not None:
-            return CaseOutcome(case.id, "skipped", reason, "not-applicable"), None
+            return CaseOutcome(case.id, "skipped", reason, "not-applicable"), None, None
         runner: ScenarioRunner = answered
         if halted:
             # Taken to hang: the case still runs up to its first request, so that what
@@ -170,17 +179,19 @@ class SuiteState:
             runner = _Halted(handshake, self._halt_message())
         judged = judge(case, runner, strict_pointers=self.options.strict_pointers)
         if judged.verdict == "error" and judged.error is not None:
-            return self._errored(case.id, judged.error, answered), judged.context
+            errored = self._errored(case.id, judged.error, answered)
+            return errored, judged.context, _kept(judged.error)
         if answered.answered:
             self._timeouts = 0  # the implementation answered a scenario: it does not hang
         if judged.verdict == "failed":
-            return _failed(case.id, judged.failures), judged.context
+            return _failed(case.id, judged.failures), judged.context, None
         if judged.verdict in ("untested", "not-applicable"):
             message = f"{judged.verdict}: {judged.reason}"
-            return CaseOutcome(case.id, "skipped", message, judged.verdict), judged.context
-        return CaseOutcome(case.id, "passed"), judged.context
+            skipped = CaseOutcome(case.id, "skipped", message, judged.verdict)
+            return skipped, judged.context, None
+        return CaseOutcome(case.id, "passed"), judged.context, None
 
-    def _errored(self, case_id: str, err: Exception, answered: _Answered) -> CaseOutcome:
+    def _errored(self, case_id: str, err: BaseException, answered: _Answered) -> CaseOutcome:
         """A case that raised: the implementation's fault (a timeout counts towards taking
         it to hang) or the suite's own."""
         if isinstance(err, TimedOut):
@@ -197,7 +208,9 @@ class SuiteState:
             return CaseOutcome(case_id, "error", _line(str(err)), fault="implementation")
         return CaseOutcome(case_id, "error", _raised(err), fault="suite")
 
-    def _write_evidence(self, case: Case, context: CheckContext) -> dict[str, str]:
+    def _write_evidence(
+        self, case: Case, context: CheckContext, error: ImplementationError | None
+    ) -> dict[str, str]:
         root = self.options.report_dir
         if root is None or not context.evidence.runs:
             return {}
@@ -207,18 +220,30 @@ class SuiteState:
         written: dict[str, str] = {}
         if found is not None:
             written["counterexample"] = _dump(root, folder / "counterexample.json", found)
-        # The evidence is the scenario the first failure was observed in (else the last).
+        # The evidence is the scenario the first failure was observed in (else the last,
+        # which is the one an error ended).
         observed = next((f.scenario for f in context.failures if f.scenario), None)
-        chosen = [run for run in context.evidence.runs if run[0].id == observed]
+        chosen = [run for run in context.evidence.runs if run[0].id == observed and not error]
         scenario, trace = (chosen or context.evidence.runs)[-1]
         written["scenario"] = _dump(root, folder / "scenario.json", to_json(scenario))
         if trace is not None:
             written["trace"] = _dump(root, folder / "trace.json", to_json(trace))
+        if error is not None and not found:
+            record = error_record(error, scenario, case=case.id)
+            written["error"] = save_json(root, folder / ERROR_FILE, record)
         return written
 
 
 class _NotRun(ImplementationError):
     """A request the suite did not send: the implementation is taken to hang."""
+
+
+def _kept(err: BaseException) -> ImplementationError | None:
+    """The implementation's error whose evidence is kept for replay (a request the suite
+    never sent, and a fault of the suite itself, leave nothing to replay)."""
+    if isinstance(err, ImplementationError) and not isinstance(err, _NotRun):
+        return err
+    return None
 
 
 class _Halted:
@@ -258,6 +283,16 @@ class _Answered:
         return trace
 
 
+def _reached(case: Case, context: CheckContext) -> dict[str, list[str]]:
+    """The situations of each of the case's clauses that its traces reached."""
+    declared = clause_situations()
+    return {
+        clause: list(reached_situations(declared[clause], context.evidence.runs, context.handshake))
+        for clause in case.clauses
+        if clause in declared
+    }
+
+
 def _failed(case_id: str, failures: tuple[Failure, ...] | list[Failure]) -> CaseOutcome:
     """A failed case: its message is the first failure, and every failure is listed."""
     listed = [
@@ -273,11 +308,7 @@ def _failed(case_id: str, failures: tuple[Failure, ...] | list[Failure]) -> Case
 
 
 def _dump(root: Path, relative: Path, value: object) -> str:
-    # Text the implementation sent may hold lone surrogates, which UTF-8 cannot carry:
-    # they are written as JSON escapes, like every other character JSON must escape.
-    text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
-    write_file(root, relative, text.encode("utf-8", errors="backslashreplace"))
-    return relative.as_posix()
+    return save_json(root, relative, value)
 
 
 def _raised(err: BaseException) -> str:

@@ -35,7 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("_rules", "lint, list, show, import and compare the rule corpus"),
     "serve-reference": ("_serve", "serve the bundled reference runtime's HTTP API"),
     "run": ("_run", "run the suite against an implementation and report its standing"),
-    "replay": ("_replay", "run a saved counterexample again and say whether it still fails"),
+    "replay": ("_replay", "run a saved counterexample or error again: does it still fail?"),
     "report": ("_report", "render, compare and gate standing reports"),
     "expectations": ("_expectations", "keep an expectations file in step with a report"),
     "selftest": ("_selftest", "prove every check fails against a runtime breaking its clause"),

@@ -1,11 +1,15 @@
 """``rttool replay FILE``: run a saved counterexample again and say whether it still fails.
 
-FILE is a ``counterexample.json`` written by the hunt (it names its invariant) or a bare
+FILE is a ``counterexample.json`` written by the hunt (it names its invariant), the
+``error.json`` an error left in the report directory (it holds its scenario), or a bare
 scenario JSON (then every invariant is judged, and nothing else: a check's evidence
 scenario is not judged by its check, so the command says how to re-run the check).
 Exit 1 when an invariant still fails, 0 when none does, 2 for a bad file, 3 when the
-implementation cannot be driven, 4 when it cannot run the scenario (it lacks a
-capability the scenario needs): nothing was shown.
+implementation cannot be driven or errors on the scenario (the step it failed on is
+said, and whether the error recorded beside the file is the same), 4 when it cannot
+run the scenario (it lacks a capability the scenario needs): nothing was shown.
+``--trace FILE`` writes the trace the scenario made (only the steps answered, where the
+implementation errored).
 
 The command computes a :class:`Replayed` and renders it (:func:`replayed_text`).
 """
@@ -13,15 +17,23 @@ The command computes a :class:`Replayed` and renders it (:func:`replayed_text`).
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from conformance._escape import printable
 from conformance.cli._output import Output, emit, text
+from conformance.cli._replay_errors import (
+    Errored,
+    error_lines,
+    errored_on,
+    recorded_error,
+    write_trace,
+)
 
 if TYPE_CHECKING:
     from adapters import Trace, Unsupported
+    from adapters.errors import ImplementationError
     from adapters.handshake import Handshake
     from adapters.scenario import Scenario
     from conformance.toolkit import Invariant
@@ -62,10 +74,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="per-request timeout for the implementation (default 30)",
     )
+    parser.add_argument(
+        "--trace",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="write the trace the scenario made to FILE (the steps answered, on an error)",
+    )
     parser.set_defaults(handler=replay)
 
 
-def _load(path: Path) -> tuple[object, str | None]:
+def _load(path: Path) -> tuple[object, str | None, str | None]:
+    """The file's scenario, the invariant it names and the error recorded with it."""
     from adapters.errors import SuiteError
     from adapters.limits import TooDeep, loads
 
@@ -81,8 +101,9 @@ def _load(path: Path) -> tuple[object, str | None]:
         raise SuiteError("the file is not JSON", file=str(path), reason=str(err)[:200]) from err
     if isinstance(data, dict) and "scenario" in data:
         invariant = data.get("invariant")
-        return data["scenario"], invariant if isinstance(invariant, str) else None
-    return data, None
+        named = invariant if isinstance(invariant, str) else None
+        return data["scenario"], named, recorded_error(path, data)
+    return data, None, recorded_error(path, None)
 
 
 @dataclass(frozen=True)
@@ -102,6 +123,12 @@ class Replayed:
     named: str | None = None
     #: the clause of the evidence folder the file lies in, if it does
     clause: str | None = None
+    #: the error the report directory recorded for this scenario, if it did
+    recorded: str | None = None
+    #: the implementation errored on the scenario: where, and what it said
+    errored: Errored | None = None
+    #: where ``--trace`` wrote the trace, if it was asked for
+    trace_file: str | None = None
 
 
 def replay(args: argparse.Namespace) -> int:
@@ -111,22 +138,25 @@ def replay(args: argparse.Namespace) -> int:
     return replayed.exit_code
 
 
-def _scenario(args: argparse.Namespace) -> tuple[Scenario, str | None, str] | Replayed:
-    """The file's scenario, the invariant it names, and the implementation's spec."""
+def _scenario(
+    args: argparse.Namespace,
+) -> tuple[Scenario, str | None, str | None, str] | Replayed:
+    """The file's scenario, the invariant it names, the error recorded with it, and the
+    implementation's spec."""
     from adapters.codec import CodecError, check_outbound, from_json
     from adapters.errors import RttoolError, SuiteError
     from adapters.scenario import Scenario
     from conformance._pytest import resolve_spec
 
     try:
-        raw, named = _load(args.file)
+        raw, named, recorded = _load(args.file)
         try:
             check_outbound("scenario", raw)
         except SuiteError as err:
             raise SuiteError(
                 "the file's scenario breaks the protocol schema", file=str(args.file), **err.details
             ) from err
-        return from_json(Scenario, raw), named, resolve_spec(args.impl, args.mutant)
+        return from_json(Scenario, raw), named, recorded, resolve_spec(args.impl, args.mutant)
     except (RttoolError, CodecError) as err:
         return Replayed(2, f"rttool: error: {_redacted(str(err))}")
 
@@ -160,22 +190,41 @@ def _replayed(args: argparse.Namespace) -> Replayed:
     loaded = _scenario(args)
     if isinstance(loaded, Replayed):
         return loaded
-    scenario, named, spec = loaded
+    scenario, named, recorded, spec = loaded
     chosen = _invariants(named, args.file)
     if isinstance(chosen, Replayed):
         return chosen
     try:
         handshake, trace = _driven(spec, scenario, args.timeout)
     except ImplementationError as err:
-        said = _redacted(str(err))
-        return Replayed(3, f"rttool: the implementation could not be driven: {said}")
+        if err.partial_trace is None:  # nothing of the scenario ran
+            said = _redacted(str(err))
+            return Replayed(3, f"rttool: the implementation could not be driven: {said}")
+        return _errored_again(scenario, err, recorded, write_trace(args.trace, err.partial_trace))
     if isinstance(trace, Unsupported):
         return Replayed(
             EXIT_UNTESTED,
             "rttool: not replayed: the implementation lacks capability "
             f"{trace.capability}, which the scenario needs",
         )
-    return _judged(scenario, chosen, handshake, trace, named=named, file=args.file)
+    judged = _judged(scenario, chosen, handshake, trace, named=named, file=args.file)
+    return replace(judged, recorded=recorded, trace_file=write_trace(args.trace, trace))
+
+
+def _errored_again(
+    scenario: Scenario, err: ImplementationError, recorded: str | None, trace_file: str | None
+) -> Replayed:
+    """The implementation errored part way through the scenario."""
+    from conformance.hunt import steps_summary
+
+    return Replayed(
+        3,
+        steps=len(scenario.steps),
+        summary=steps_summary(scenario),
+        recorded=recorded,
+        errored=errored_on(scenario, err),
+        trace_file=trace_file,
+    )
 
 
 def _judged(
@@ -204,7 +253,8 @@ def _judged(
 
 
 def replayed_text(replayed: Replayed) -> Output:
-    """The scenario replayed, then each invariant that still fails, or that none does."""
+    """The scenario replayed, then the error it still raises, or each invariant that still
+    fails, or that none does."""
     if replayed.problem is not None:
         return Output(err=text([printable(replayed.problem)]))
     steps = replayed.steps
@@ -212,6 +262,9 @@ def replayed_text(replayed: Replayed) -> Output:
         f"replayed {steps} {'step' if steps == 1 else 'steps'}: "
         f"{printable(_shortened(replayed.summary))}"
     ]
+    lines += error_lines(replayed.errored, replayed.recorded, replayed.trace_file)
+    if replayed.errored is not None:
+        return Output(text(lines))
     lines += [
         f"still fails: {name} ({', '.join(clauses)}): {printable(message)}"
         for name, clauses, message in replayed.failing

@@ -95,7 +95,9 @@ class _SharedSearch:
             ]
             self.invariants = tuple(claimed)
             try:
-                self.outcome = hunt(ctx.runner, ctx.handshake, claimed, self._budget(ctx))
+                self.outcome = hunt(
+                    ctx.runner, ctx.handshake, claimed, self._budget(ctx), keep_broken=True
+                )
             except Exception as err:
                 self.failure = err
                 raise
@@ -141,6 +143,12 @@ def _case(invariant: Invariant, shared: _SharedSearch) -> Case:
         if outcome.error is not None:
             raise Untested(outcome.error)
         found = outcome.findings.get(invariant.name)
+        if found is None and outcome.broken is not None:
+            # The search ended on an example the implementation could not run: what it
+            # judged before stands (above), and the example is this error's evidence.
+            if outcome.broken_on is not None:
+                ctx.evidence.runs.append((outcome.broken_on, outcome.broken.partial_trace))
+            raise outcome.broken
         if found is None and outcome.interrupted:
             raise Untested(
                 f"the hunt was interrupted after {outcome.examples} examples, "

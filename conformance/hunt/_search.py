@@ -118,6 +118,8 @@ class HuntOutcome:
     #: the search was interrupted (Ctrl-C, a cancelled CI job): it stopped there, with
     #: what it had found
     interrupted: bool = False
+    #: the example it could not run (its partial trace is the error's)
+    broken_on: Scenario | None = None
 
 
 class _Batch:
@@ -148,7 +150,7 @@ class _Batch:
         try:
             trace = self.runner.run(scenario)
         except ImplementationError as err:
-            outcome.broken = err
+            outcome.broken, outcome.broken_on = err, scenario
             return
         if isinstance(trace, Unsupported):
             from hypothesis import reject
@@ -184,10 +186,15 @@ def hunt(
     budget: Budget,
     *,
     enough: Callable[[HuntOutcome], bool] | None = None,
+    keep_broken: bool = False,
 ) -> HuntOutcome:
     """Search for scenarios that break ``invariants``; return the shrunk findings and,
     per invariant, the examples judged and exercised.  ``enough`` ends the search early
-    once what it looks for was found (the self-test stops at its mutant's clauses)."""
+    once what it looks for was found (the self-test stops at its mutant's clauses).
+
+    An implementation that cannot run an example ends the search: its error is raised,
+    unless ``keep_broken``, where the outcome is returned with the error in ``broken``
+    and the example in ``broken_on``, beside everything judged before it."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
     from hypothesis import seed as fixed_seed
     from hypothesis.database import DirectoryBasedExampleDatabase, InMemoryExampleDatabase
@@ -282,7 +289,7 @@ def hunt(
     if database is not None and database is budget.store:
         outcome.replayed = getattr(database, "replayed", None)
         outcome.store_lost = bool(getattr(database, "lost", False))
-    if outcome.broken is not None:
+    if outcome.broken is not None and not keep_broken:
         raise outcome.broken
     return outcome
 

@@ -83,7 +83,10 @@ def _hunt(report: StandingReport) -> str:
     status = report.hunt_status()
     if report.hunt is not None:
         found = report.hunt.counterexamples
-        return f"{report.hunt.examples} examples, {found} counterexample{'s' * (found != 1)}"
+        stopped = ", stopped on an error" if status == "failed" else ""
+        return (
+            f"{report.hunt.examples} examples, {found} counterexample{'s' * (found != 1)}{stopped}"
+        )
     return {
         "failed": "did not complete",
         "skipped": "nothing to search",

@@ -28,7 +28,7 @@ from allure_commons.model2 import (
 )
 
 from conformance._escape import http_url, safe_relative_path
-from conformance.report._labels import failure_lines
+from conformance.report._labels import failure_lines, situations_phrase
 from conformance.report._model import CheckResult, ClauseResult, RuleResult
 from conformance.report._output import CopiedFile, OutputFile, Rendered, RenderOptions
 from conformance.report._standing import StandingReport
@@ -155,7 +155,8 @@ def _result(
         stage="finished",
         statusDetails=StatusDetails(message=message, trace=_trace(check) if check else None),
         # The UI renders descriptionHtml as HTML: the clause text goes in escaped.
-        descriptionHtml=f"<p>{html.escape(f'{clause.citation}: {clause.text}', quote=True)}</p>",
+        descriptionHtml=f"<p>{html.escape(f'{clause.citation}: {clause.text}', quote=True)}</p>"
+        + (f"<p>{html.escape(situations_phrase(clause))}</p>" if situations_phrase(clause) else ""),
         labels=_labels(rule, clause, check.kind if check else "check"),
         links=[Link(type="link", url=source, name=rule.id)] if source else [],
         parameters=[

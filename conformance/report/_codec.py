@@ -87,6 +87,7 @@ def _decode_check(pointer: str, data: _Object) -> CheckResult:
             scenario=evidence["scenario"],
             trace=evidence["trace"],
             counterexample=evidence["counterexample"],
+            error=evidence.get("error"),
         ),
         failures=tuple(
             _make(
@@ -104,6 +105,7 @@ def _decode_check(pointer: str, data: _Object) -> CheckResult:
         else _make(
             f"{pointer}/hunt", HuntFigures, judged=hunt["judged"], exercised=hunt["exercised"]
         ),
+        reached=tuple(cast("list[str]", data.get("reached", []))),
     )
 
 
@@ -120,6 +122,7 @@ def _decode_clause(pointer: str, data: _Object) -> ClauseResult:
         number=data["number"],
         text=data["text"],
         checks=checks,
+        situations=tuple(cast("list[str]", data.get("situations", []))),
     )
 
 

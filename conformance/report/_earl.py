@@ -15,7 +15,7 @@ from types import MappingProxyType
 from urllib.parse import quote
 
 from conformance._escape import http_url
-from conformance.report._labels import failure_lines
+from conformance.report._labels import failure_lines, situations_phrase
 from conformance.report._model import ClauseResult, RuleResult
 from conformance.report._output import OutputFile, Rendered, RenderOptions
 from conformance.report._standing import StandingReport
@@ -62,7 +62,7 @@ def _info(clause: ClauseResult) -> str:
         if check.outcome in ("failed", "error")
     ]
     skipped = [check.message for check in clause.checks if check.outcome == "skipped"]
-    return "; ".join(problems or skipped[:1])
+    return "; ".join(problems or skipped[:1] or [situations_phrase(clause)])
 
 
 def _subject(report: StandingReport) -> dict[str, object]:

@@ -110,10 +110,10 @@ def _check_counts(counts: CheckCounts) -> dict[str, object]:
 
 
 def _check(clause: ClauseResult, check: CheckResult) -> dict[str, object]:
-    return _check_as(clause.check_id(check), check)
+    return _check_as(clause.check_id(check), check, reached=bool(clause.situations))
 
 
-def _check_as(check_id: str, check: CheckResult) -> dict[str, object]:
+def _check_as(check_id: str, check: CheckResult, *, reached: bool = False) -> dict[str, object]:
     evidence = check.evidence
     return {
         "id": check_id,
@@ -128,6 +128,8 @@ def _check_as(check_id: str, check: CheckResult) -> dict[str, object]:
             "scenario": evidence.scenario,
             "trace": evidence.trace,
             "counterexample": evidence.counterexample,
+            # only where an error left a record: the other entries stay as they were
+            **({"error": evidence.error} if evidence.error is not None else {}),
         },
         "failures": [
             {
@@ -141,6 +143,8 @@ def _check_as(check_id: str, check: CheckResult) -> dict[str, object]:
         "hunt": None
         if check.hunt is None
         else {"judged": check.hunt.judged, "exercised": check.hunt.exercised},
+        # only where its clause names situations: reports without them stay as they were
+        **({"reached": list(check.reached)} if reached else {}),
     }
 
 
@@ -153,6 +157,11 @@ def _clause(clause: ClauseResult) -> dict[str, object]:
         "text": clause.text,
         "standing": clause.standing,
         "counts": _check_counts(clause.counts),
+        **(
+            {"situations": list(clause.situations), "unreached": list(clause.unreached)}
+            if clause.situations
+            else {}
+        ),
         "checks": [_check(clause, check) for check in clause.checks],
     }
 

@@ -21,6 +21,7 @@ from conformance.report._labels import (
     hunt_figures_phrase,
     hunt_sentence,
     reading_url,
+    situations_phrase,
 )
 from conformance.report._model import CheckResult, ClauseResult, RuleResult
 from conformance.report._output import OutputFile, Rendered, RenderOptions
@@ -150,6 +151,11 @@ def _clause(clause: ClauseResult, options: RenderOptions) -> list[str]:
         f'<div class="clause" data-standing="{_e(clause.standing)}">',
         f"<h3>{_e(clause.citation)} {_standing(clause.standing)} "
         f'<span class="muted">({_e(counts_phrase(clause.counts))})</span></h3>',
+        *(
+            [f'<p class="situations">{_e(situations_phrase(clause))}</p>']
+            if situations_phrase(clause)
+            else []
+        ),
         f'<p class="text">{_code_spans(clause.text)}</p>',
     ]
     if not clause.checks:

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 
 from conformance._escape import xml_text
-from conformance.report._labels import failure_lines
+from conformance.report._labels import failure_lines, situations_phrase
 from conformance.report._model import CheckResult, ClauseResult, RuleResult
 from conformance.report._output import OutputFile, Rendered, RenderOptions
 from conformance.report._standing import StandingReport
@@ -65,7 +65,11 @@ def _testcase(
     case = _element(
         suite, "testcase", classname=rule.id, name=check.name, **_timing(time=check.duration_s)
     )
-    _properties(case, [("clause", clause.id), ("citation", clause.citation), ("kind", check.kind)])
+    _properties(
+        case,
+        [("clause", clause.id), ("citation", clause.citation), ("kind", check.kind)]
+        + [("situations", situations_phrase(clause))] * bool(situations_phrase(clause)),
+    )
     why = expected.get(clause.check_id(check))
     if check.outcome in ("failed", "error") and why is not None:
         # Listed in the expectations file: shown as skipped, the way xfail is, so that a

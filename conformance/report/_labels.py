@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from urllib.parse import quote
 
-from conformance.report._model import CheckCounts, CheckResult
+from conformance.report._model import CheckCounts, CheckResult, ClauseResult, clause_standing
 from conformance.report._run import HuntSummary
 from conformance.report._values import Standing
 
@@ -19,6 +19,7 @@ __all__ = [
     "hunt_figures_phrase",
     "hunt_sentence",
     "reading_url",
+    "situations_phrase",
     "standing_label",
 ]
 
@@ -40,6 +41,18 @@ STANDING_SYMBOLS: Mapping[Standing, str] = MappingProxyType(
 def standing_label(standing: Standing) -> str:
     """``✅ conforms`` and so on."""
     return f"{STANDING_SYMBOLS[standing]} {standing}"
+
+
+def situations_phrase(clause: ClauseResult) -> str:
+    """``2 of 3 situations reached; not reached: a turn read after a reload`` for a clause
+    that would conform but for situations of its text its passing checks left unreached;
+    ``""`` otherwise (then its standing says all there is: a failure, an error, or
+    nothing that passed)."""
+    if not clause.unreached or clause_standing(clause.checks) != "conforms":
+        return ""
+    total = len(clause.situations)
+    reached = total - len(clause.unreached)
+    return f"{reached} of {total} situations reached; not reached: {', '.join(clause.unreached)}"
 
 
 def check_symbol(check: CheckResult) -> str:

@@ -12,6 +12,7 @@ from conformance.report._labels import (
     hunt_figures_phrase,
     hunt_sentence,
     reading_url,
+    situations_phrase,
     standing_label,
 )
 from conformance.report._model import ClauseResult, FailedExpectation, RuleResult
@@ -117,9 +118,11 @@ def _rule_table(report: StandingReport) -> list[str]:
 
 
 def _clause(clause: ClauseResult, options: RenderOptions) -> list[str]:
+    situations = markdown(situations_phrase(clause))
     lines = [
         f"- **{markdown(clause.citation)}** {standing_label(clause.standing)} "
-        f"({counts_phrase(clause.counts)}): {_text(clause.text)}"
+        f"({'; '.join(filter(None, [counts_phrase(clause.counts), situations]))}): "
+        f"{_text(clause.text)}"
     ]
     for check in clause.checks:
         figures = hunt_figures_phrase(check)
@@ -182,6 +185,12 @@ def standing_markdown(report: StandingReport, options: RenderOptions | None = No
         lines += _rule(rule, options)
     if report.hunt is not None:
         lines += ["## Hunt", "", hunt_sentence(report.hunt), ""]
+        if report.hunt_status() == "failed":
+            lines += [
+                "It stopped on an example the implementation could not run: its checks "
+                "report the error, and their evidence holds the example.",
+                "",
+            ]
     elif report.hunt_status() == "failed":
         lines += [
             "## Hunt",

@@ -40,16 +40,23 @@ __all__ = [
     "StandingCounts",
     "clause_standing",
     "rule_standing",
+    "unreached_situations",
 ]
 
 
 @dataclass(frozen=True, kw_only=True)
 class Evidence:
-    """Files that show what happened, as paths relative to the report directory."""
+    """Files that show what happened, as paths relative to the report directory.
+
+    ``error`` is the record of an error: the implementation's message, the step it
+    failed on and, for an in-process harness, its traceback, beside the scenario
+    (``rttool replay`` runs it again); the trace of an error holds the steps answered
+    before it."""
 
     scenario: str | None = None
     trace: str | None = None
     counterexample: str | None = None
+    error: str | None = None
 
     def __post_init__(self) -> None:
         normalise_strings(self)
@@ -58,6 +65,7 @@ class Evidence:
         """``(label, path)`` for every piece of evidence present, in a fixed order."""
         found = (
             ("counterexample", self.counterexample),
+            ("error", self.error),
             ("scenario", self.scenario),
             ("trace", self.trace),
         )
@@ -130,6 +138,8 @@ class CheckResult:
     failures: tuple[FailedExpectation, ...] = ()
     #: what the hunt did for this invariant (a hunt check only)
     hunt: HuntFigures | None = None
+    #: the situations of its clause (:attr:`ClauseResult.situations`) its traces reached
+    reached: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         normalise_strings(self)
@@ -161,6 +171,8 @@ class CheckResult:
             raise bad("only a failed check lists failed expectations", check=self.name)
         if self.hunt is not None and self.kind != "hunt":
             raise bad("only a hunt check carries hunt figures", check=self.name)
+        if len(set(self.reached)) != len(self.reached):
+            raise bad("a reached situation repeats", check=self.name)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -215,12 +227,28 @@ class StandingCounts:
 EVIDENCE_KINDS: frozenset[CheckKind] = frozenset({"check", "vector"})
 
 
-def clause_standing(checks: Iterable[CheckResult]) -> Standing:
+def unreached_situations(
+    checks: Iterable[CheckResult], situations: Iterable[str]
+) -> tuple[str, ...]:
+    """The ``situations`` that no passing hand-written check or example vector reached."""
+    reached = {
+        situation
+        for check in checks
+        if check.outcome == "passed" and check.kind in EVIDENCE_KINDS
+        for situation in check.reached
+    }
+    return tuple(situation for situation in situations if situation not in reached)
+
+
+def clause_standing(checks: Iterable[CheckResult], situations: Iterable[str] = ()) -> Standing:
     """A clause's standing from its checks: a verdict never exceeds its evidence.
 
     Any failure wins, then any error; a clause whose every check is skipped as not
     applicable is not applicable; a clause conforms only when a hand-written check or an
-    example vector of it passed (a passing hunt alone leaves it untested).
+    example vector of it passed (a passing hunt alone leaves it untested), and only when
+    such passing checks reached every one of the clause's ``situations`` (the situations
+    its text names): a clause whose checks passed without reaching one of them is
+    untested, and its :attr:`ClauseResult.unreached` say which.
     """
     checks = tuple(checks)
     outcomes = {check.outcome for check in checks}
@@ -231,6 +259,8 @@ def clause_standing(checks: Iterable[CheckResult]) -> Standing:
     if checks and all(check.skip_kind == "not-applicable" for check in checks):
         return "not-applicable"
     if not any(check.outcome == "passed" and check.kind in EVIDENCE_KINDS for check in checks):
+        return "untested"
+    if unreached_situations(checks, situations):
         return "untested"
     return "conforms"
 
@@ -256,15 +286,21 @@ def rule_standing(standings: Iterable[Standing]) -> Standing:
 
 @dataclass(frozen=True, kw_only=True)
 class ClauseResult:
-    """One numbered clause of a rule (``RT-TOOL-7#c4``, cited ``RT-TOOL-7 ¶4``)."""
+    """One numbered clause of a rule (``RT-TOOL-7#c4``, cited ``RT-TOOL-7 ¶4``).
+
+    ``situations`` are the situations its text names (``the tool's artifacts port not
+    exposed``), each of which a passing check must have reached for it to conform;
+    ``unreached`` those none did (derived, like its standing)."""
 
     id: str
     rule: str
     number: int
     text: str
     checks: tuple[CheckResult, ...] = ()
+    situations: tuple[str, ...] = ()
     standing: Standing = field(init=False)
     counts: CheckCounts = field(init=False)
+    unreached: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         normalise_strings(self)
@@ -277,8 +313,17 @@ class ClauseResult:
         names = [check.name for check in self.checks]
         if len(set(names)) != len(names):
             raise bad("check names repeat within a clause", clause=self.id)
-        object.__setattr__(self, "standing", clause_standing(self.checks))
+        if len(set(self.situations)) != len(self.situations):
+            raise bad("a situation repeats within a clause", clause=self.id)
+        for check in self.checks:
+            stray = [s for s in check.reached if s not in self.situations]
+            if stray:
+                raise bad(
+                    "a check reached a situation its clause does not name", situation=stray[0]
+                )
+        object.__setattr__(self, "standing", clause_standing(self.checks, self.situations))
         object.__setattr__(self, "counts", CheckCounts.of(self.checks))
+        object.__setattr__(self, "unreached", unreached_situations(self.checks, self.situations))
 
     @property
     def citation(self) -> str:

@@ -22,7 +22,12 @@ __all__ = ["is_reproducible", "reproducible"]
 def _clause(clause: ClauseResult) -> ClauseResult:
     checks = tuple(replace(check, duration_s=None) for check in clause.checks)
     return ClauseResult(
-        id=clause.id, rule=clause.rule, number=clause.number, text=clause.text, checks=checks
+        id=clause.id,
+        rule=clause.rule,
+        number=clause.number,
+        text=clause.text,
+        checks=checks,
+        situations=clause.situations,
     )
 
 

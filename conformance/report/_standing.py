@@ -79,16 +79,17 @@ class StandingReport:
         )
 
     def hunt_status(self) -> HuntStatus:
-        """What became of the property-based hunt: ``searched`` (it has a summary),
-        ``failed`` (its checks errored before the search ended), ``skipped`` (none of its
-        invariants applied or could be tried), or ``off`` (it was not run at all)."""
-        if self.hunt is not None:
-            return "searched"
+        """What became of the property-based hunt: ``failed`` (its checks errored before
+        the search ended, whether or not it reports what it judged before), ``searched``
+        (it has a summary), ``skipped`` (none of its invariants applied or could be tried),
+        or ``off`` (it was not run at all)."""
         hunted = [c for rule in self.rules for _, c in rule.checks() if c.kind == "hunt"]
-        if not hunted:
-            return "off"
         if any(c.outcome == "error" for c in hunted):
             return "failed"
+        if self.hunt is not None:
+            return "searched"
+        if not hunted:
+            return "off"
         if all(c.outcome == "skipped" for c in hunted):
             return "skipped"
         return "searched"  # judged, though the summary is missing (a hand-made report)

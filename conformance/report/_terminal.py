@@ -35,7 +35,12 @@ def terminal_table(report: StandingReport) -> str:
     tallies = ", ".join(f"{t.family} {t.message}" for t in report.tallies())
     lines.append(f"conforming: {tallies or 'no rule selected'}")
     status = report.hunt_status()
-    if status == "failed":
+    if status == "failed" and report.hunt is not None:
+        lines.append(
+            f"hunt: stopped on an error after {report.hunt.examples} examples "
+            "(see the errors of its checks)"
+        )
+    elif status == "failed":
         lines.append("hunt: did not complete (see the errors of its checks)")
     elif status == "skipped":
         lines.append("hunt: nothing to search (its checks are untested or not applicable)")

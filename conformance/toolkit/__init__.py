@@ -27,6 +27,11 @@ Messages:
 Vectors:
     :class:`Binding` runs a rule's examples of one shape (:class:`VectorRun`); each
     verdict names its :data:`Stage`.
+Situations:
+    :func:`situation` declares a situation a clause's text names (in a rule package's
+    ``situations`` module), reached where its test holds of a trace; every case records
+    the situations its traces reached (:func:`reached_situations`), and a clause
+    conforms only when passing cases reached each.
 Invariants:
     :func:`invariant` declares what the hunt holds every generated trace to; the
     walkers it judges with: what was produced and delivered, traced by canary
@@ -150,6 +155,13 @@ from conformance.toolkit._scenarios import (
     tool,
 )
 from conformance.toolkit._shown import first_missing, listing, misplaced, show, whereabouts
+from conformance.toolkit._situations import (
+    ClauseSituation,
+    delivered_steps,
+    reached_situations,
+    read_from_the_implementation,
+    situation,
+)
 from conformance.toolkit._states import describe, in_state, state_of, stopped_with_continue
 from conformance.toolkit._told import (
     SHORT,
@@ -202,6 +214,7 @@ __all__ = [
     "Check",
     "CheckContext",
     "CheckFailed",
+    "ClauseSituation",
     "Evidence",
     "Failure",
     "Invariant",
@@ -246,6 +259,7 @@ __all__ = [
     "cut",
     "delivered",
     "delivered_at",
+    "delivered_steps",
     "describe",
     "doubtful_ids",
     "emitting_tools",
@@ -300,6 +314,8 @@ __all__ = [
     "projection",
     "projections",
     "ran",
+    "reached_situations",
+    "read_from_the_implementation",
     "reconciled_arguments",
     "resolves",
     "results",
@@ -320,6 +336,7 @@ __all__ = [
     "shows",
     "shows_result",
     "side_effects",
+    "situation",
     "sized_payload",
     "smallest_size",
     "state_of",

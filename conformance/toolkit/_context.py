@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import NoReturn, Protocol
 
 from adapters.driver import Unsupported
+from adapters.errors import ImplementationError
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
@@ -71,9 +72,15 @@ class CheckContext:
         return self.evidence.runs[-1][0].id if self.evidence.runs else None
 
     def run(self, scenario: Scenario) -> Trace:
-        """Run ``scenario``; a missing capability ends the check as untested."""
+        """Run ``scenario``; a missing capability ends the check as untested.  An
+        implementation that fails part way leaves the steps it answered as the run's
+        trace (the evidence of its error)."""
         self.evidence.runs.append((scenario, None))
-        outcome = self._runner.run(scenario)
+        try:
+            outcome = self._runner.run(scenario)
+        except ImplementationError as err:
+            self.evidence.runs[-1] = (scenario, err.partial_trace)
+            raise
         if isinstance(outcome, Unsupported):
             raise Untested(f"needs capability {outcome.capability}")
         self.evidence.runs[-1] = (scenario, outcome)

@@ -77,7 +77,14 @@ def _rules() -> tuple[RuleResult, ...]:
         profiles=("runtime",),
         source=SOURCE.format("RT-TOOL-1"),
         clauses=(
-            _clause("RT-TOOL-1", 1, "Every call gets a result.", _passed("one-result-per-call")),
+            ClauseResult(
+                id="RT-TOOL-1#c1",
+                rule="RT-TOOL-1",
+                number=1,
+                text="Every call gets a result.",
+                checks=(replace(_passed("one-result-per-call"), reached=("a call",)),),
+                situations=("a call",),
+            ),
             _clause("RT-TOOL-1", 2, "Results keep call order.", _passed("order-kept", 0.02)),
             _clause(
                 "RT-TOOL-1",
@@ -97,6 +104,15 @@ def _rules() -> tuple[RuleResult, ...]:
         source=SOURCE.format("RT-TOOL-5"),
         clauses=(
             _clause("RT-TOOL-5", 1, "Plain text may be lifted.", _untested("lifted", "gates")),
+            # its check passed, but reached only one of the two situations its text names
+            ClauseResult(
+                id="RT-TOOL-5#c2",
+                rule="RT-TOOL-5",
+                number=2,
+                text="Lifted text is kept whether or not it was shown.",
+                checks=(replace(_passed("kept-either-way"), reached=("lifted text shown",)),),
+                situations=("lifted text shown", "lifted text not shown"),
+            ),
         ),
     )
     failing = CheckResult(

@@ -39,6 +39,7 @@ def evidence(draw: st.DrawFn) -> Evidence:
         scenario=draw(optional_texts),
         trace=draw(optional_texts),
         counterexample=draw(optional_texts),
+        error=draw(optional_texts),
     )
 
 
@@ -61,7 +62,7 @@ def hunt_figures(draw: st.DrawFn) -> HuntFigures:
 
 
 @st.composite
-def checks(draw: st.DrawFn, name: str) -> CheckResult:
+def checks(draw: st.DrawFn, name: str, situations: tuple[str, ...] = ()) -> CheckResult:
     outcome = draw(st.sampled_from(OUTCOMES))
     kind = draw(st.sampled_from(CHECK_KINDS))
     return CheckResult(
@@ -77,18 +78,21 @@ def checks(draw: st.DrawFn, name: str) -> CheckResult:
         kind=kind,
         failures=draw(failures) if outcome == "failed" else (),
         hunt=draw(st.none() | hunt_figures()) if kind == "hunt" else None,
+        reached=tuple(s for s in situations if draw(st.booleans())),
     )
 
 
 @st.composite
 def clauses(draw: st.DrawFn, rule: str, number: int) -> ClauseResult:
     check_names = draw(st.lists(names, max_size=4, unique_by=one_line))
+    situations = tuple(map(one_line, draw(st.lists(names, max_size=3, unique_by=one_line))))
     return ClauseResult(
         id=f"{rule}#c{number}",
         rule=rule,
         number=number,
         text=draw(texts),
-        checks=tuple(draw(checks(name)) for name in check_names),
+        checks=tuple(draw(checks(name, situations)) for name in check_names),
+        situations=situations,
     )
 
 

@@ -141,7 +141,7 @@ def test_allure_results_labels_links_and_attachments(tmp_path: Path) -> None:
     write_evidence(tmp_path)
     write_reports(sample_report(), tmp_path, ["allure"])
     results = {result["name"]: result for result in _allure_results(tmp_path)}
-    assert len(results) == 13
+    assert len(results) == 14
     failing = results["held-artifacts-survive-failed-write-back"]
     assert failing["status"] == "failed"
     assert _label(failing, "epic") == ["RT-TOOL"]

@@ -60,7 +60,7 @@ def test_junit_maps_errors_and_clauses_without_checks() -> None:
     assert empty is not None
     assert empty.get("name") == "DR-3#c1 has no checks"
     assert empty.find("skipped") is not None
-    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("13", "1", "1")
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("14", "1", "1")
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

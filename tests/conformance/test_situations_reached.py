@@ -1,0 +1,108 @@
+"""A clause conforms only when passing cases reached each situation its text names.
+
+Three harnesses whose checks pass without reaching what the clause speaks of: one that
+ignores the author's exposure choices (RT-TOOL-2 ¶2 speaks of an exposed and an
+unexposed port), and one whose runtime has no turn API and renders nothing of its own
+(RT-TOOL-4 ¶2 speaks of the turn API's list, RT-TOOL-6 ¶6 of payloads on output).
+Before situations were recorded, each of these clauses was reported as conforming."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conformance.report import CheckResult, ClauseResult, clause_standing
+from conformance.report._labels import situations_phrase
+from tests.conformance._support import harness_env, rttool
+
+pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestAssertRewriteWarning")
+
+UNREACHED = "python:tests.conformance.unreached:create?mode="
+CLAUSES = ("RT-TOOL-2#c2", "RT-TOOL-4#c2", "RT-TOOL-6#c6")
+
+
+def _clauses(spec: str, tmp_path: Path) -> dict[str, dict[str, object]]:
+    out = tmp_path / "out"
+    only = [arg for clause in CLAUSES for arg in ("--only", clause)]
+    done = rttool(
+        "run",
+        "--impl",
+        spec,
+        *only,
+        "--no-hunt",
+        "--report-dir",
+        str(out),
+        "-q",
+        cwd=tmp_path,
+        env=harness_env(),
+    )
+    assert done.returncode in (0, 1), done.stderr
+    standing = json.loads((out / "standing.json").read_text(encoding="utf-8"))
+    return {
+        clause["id"]: clause
+        for rule in standing["rules"]
+        for clause in rule["clauses"]
+        if clause["id"] in CLAUSES
+    }
+
+
+@pytest.mark.parametrize(
+    ("mode", "clause", "unreached"),
+    [
+        (
+            "ignores-exposure",
+            "RT-TOOL-2#c2",
+            ["the tool's artifacts port exposed", "the tool's artifacts port not exposed"],
+        ),
+        ("no-turn-api", "RT-TOOL-4#c2", ["a turn's artifacts read from its turn API"]),
+        ("no-turn-api", "RT-TOOL-6#c6", ["such a payload output by the implementation"]),
+    ],
+)
+def test_a_clause_whose_situations_were_not_reached_does_not_conform(
+    mode: str, clause: str, unreached: list[str], tmp_path: Path
+) -> None:
+    found = _clauses(UNREACHED + mode, tmp_path)[clause]
+    checks = found["checks"]
+    assert isinstance(checks, list)
+    # Its checks pass: only the situations they reached tell the clause is not shown.
+    assert any(check["outcome"] == "passed" for check in checks)
+    assert found["standing"] == "untested"
+    assert found["unreached"] == unreached
+    page = (tmp_path / "out" / "STANDING.md").read_text(encoding="utf-8")
+    assert f"not reached: {', '.join(unreached)}" in page.replace("\\'", "'")
+
+
+def test_the_reference_reaches_every_situation(tmp_path: Path) -> None:
+    for clause in _clauses("reference", tmp_path).values():
+        assert clause["standing"] == "conforms", clause["id"]
+        assert clause["situations"] and clause["unreached"] == []
+
+
+def _passed(reached: tuple[str, ...], kind: str = "check") -> CheckResult:
+    return CheckResult(
+        name=f"p-{kind}-{len(reached)}", outcome="passed", kind=kind, reached=reached
+    )  # type: ignore[arg-type]
+
+
+def test_standing_counts_only_situations_passing_evidence_reached() -> None:
+    situations = ("a", "b", "c")
+    assert clause_standing([_passed(("a", "b"))], situations) == "untested"
+    assert clause_standing([_passed(("a", "b")), _passed(("c",), "vector")], situations) == (
+        "conforms"
+    )
+    # A passing hunt is no evidence that a clause conforms, nor of what it reached.
+    assert clause_standing([_passed(("a", "b")), _passed(("c",), "hunt")], situations) == (
+        "untested"
+    )
+    clause = ClauseResult(
+        id="R-1#c1",
+        rule="R-1",
+        number=1,
+        text="",
+        checks=(_passed(("a", "b")),),
+        situations=situations,
+    )
+    assert clause.unreached == ("c",)
+    assert situations_phrase(clause) == "2 of 3 situations reached; not reached: c"
