@@ -47,8 +47,12 @@ class CaseOutcome:
     evidence: dict[str, str] = field(default_factory=dict)
     #: what the hunt did (examples, elapsed_s, budget_s, counterexamples), for hunt cases
     hunt: dict[str, float] | None = None
-    #: every failed expectation of a failed case: ``{message, scenario, pointer, reading}``
+    #: every failed expectation of a failed case: ``{message, scenario, pointer, reading,
+    #: clause}`` (``clause``: the one clause it is charged to, or ``None`` for all)
     failures: list[dict[str, str | None]] = field(default_factory=list)
+    #: the clauses of the case it could not judge, each with why: "blocked by RT-TOOL-10
+    #: ¶1: ..." (a passing or failing case lands on them as untested)
+    blocked: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> str:
         """One JSON string (pytest's user properties carry it)."""
@@ -151,6 +155,7 @@ class SuiteState:
             evidence,
             context.evidence.hunt if context is not None else None,
             outcome.failures,
+            dict(context.blocked) if context is not None else {},
         )
 
     def _judge(self, case: Case) -> tuple[CaseOutcome, CheckContext | None]:
@@ -274,6 +279,7 @@ def _failed(case_id: str, failures: tuple[Failure, ...] | list[Failure]) -> Case
             "scenario": failure.scenario,
             "pointer": None if failure.pointer is None else _line(failure.pointer),
             "reading": failure.reading,
+            "clause": failure.clause,
         }
         for failure in failures
     ]

@@ -72,6 +72,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         no_metadata_leak,
         "an artifact delivered on the wire",
         _delivered_any,
+        collecting=True,
     ),
     invariant(
         "no-loss",
@@ -79,6 +80,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         no_loss(_every),
         "an artifact produced in a turn that completed",
         produced_then_completed(_every),
+        collecting=True,
     ),
     invariant(
         "aggregation",
@@ -86,5 +88,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         aggregation,
         "an artifact delivered on the wire",
         _delivered_any,
+        collecting=True,
     ),
 )

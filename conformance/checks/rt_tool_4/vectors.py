@@ -16,6 +16,7 @@ from conformance.toolkit import (
     calls,
     mapping,
     misplaced,
+    needs_delivery,
     one_turn,
     same_json,
     say,
@@ -38,6 +39,7 @@ STAGES: dict[tuple[str, str], Stage] = {
 
 def _reported(ctx: CheckContext, run: VectorRun) -> None:
     """RT-TOOL-4: an artifact of a call -> the assistant message as the wire reports it."""
+    needs_delivery(ctx)  # as the clauses' checks: nothing collected is nothing delivered
     produced = mapping(run.value("produced"))
     entry = artifact(str(produced.get("type")), produced.get("payload"))
     trace = one_turn(

@@ -22,6 +22,7 @@ from conformance.toolkit import (
     identifier,
     invariant,
     mapping,
+    paired,
     seen_passes,
     show,
     well_formed,
@@ -219,11 +220,15 @@ def _repeat_skipped(scenario: Scenario, trace: Trace, handshake: Handshake) -> b
 
 def unguarded_always_runs(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
     """A call without an identifier is never skipped, and runs every time it is sent to a
-    wired tool without a gate (durable resume may answer or refuse it instead)."""
+    wired tool without a gate (durable resume may answer or refuse it instead).  A call
+    the model sent without an identifier stays one when the runtime gives it an id of
+    its own: its result is paired with the call it answers, not read by its id."""
     plain = {tool.name for tool in scenario.tools if not tool.gate}
     for seen in seen_passes(trace):
-        for index, result in enumerate(seen.one.results):
-            if result.tool_call_id is None and result.disposition == "skipped":
+        unguarded = [result for result, call in paired(seen.one) if identifier(call) is None]
+        for result in unguarded:
+            if result.disposition == "skipped":
+                index = next(i for i, one in enumerate(seen.one.results) if one is result)
                 return (
                     f"a call without an identifier was skipped in run {seen.run.id} "
                     f"(at {seen.at}/results/{index})"
@@ -237,9 +242,8 @@ def unguarded_always_runs(scenario: Scenario, trace: Trace, handshake: Handshake
         )
         ran = sum(
             1
-            for result in seen.one.results
-            if result.tool_call_id is None
-            and str(result.tool) in plain
+            for result in unguarded
+            if str(result.tool) in plain
             and (result.disposition == "executed" or result.disposition in _DURABLE)
         )
         if ran < sent:
