@@ -33,8 +33,9 @@ def charged(outcome: CaseOutcome, clause_id: str) -> CaseOutcome:
 
     A failed case whose expectations name their clause fails ``clause_id`` only with
     the expectations charged to it (or to no clause in particular); when none is, the
-    case is untested there: its failures break other clauses' words, not this one's.
-    A clause the case declared blocked (its prerequisite missing) is untested there.
+    case passed there when it judged every expectation, and is untested there when a
+    failure ended it early.  A clause the case declared blocked (its prerequisite
+    missing) is untested there.
     """
     mine = [item for item in outcome.failures if item.get("clause") in (None, clause_id)]
     if outcome.outcome in ("passed", "failed") and clause_id in outcome.blocked and not mine:
@@ -55,6 +56,8 @@ def charged(outcome: CaseOutcome, clause_id: str) -> CaseOutcome:
             scenario = first.get("scenario")
             message += f" (at {where}" + (f" of {scenario})" if scenario else ")")
         return replace(outcome, message=message, failures=mine)
+    if outcome.complete:  # every expectation was judged, and this clause's held
+        return replace(outcome, outcome="passed", message="", failures=[])
     others = dict.fromkeys(str(item["clause"]) for item in outcome.failures)
     broken = ", ".join(citation(clause) for clause in others)
     return replace(

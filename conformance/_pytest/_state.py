@@ -53,6 +53,9 @@ class CaseOutcome:
     #: the clauses of the case it could not judge, each with why: "blocked by RT-TOOL-10
     #: ¶1: ..." (a passing or failing case lands on them as untested)
     blocked: dict[str, str] = field(default_factory=dict)
+    #: a failed case judged every expectation (none ended it early): a clause of it that
+    #: no failure is charged to held
+    complete: bool = False
 
     def to_json(self) -> str:
         """One JSON string (pytest's user properties carry it)."""
@@ -156,6 +159,7 @@ class SuiteState:
             context.evidence.hunt if context is not None else None,
             outcome.failures,
             dict(context.blocked) if context is not None else {},
+            outcome.complete,
         )
 
     def _judge(self, case: Case) -> tuple[CaseOutcome, CheckContext | None]:
@@ -182,7 +186,8 @@ class SuiteState:
             context.conclude()
             outcome = CaseOutcome(case.id, "passed")
         except CheckFailed as failed:
-            outcome = _failed(case.id, failed.failures)
+            complete = context is not None and context.concluded
+            outcome = _failed(case.id, failed.failures, complete=complete)
         except Untested as untested:
             # What failed before the check found it could not go on still failed.
             if context is not None and context.failures:
@@ -271,8 +276,11 @@ class _Answered:
         return trace
 
 
-def _failed(case_id: str, failures: tuple[Failure, ...] | list[Failure]) -> CaseOutcome:
-    """A failed case: its message is the first failure, and every failure is listed."""
+def _failed(
+    case_id: str, failures: tuple[Failure, ...] | list[Failure], *, complete: bool = False
+) -> CaseOutcome:
+    """A failed case: its message is the first failure, and every failure is listed;
+    ``complete`` when the case judged every expectation (none ended it early)."""
     listed = [
         {
             "message": _line(failure.message),
@@ -283,7 +291,9 @@ def _failed(case_id: str, failures: tuple[Failure, ...] | list[Failure]) -> Case
         }
         for failure in failures
     ]
-    return CaseOutcome(case_id, "failed", _line(failures[0].line()), failures=listed)
+    return CaseOutcome(
+        case_id, "failed", _line(failures[0].line()), failures=listed, complete=complete
+    )
 
 
 def _dump(root: Path, relative: Path, value: object) -> str:

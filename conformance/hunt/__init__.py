@@ -138,12 +138,13 @@ def _case(invariant: Invariant, shared: _SharedSearch) -> Case:
         )
         # The finding lands on the clauses whose words it breaks, not on every clause
         # the invariant is bound to (the others are untested by it).
-        whole = broken == invariant.clauses
-        for clause in broken:
-            ctx.expect(False, message, clause=None if whole else clause)
-            if whole:
-                break
-        ctx.conclude()
+        # The search stops looking for an invariant once it is broken: what it says of
+        # the other clauses is not known, so the case ends as failed, never concluded.
+        if broken == invariant.clauses:
+            ctx.fail(message)
+        for clause in broken[:-1]:
+            ctx.expect(False, message, clause=clause)
+        ctx.fail(message, clause=broken[-1])
 
     return Case(
         id=f"HUNT/{invariant.name}",

@@ -55,6 +55,8 @@ class CheckContext:
         self.failures: list[Failure] = []
         #: clauses of this case it could not judge, with why ("blocked by ...")
         self.blocked: dict[str, str] = {}
+        #: the check returned and every expectation was judged (none ended it early)
+        self.concluded = False
         self._strict = strict_pointers
 
     @property
@@ -182,5 +184,6 @@ class CheckContext:
     def conclude(self) -> None:
         """Raise :class:`CheckFailed` when any expectation failed (the suite calls this
         once the check returns)."""
+        self.concluded = True
         if self.failures:
             raise CheckFailed(self.failures)
