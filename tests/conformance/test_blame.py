@@ -16,6 +16,7 @@ import pytest
 
 from adapters.handshake import Handshake, Limits
 from adapters.scenario import StartTurn
+from adapters.trace import RunRecord
 from conformance._pytest._build import charged
 from conformance._pytest._state import CaseOutcome
 from conformance.cases import Case, collect_cases
@@ -31,6 +32,7 @@ from conformance.toolkit import (
     Untested,
     call,
     calls,
+    mapping,
     say,
     scenario,
     tool,
@@ -304,3 +306,40 @@ def test_an_unbounded_runtime_fails_the_run_bound_clause() -> None:
     landed = _on(case, silent, "RT-TOOL-6#c1")
     assert (landed.outcome, landed.skip_kind) == ("skipped", "untested")
     assert _on(case, reference(), "RT-TOOL-6#c1").outcome == "passed"
+
+
+def _approved_call_alone(run: RunRecord) -> RunRecord:
+    """A framework that resumes by running the approved call alone: the calls that had
+    returned before the pause never reach its guard again (their results stay where the
+    model reads them, in the history it is given)."""
+    if run.cause != "approve":
+        return run
+    passes = tuple(
+        dataclasses.replace(
+            one,
+            results=tuple(r for r in one.results if r.disposition != "skipped"),
+            tool_messages=tuple(
+                m
+                for m in one.tool_messages
+                if mapping(m).get("tool_call_id")
+                in {r.tool_call_id for r in one.results if r.disposition != "skipped"}
+            ),
+        )
+        for one in run.passes
+    )
+    return dataclasses.replace(run, passes=passes)
+
+
+def test_a_batch_never_re_issued_leaves_no_repeat_to_re_emit() -> None:
+    """RT-TOOL-9 ¶3 (re-emit rather than drop) used to fail a framework that never
+    re-issues the batch on resume, where the model is still given every declared call's
+    result; a runtime that drops a re-issued repeat's message still fails it."""
+    runner = Rewritten(_approved_call_alone)
+    for case in _case("RT-TOOL-9#c3/no-declared-call-left-unanswered["):
+        assert _on(case, runner, "RT-TOOL-9#c3").outcome == "passed", case.id
+    dropped = Rewritten(mutant="repeat-message-dropped")
+    try:
+        for case in _case("RT-TOOL-9#c3/no-declared-call-left-unanswered["):
+            assert _on(case, dropped, "RT-TOOL-9#c3").outcome == "failed", case.id
+    finally:
+        dropped.close()

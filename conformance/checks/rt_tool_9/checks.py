@@ -242,8 +242,12 @@ def check_no_declared_call_left_unanswered(ctx: CheckContext, variant: GatedBatc
     at, run, last = approved[-1]
     emitted = {mapping(m).get("tool_call_id") for m in last.tool_messages}
     missing = [call_id for call_id in declared if call_id not in emitted]
+    # The re-issued batch is the clause's situation: a runtime that resumes by running the
+    # approved call alone, the others never reaching its guard again, has no repeat to
+    # re-emit; what the model is given next (below) still answers for every call.
+    reissued = {r.tool_call_id for r in last.results} >= set(variant.plain_before_first_gate)
     ctx.expect(
-        not missing,
+        not reissued or not missing,
         f"the re-issued pass after the last approval emits no tool message for declared "
         f"calls {show(missing)} (at {at}/tool_messages); RT-TOOL-9 ¶3 answers every "
         "declared call, a repeat by its re-emitted result",
