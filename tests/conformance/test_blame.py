@@ -14,9 +14,14 @@ import dataclasses
 
 import pytest
 
+from adapters import Driver
+from adapters.codec import check_inbound, from_json, to_json
+from adapters.errors import SchemaViolation
 from adapters.handshake import Handshake, Limits
+from adapters.inprocess import InProcessConnection
+from adapters.protocol import Message
 from adapters.scenario import StartTurn
-from adapters.trace import RunRecord
+from adapters.trace import RunRecord, ToolResultRecord
 from conformance._pytest._build import charged
 from conformance._pytest._state import CaseOutcome
 from conformance.cases import Case, collect_cases
@@ -343,3 +348,63 @@ def test_a_batch_never_re_issued_leaves_no_repeat_to_re_emit() -> None:
             assert _on(case, dropped, "RT-TOOL-9#c3").outcome == "failed", case.id
     finally:
         dropped.close()
+
+
+class _StatesLimits:
+    """The reference harness, its handshake's ``limits`` replaced."""
+
+    def __init__(self, limits: dict[str, object]) -> None:
+        from reference_impl.harness import ReferenceHarness
+
+        self._inner = ReferenceHarness(None)
+        self._limits = limits
+
+    def request(self, message: Message) -> Message:
+        reply = self._inner.request(message)
+        return {**reply, "limits": self._limits} if message.get("cmd") == "hello" else reply
+
+
+def test_the_handshake_states_an_unbounded_runtime_apart_from_a_silent_one() -> None:
+    said = Driver(InProcessConnection("states", _StatesLimits({"unbounded": ["run_artifacts"]})))
+    try:
+        limits = said.handshake().limits
+        assert limits.stated("run_artifacts") and not limits.stated("run_bytes")
+    finally:
+        said.close()
+    both = Driver(
+        InProcessConnection(
+            "both", _StatesLimits({"run_artifacts": 5, "unbounded": ["run_artifacts"]})
+        )
+    )
+    try:
+        with pytest.raises(SchemaViolation, match="says it has none"):
+            both.handshake()
+    finally:
+        both.close()
+
+
+PASS = {
+    "batch": [],
+    "ports": {},
+    "exposed": {},
+    "results": [],
+    "tool_messages": [],
+    "outcome": None,
+}
+
+
+def test_a_generated_id_travels_on_the_wire() -> None:
+    """``generated_id`` is part of the trace schema and the model, within protocol 1."""
+    record = {
+        "tool": "t",
+        "tool_call_id": "gen-1",
+        "disposition": "executed",
+        "result": {"success": True, "data": None, "error": None},
+        "generated_id": True,
+    }
+    check_inbound(
+        "trace#/$defs/pass", {**PASS, "results": [record]}, implementation="t", request="t"
+    )
+    decoded = from_json(ToolResultRecord, record)
+    assert decoded.generated_id is True and decoded.model_call_id is None
+    assert to_json(decoded) == record
