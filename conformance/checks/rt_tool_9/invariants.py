@@ -224,8 +224,10 @@ def unguarded_always_runs(scenario: Scenario, trace: Trace, handshake: Handshake
     the model sent without an identifier stays one when the runtime gives it an id of
     its own: its result is paired with the call it answers, not read by its id."""
     plain = {tool.name for tool in scenario.tools if not tool.gate}
+    earlier: list[tuple[object, ...]] = []
     for seen in seen_passes(trace):
-        unguarded = [result for result, call in paired(seen.one) if identifier(call) is None]
+        answered = paired(seen.one)
+        unguarded = [result for result, call in answered if identifier(call) is None]
         for result in unguarded:
             if result.disposition == "skipped":
                 index = next(i for i, one in enumerate(seen.one.results) if one is result)
@@ -233,7 +235,14 @@ def unguarded_always_runs(scenario: Scenario, trace: Trace, handshake: Handshake
                     f"a call without an identifier was skipped in run {seen.run.id} "
                     f"(at {seen.at}/results/{index})"
                 )
+        again = seen.one.batch in earlier
+        earlier.append(seen.one.batch)
         if seen.one.cut or seen.one.paused:
+            continue
+        if again and len(answered) < len(well_formed(seen.one.batch)):
+            # A later pass over the same reply that handled only part of it (the approved
+            # call alone, a framework answering one call again): the batch was not sent
+            # again, and its calls without an id ran where it was handled first.
             continue
         sent = sum(
             1
