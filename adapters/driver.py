@@ -80,8 +80,22 @@ class Driver:
             )
             handshake = self._decode(Handshake, reply, "hello")
             self._check_turn_states(handshake)
+            self._check_limits(handshake)
             self._handshake = handshake
         return self._handshake
+
+    def _check_limits(self, handshake: Handshake) -> None:
+        """A bound is stated once: a value, or listed as one the implementation has not."""
+        limits = handshake.limits
+        for index, name in enumerate(limits.unbounded):
+            if getattr(limits, name, None) is not None:
+                raise SchemaViolation(
+                    "implementation declares a bound and says it has none",
+                    pointer=f"/limits/unbounded/{index}",
+                    complaint=f"{name} is {getattr(limits, name)!r}",
+                    impl=self.spec,
+                    request="hello",
+                )
 
     def _check_turn_states(self, handshake: Handshake) -> None:
         """A status word may mean one state only: a word declared for two would make every

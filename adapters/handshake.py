@@ -61,13 +61,21 @@ class Capabilities:
 
 @dataclass(frozen=True)
 class Limits:
-    """The implementation's default bounds (``None``: unbounded or not stated)."""
+    """The implementation's default bounds.  ``None`` is a bound not stated;
+    ``unbounded`` names the bounds the implementation states it does not have (RT-TOOL-6
+    ¶1 forbids an unbounded run collection, and says nothing of a bound not stated)."""
 
     payload_bytes: int | None = None
     run_artifacts: int | None = None
     run_bytes: int | None = None
     held_artifacts: int | None = None
     normalize_passes: int | None = None
+    unbounded: tuple[str, ...] = ()
+
+    def stated(self, name: str) -> bool:
+        """Whether the implementation said anything about bound ``name``: a value, or
+        that it has none."""
+        return getattr(self, name) is not None or name in self.unbounded
 
 
 #: The interruption causes after which a run resumes on its own unless the handshake

@@ -45,7 +45,9 @@ class ToolResultRecord:
 
     ``arguments`` are the call's arguments after reconciliation with the tool's schema
     (RT-TOOL-8), whether or not the tool then ran; absent where the call never got that
-    far (a skipped repeat, an unwired tool).
+    far (a skipped repeat, an unwired tool).  ``generated_id`` is true when
+    ``tool_call_id`` is an identifier the runtime made up for a call the model sent
+    without one (RT-TOOL-9 ¶5: such a call is unguarded, whatever id it then carries).
     """
 
     tool: Json
@@ -53,6 +55,13 @@ class ToolResultRecord:
     disposition: Disposition
     result: Json
     arguments: Json = None
+    generated_id: bool | None = None
+
+    @property
+    def model_call_id(self) -> str | None:
+        """The identifier the model sent the call with: ``None`` for a call it sent
+        without one, whether or not the runtime then gave it an id of its own."""
+        return None if self.generated_id else self.tool_call_id
 
 
 @dataclass(frozen=True)

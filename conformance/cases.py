@@ -74,7 +74,9 @@ class Case:
 class Judgement:
     """How one case ended: its ``verdict``, every expectation that failed (most specific
     first), why it was not judged (``reason``), what it raised (``error``), and the
-    context it ran in (its evidence; ``None`` when none could be made)."""
+    context it ran in (its evidence; ``None`` when none could be made).  ``complete``:
+    a failed case judged every expectation (none ended it early), so a clause of it that
+    no failure is charged to held."""
 
     case_id: str
     verdict: Verdict
@@ -82,6 +84,7 @@ class Judgement:
     failures: tuple[Failure, ...] = ()
     reason: str = ""
     error: Exception | None = None
+    complete: bool = False
 
     @property
     def message(self) -> str:
@@ -115,7 +118,8 @@ def judge(
         case.run(context)
         context.conclude()
     except CheckFailed as failed:
-        return Judgement(case.id, "failed", context, failed.failures)
+        complete = context is not None and context.concluded
+        return Judgement(case.id, "failed", context, failed.failures, complete=complete)
     except Untested as untested:
         # What failed before the check found it could not go on still failed.
         if context is not None and context.failures:

@@ -65,9 +65,12 @@ class Pass(Frame):
         result: object,
         *,
         arguments: object = _MISSING,
+        generated_id: bool = False,
     ) -> Pass:
         """One call that reached the guard, with its tool result exactly as the node got
-        it (and, where reconciled, its arguments after reconciliation)."""
+        it (and, where reconciled, its arguments after reconciliation).  ``generated_id``
+        says that ``tool_call_id`` is one the runtime made up for a call the model sent
+        without an identifier."""
         entry: dict[str, object] = {
             "tool": tool,
             "tool_call_id": tool_call_id,
@@ -76,6 +79,8 @@ class Pass(Frame):
         }
         if arguments is not _MISSING:
             entry["arguments"] = arguments
+        if generated_id:
+            entry["generated_id"] = True
         self._append("results", entry)
         return self
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from adapters.handshake import Handshake
@@ -25,8 +26,51 @@ from conformance.report import (
     SuiteInfo,
 )
 from conformance.situations import clause_situations
+from conformance.toolkit import citation
 
-__all__ = ["build_report", "redacted", "rule_result", "selected_clause"]
+__all__ = ["build_report", "charged", "redacted", "rule_result", "selected_clause"]
+
+
+def charged(outcome: CaseOutcome, clause_id: str) -> CaseOutcome:
+    """The outcome of a case as it lands on ``clause_id``, one of the clauses it is bound
+    to: a failure belongs to the clause whose words it breaks.
+
+    A failed case whose expectations name their clause fails ``clause_id`` only with
+    the expectations charged to it (or to no clause in particular); when none is, the
+    case passed there when it judged every expectation, and is untested there when a
+    failure ended it early.  A clause the case declared blocked (its prerequisite
+    missing) is untested there.
+    """
+    mine = [item for item in outcome.failures if item.get("clause") in (None, clause_id)]
+    if outcome.outcome in ("passed", "failed") and clause_id in outcome.blocked and not mine:
+        return replace(
+            outcome,
+            outcome="skipped",
+            skip_kind="untested",
+            message=f"untested: {outcome.blocked[clause_id]}",
+            failures=[],
+        )
+    if outcome.outcome != "failed" or len(mine) == len(outcome.failures):
+        return outcome
+    if mine:
+        first = mine[0]
+        where = first.get("pointer")
+        message = str(first.get("message") or "")
+        if where:
+            scenario = first.get("scenario")
+            message += f" (at {where}" + (f" of {scenario})" if scenario else ")")
+        return replace(outcome, message=message, failures=mine)
+    if outcome.complete:  # every expectation was judged, and this clause's held
+        return replace(outcome, outcome="passed", message="", failures=[])
+    others = dict.fromkeys(str(item["clause"]) for item in outcome.failures)
+    broken = ", ".join(citation(clause) for clause in others)
+    return replace(
+        outcome,
+        outcome="skipped",
+        skip_kind="untested",
+        message=f"untested: what failed is {broken}'s, not this clause's: {outcome.message}",
+        failures=[],
+    )
 
 
 def selected_clause(state: SuiteState, clause_id: str, rule_id: str) -> bool:
@@ -57,7 +101,9 @@ def rule_result(state: SuiteState, rule_id: str) -> RuleResult | None:
             continue
         for clause_id in case.clauses:
             if clause_id in by_clause:
-                by_clause[clause_id].append(_check(case.name, outcome, case.kind, clause_id))
+                by_clause[clause_id].append(
+                    _check(case.name, charged(outcome, clause_id), case.kind, clause_id)
+                )
     return RuleResult(
         id=rule.id,
         title=rule.title,

@@ -42,10 +42,17 @@ class CaseOutcome:
     evidence: dict[str, str] = field(default_factory=dict)
     #: what the hunt did (examples, elapsed_s, budget_s, counterexamples), for hunt cases
     hunt: dict[str, float] | None = None
-    #: every failed expectation of a failed case: ``{message, scenario, pointer, reading}``
+    #: every failed expectation of a failed case: ``{message, scenario, pointer, reading,
+    #: clause}`` (``clause``: the one clause it is charged to, or ``None`` for all)
     failures: list[dict[str, str | None]] = field(default_factory=list)
     #: clause id -> the situations of the clause the case's traces reached
     reached: dict[str, list[str]] = field(default_factory=dict)
+    #: the clauses of the case it could not judge, each with why: "blocked by RT-TOOL-10
+    #: ¶1: ..." (a passing or failing case lands on them as untested)
+    blocked: dict[str, str] = field(default_factory=dict)
+    #: a failed case judged every expectation (none ended it early): a clause of it that
+    #: no failure is charged to held
+    complete: bool = False
 
     def to_json(self) -> str:
         """One JSON string (pytest's user properties carry it)."""
@@ -152,6 +159,8 @@ class SuiteState:
             context.evidence.hunt if context is not None else None,
             outcome.failures,
             _reached(case, context) if context is not None else {},
+            dict(context.blocked) if context is not None else {},
+            outcome.complete,
         )
 
     def _judge(
@@ -184,7 +193,8 @@ class SuiteState:
         if answered.answered:
             self._timeouts = 0  # the implementation answered a scenario: it does not hang
         if judged.verdict == "failed":
-            return _failed(case.id, judged.failures), judged.context, None
+            failed = _failed(case.id, judged.failures, complete=judged.complete)
+            return failed, judged.context, None
         if judged.verdict in ("untested", "not-applicable"):
             message = f"{judged.verdict}: {judged.reason}"
             skipped = CaseOutcome(case.id, "skipped", message, judged.verdict)
@@ -293,18 +303,24 @@ def _reached(case: Case, context: CheckContext) -> dict[str, list[str]]:
     }
 
 
-def _failed(case_id: str, failures: tuple[Failure, ...] | list[Failure]) -> CaseOutcome:
-    """A failed case: its message is the first failure, and every failure is listed."""
+def _failed(
+    case_id: str, failures: tuple[Failure, ...] | list[Failure], *, complete: bool = False
+) -> CaseOutcome:
+    """A failed case: its message is the first failure, and every failure is listed;
+    ``complete`` when the case judged every expectation (none ended it early)."""
     listed = [
         {
             "message": _line(failure.message),
             "scenario": failure.scenario,
             "pointer": None if failure.pointer is None else _line(failure.pointer),
             "reading": failure.reading,
+            "clause": failure.clause,
         }
         for failure in failures
     ]
-    return CaseOutcome(case_id, "failed", _line(failures[0].line()), failures=listed)
+    return CaseOutcome(
+        case_id, "failed", _line(failures[0].line()), failures=listed, complete=complete
+    )
 
 
 def _dump(root: Path, relative: Path, value: object) -> str:

@@ -33,7 +33,7 @@ def hunt_clauses(handshake: Handshake) -> tuple[tuple[str, ...], tuple[str, ...]
     applying = [
         invariant
         for invariant in INVARIANTS
-        if invariant.profile in handshake.profiles
+        if invariant.not_applicable(handshake) is None
         and all(getattr(handshake.capabilities, n, False) is True for n in invariant.needs)
     ]
     clauses = tuple(dict.fromkeys(c for invariant in applying for c in invariant.clauses))

@@ -26,7 +26,7 @@ from conformance.cases import Case
 from conformance.hunt._search import Budget, Finding, HuntOutcome, Tally, hunt
 from conformance.hunt.invariants import INVARIANTS
 from conformance.report import HUNT_PREFIX
-from conformance.toolkit import CheckContext, Invariant, NotApplicable, Untested
+from conformance.toolkit import Breach, CheckContext, Invariant, NotApplicable, Untested
 
 __all__ = [
     "INVARIANTS",
@@ -34,6 +34,7 @@ __all__ = [
     "Finding",
     "HuntOutcome",
     "Tally",
+    "breached",
     "hunt",
     "hunt_cases",
     "share",
@@ -90,7 +91,7 @@ class _SharedSearch:
             claimed = [
                 i
                 for i in INVARIANTS
-                if i.profile in ctx.handshake.profiles
+                if i.not_applicable(ctx.handshake) is None
                 and all(getattr(ctx.handshake.capabilities, n, False) is True for n in i.needs)
             ]
             self.invariants = tuple(claimed)
@@ -121,8 +122,9 @@ class _SharedSearch:
 
 def _case(invariant: Invariant, shared: _SharedSearch) -> Case:
     def run(ctx: CheckContext) -> None:
-        if invariant.profile not in ctx.handshake.profiles:
-            raise NotApplicable(f"profile {invariant.profile} not claimed")
+        reason = invariant.not_applicable(ctx.handshake)
+        if reason is not None:
+            raise NotApplicable(reason)
         ctx.require(*invariant.needs)
         outcome = shared.run(ctx)
         tally = outcome.tallies.get(invariant.name, Tally())
@@ -164,18 +166,28 @@ def _case(invariant: Invariant, shared: _SharedSearch) -> Case:
                 )
             return
         ctx.evidence.runs.append((found.scenario, found.trace))
+        broken = breached(invariant, found.message)
         ctx.evidence.counterexample = {
             "invariant": invariant.name,
-            "clauses": list(invariant.clauses),
-            "message": found.message,
+            "clauses": list(broken),
+            "message": str(found.message),
             "steps": steps_summary(found.scenario),
             "scenario": to_json(found.scenario),
         }
-        ctx.fail(
+        message = (
             f"{found.message} (minimal scenario, {len(found.scenario.steps)} steps: "
             f"{steps_summary(found.scenario)}; found after {tally.judged} examples, "
             f"{outcome.examples} in all)"  # its time is the hunt summary's, not the verdict's
         )
+        # The finding lands on the clauses whose words it breaks, not on every clause
+        # the invariant is bound to (the others are untested by it).
+        # The search stops looking for an invariant once it is broken: what it says of
+        # the other clauses is not known, so the case ends as failed, never concluded.
+        if broken == invariant.clauses:
+            ctx.fail(message)
+        for clause in broken[:-1]:
+            ctx.expect(False, message, clause=clause)
+        ctx.fail(message, clause=broken[-1])
 
     return Case(
         id=f"HUNT/{invariant.name}",
@@ -199,6 +211,16 @@ def share(examples: int, batch: int, shard: tuple[int, int]) -> int:
         for number in range(batches)
         if number % count == index - 1
     )
+
+
+def breached(invariant: Invariant, reason: str) -> tuple[str, ...]:
+    """The clauses a counterexample's ``reason`` is charged to: those a :class:`Breach`
+    names (among the invariant's own), else every clause of the invariant."""
+    if isinstance(reason, Breach):
+        named = tuple(clause for clause in reason.clauses if clause in invariant.clauses)
+        if named:
+            return named
+    return invariant.clauses
 
 
 def hunt_cases(options: HuntOptions) -> list[Case]:

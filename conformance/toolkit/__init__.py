@@ -5,8 +5,12 @@ Checks:
     :func:`check` binds a function taking a :class:`CheckContext` to clause ids (and
     variants); the context runs scenarios and records expectations (:meth:`~CheckContext.expect`,
     :meth:`~CheckContext.need`); :class:`Untested`, :class:`NotApplicable` and
-    :class:`CheckFailed` end a check with that outcome.  :func:`checks_in` finds the
-    checks of a module, :func:`validate_bindings` holds them against the corpus.
+    :class:`CheckFailed` end a check with that outcome.  A case that needs what another
+    clause provides states it with :meth:`~CheckContext.prerequisite`, which ends it as
+    :class:`Blocked` ("blocked by RT-TOOL-8 ¶4: ...") when that is missing; in a case of
+    several clauses, ``clause=`` on an expectation names the one whose words it tests.
+    :func:`checks_in` finds the checks of a module, :func:`validate_bindings` holds
+    them against the corpus.
 Scenarios:
     :func:`scenario`, :func:`tool`, :func:`calls`, :func:`call`, :func:`say`,
     :func:`ask`, :func:`output`, :func:`failure`, :func:`artifact`, :func:`link`,
@@ -33,7 +37,8 @@ Situations:
     the situations its traces reached (:func:`reached_situations`), and a clause
     conforms only when passing cases reached each.
 Invariants:
-    :func:`invariant` declares what the hunt holds every generated trace to; the
+    :func:`invariant` declares what the hunt holds every generated trace to (a verdict
+    that is a :class:`Breach` names the clauses its counterexample breaks); the
     walkers it judges with: what was produced and delivered, traced by canary
     (:func:`produced`, :func:`canaries_in`, :func:`wire_canaries`,
     :func:`message_canaries`, :func:`no_loss`),
@@ -79,9 +84,23 @@ from conformance.toolkit._durable import (
     ticket,
     tools,
 )
-from conformance.toolkit._invariant import Invariant, Situation, Verdict, Violation, invariant
+from conformance.toolkit._invariant import (
+    Breach,
+    Invariant,
+    Situation,
+    Verdict,
+    Violation,
+    invariant,
+)
 from conformance.toolkit._json import array, json_keys, mapping, string_values
-from conformance.toolkit._outcomes import CheckFailed, Failure, NotApplicable, Untested
+from conformance.toolkit._outcomes import (
+    Blocked,
+    CheckFailed,
+    Failure,
+    NotApplicable,
+    Untested,
+    citation,
+)
 from conformance.toolkit._passes import (
     Seen,
     doubtful_ids,
@@ -126,6 +145,7 @@ from conformance.toolkit._results import (
     entries,
     in_model_inputs,
     in_tool_messages,
+    kept_entry,
     needs_delivery,
     projection,
     projections,
@@ -139,7 +159,14 @@ from conformance.toolkit._resumed import (
     completed_calls,
     interrupted_calls,
 )
-from conformance.toolkit._running import one_result, one_turn, port, ports, reconciled_arguments
+from conformance.toolkit._running import (
+    has_port,
+    one_result,
+    one_turn,
+    port,
+    ports,
+    reconciled_arguments,
+)
 from conformance.toolkit._scenarios import (
     UNENCODABLE,
     artifact,
@@ -211,6 +238,8 @@ __all__ = [
     "UNENCODABLE",
     "WRITES",
     "Binding",
+    "Blocked",
+    "Breach",
     "Check",
     "CheckContext",
     "CheckFailed",
@@ -250,6 +279,7 @@ __all__ = [
     "carrying",
     "check",
     "checks_in",
+    "citation",
     "collects",
     "completed_calls",
     "completed_turns",
@@ -268,6 +298,7 @@ __all__ = [
     "failure",
     "first_missing",
     "guarded_results",
+    "has_port",
     "identifier",
     "in_model_inputs",
     "in_state",
@@ -275,6 +306,7 @@ __all__ = [
     "interrupted_calls",
     "invariant",
     "json_keys",
+    "kept_entry",
     "largest_size",
     "leaves",
     "link",

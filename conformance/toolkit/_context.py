@@ -10,7 +10,7 @@ from adapters.errors import ImplementationError
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
-from conformance.toolkit._outcomes import CheckFailed, Failure, NotApplicable, Untested
+from conformance.toolkit._outcomes import Blocked, CheckFailed, Failure, NotApplicable, Untested
 
 __all__ = ["CheckContext", "Evidence", "ScenarioRunner"]
 
@@ -54,6 +54,10 @@ class CheckContext:
         self.handshake = runner.handshake()
         self.evidence = Evidence()
         self.failures: list[Failure] = []
+        #: clauses of this case it could not judge, with why ("blocked by ...")
+        self.blocked: dict[str, str] = {}
+        #: the check returned and every expectation was judged (none ended it early)
+        self.concluded = False
         self._strict = strict_pointers
 
     @property
@@ -98,10 +102,32 @@ class CheckContext:
         if profile not in self.handshake.profiles:
             raise NotApplicable(f"profile {profile} not claimed")
 
-    def _failure(self, message: str, at: str | None, reading: str | None) -> Failure:
+    def prerequisite(
+        self, clause: str, holds: bool, reason: str, *, judging: str | None = None
+    ) -> bool:
+        """State that this case needs what ``clause`` (another clause's id) provides: a
+        port, a decoding, a reported list.  Unless it ``holds``, the case is untested,
+        "blocked by RT-TOOL-8 ¶4: ``reason``": a missing or broken prerequisite is that
+        clause's failure, charged there by that clause's own cases, never this one's.
+
+        Without ``judging`` the whole case ends here.  With it (one of the clauses of a
+        case bound to several), only that clause is blocked: the case goes on judging
+        the others, and the return value says whether to judge ``judging``.  Call it
+        before any expectation whose judgement depends on it.
+        """
+        if holds:
+            return True
+        if judging is None:
+            raise Blocked(clause, reason)
+        self.blocked.setdefault(judging, str(Blocked(clause, reason)))
+        return False
+
+    def _failure(
+        self, message: str, at: str | None, reading: str | None, clause: str | None = None
+    ) -> Failure:
         if at is not None and self._strict:
             self._check_pointer(at, message)
-        return Failure(message, self.scenario if at is not None else None, at, reading)
+        return Failure(message, self.scenario if at is not None else None, at, reading, clause)
 
     def _check_pointer(self, at: str, message: str) -> None:
         """Refuse a failure whose pointer names nothing in the last trace (its parent must
@@ -117,33 +143,54 @@ class CheckContext:
             )
 
     def expect(
-        self, condition: bool, message: str, *, at: str | None = None, reading: str | None = None
+        self,
+        condition: bool,
+        message: str,
+        *,
+        at: str | None = None,
+        reading: str | None = None,
+        clause: str | None = None,
     ) -> bool:
         """Record ``message`` as a failed expectation unless ``condition`` holds, and go on.
 
         ``at`` is the JSON pointer, into the last scenario's trace, of what was observed;
-        ``reading`` the entry of ``docs/interpretations.md`` the expectation relies on.
+        ``reading`` the entry of ``docs/interpretations.md`` the expectation relies on;
+        ``clause``, in a case bound to several clauses, the one whose words it tests.
         Returns ``condition``, so that a check can skip what depends on it.
         """
         if not condition:
-            self.failures.append(self._failure(message, at, reading))
+            self.failures.append(self._failure(message, at, reading, clause))
         return condition
 
     def need(
-        self, condition: bool, message: str, *, at: str | None = None, reading: str | None = None
+        self,
+        condition: bool,
+        message: str,
+        *,
+        at: str | None = None,
+        reading: str | None = None,
+        clause: str | None = None,
     ) -> None:
         """Like :meth:`expect`, but end the check when ``condition`` does not hold: what
         follows cannot be judged without it."""
         if not condition:
-            self.fail(message, at=at, reading=reading)
+            self.fail(message, at=at, reading=reading, clause=clause)
 
-    def fail(self, message: str, *, at: str | None = None, reading: str | None = None) -> NoReturn:
+    def fail(
+        self,
+        message: str,
+        *,
+        at: str | None = None,
+        reading: str | None = None,
+        clause: str | None = None,
+    ) -> NoReturn:
         """Fail the check now, with every expectation that failed so far."""
-        self.failures.append(self._failure(message, at, reading))
+        self.failures.append(self._failure(message, at, reading, clause))
         raise CheckFailed(self.failures)
 
     def conclude(self) -> None:
         """Raise :class:`CheckFailed` when any expectation failed (the suite calls this
         once the check returns)."""
+        self.concluded = True
         if self.failures:
             raise CheckFailed(self.failures)

@@ -17,9 +17,28 @@ from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 
-__all__ = ["Invariant", "Situation", "Verdict", "Violation", "invariant"]
+__all__ = ["Breach", "Invariant", "Situation", "Verdict", "Violation", "invariant"]
 
-#: ``None`` when the trace satisfies the invariant, else a one-line reason.
+
+class Breach(str):
+    """A one-line reason that also names the clauses whose words the counterexample
+    breaks, among those its invariant is bound to.  The hunt charges the finding to
+    those clauses alone: an invariant bound to RT-TOOL-8 ¶1–¶5 whose counterexample is
+    an undecoded reference fails ¶4, and says nothing about ¶3.
+
+    It is a ``str``, so that everything carrying a verdict's reason carries it unchanged.
+    """
+
+    clauses: tuple[str, ...]
+
+    def __new__(cls, message: str, clauses: tuple[str, ...]) -> Breach:
+        made = super().__new__(cls, message)
+        made.clauses = tuple(clauses)
+        return made
+
+
+#: ``None`` when the trace satisfies the invariant, else a one-line reason (a
+#: :class:`Breach` where it can say which of the invariant's clauses it breaks).
 Verdict = Callable[[Scenario, Trace, Handshake], str | None]
 #: Whether the situation an invariant's clauses speak of occurred in the trace.
 Situation = Callable[[Scenario, Trace, Handshake], bool]
@@ -51,9 +70,20 @@ class Invariant:
     needs: tuple[str, ...] = ()
     profile: str = "runtime"
     violation: type[Violation] = Violation
+    #: its clauses speak of collected artifacts: not applicable to an implementation
+    #: that declares it collects none (RT-TOOL-5 ¶1), as the clauses' checks say
+    collecting: bool = False
     #: ``(file, line)`` of the :func:`invariant` call that declared it, for a reader
     #: walking from a clause to its code (``rttool rules show ID --cases``)
     declared_at: tuple[str, int] | None = field(default=None, compare=False)
+
+    def not_applicable(self, handshake: Handshake) -> str | None:
+        """Why the invariant does not bind the implementation, or ``None`` when it does."""
+        if self.profile not in handshake.profiles:
+            return f"profile {self.profile} not claimed"
+        if self.collecting and not handshake.collects_artifacts:
+            return "the implementation does not collect tool artifacts"
+        return None
 
 
 def invariant(
@@ -65,6 +95,7 @@ def invariant(
     *,
     needs: tuple[str, ...] = (),
     profile: str = "runtime",
+    collecting: bool = False,
 ) -> Invariant:
     """An invariant whose violations have an exception type of their own, so that the
     search shrinks each invariant's failures apart from the others'.  It records where
@@ -78,5 +109,14 @@ def invariant(
     caller = here.f_back if here is not None else None
     declared = (caller.f_code.co_filename, caller.f_lineno) if caller is not None else None
     return Invariant(
-        name, clauses, judge, situation, exercised, needs, profile, violation, declared
+        name,
+        clauses,
+        judge,
+        situation,
+        exercised,
+        needs,
+        profile,
+        violation,
+        collecting=collecting,
+        declared_at=declared,
     )

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from adapters.errors import RttoolError
 
-__all__ = ["CheckFailed", "Failure", "NotApplicable", "Untested"]
+__all__ = ["Blocked", "CheckFailed", "Failure", "NotApplicable", "Untested", "citation"]
 
 
 @dataclass(frozen=True)
@@ -18,13 +18,17 @@ class Failure:
     the scenario whose trace shows it and ``pointer`` is a JSON pointer into that trace
     (``/steps/1/runs/0/passes/0/ports/executed``); ``reading`` names the entry of
     ``docs/interpretations.md`` the expectation depends on, where the rule text allows
-    several readings and the suite had to say which it accepts.
+    several readings and the suite had to say which it accepts.  ``clause`` is the one
+    clause whose words the expectation tests, where a case is bound to several (a hunt
+    invariant, a check of two clauses): the failure lands on that clause alone; ``None``
+    lands it on every clause of the case.
     """
 
     message: str
     scenario: str | None = None
     pointer: str | None = None
     reading: str | None = None
+    clause: str | None = None
 
     def line(self) -> str:
         """The failure on one line: the message, then where it was observed."""
@@ -51,6 +55,24 @@ class CheckFailed(AssertionError):
 
 class Untested(RttoolError):
     """The check could not run: the implementation lacks a capability or observation."""
+
+
+def citation(clause: str) -> str:
+    """How the specification cites a clause id: ``RT-TOOL-8#c4`` -> ``RT-TOOL-8 ¶4``."""
+    rule, _, number = clause.partition("#c")
+    return f"{rule} ¶{number}" if number else clause
+
+
+class Blocked(Untested):
+    """The case needs what another clause provides (a port, a decoding, a reported list),
+    and the implementation does not provide it: the case says nothing about its own
+    clause, whose words it never reached.  ``prerequisite`` is that other clause's id.
+    """
+
+    def __init__(self, prerequisite: str, reason: str) -> None:
+        super().__init__(f"blocked by {citation(prerequisite)}: {reason}")
+        self.prerequisite = prerequisite
+        self.reason = reason
 
 
 class NotApplicable(RttoolError):

@@ -47,8 +47,9 @@ def identifier(call: Mapping[str, object]) -> str | bool | None:
 
 def paired(one: PassRecord) -> list[tuple[ToolResultRecord, Mapping[str, object]]]:
     """Each result of a pass with the call it answers: by identifier where the result
-    names one the batch sent, else the next unanswered call in batch order (a call
-    without an identifier, or with a doubtful one).  A result no call matches is left
+    names one the batch sent, else the next unanswered call of its tool in batch order
+    (a call without an identifier, or with a doubtful one: a result whose id the runtime
+    generated pairs with the call the model sent without one).  A result no call matches is left
     out (a harness that reports more results than calls is judged elsewhere)."""
     calls = well_formed(one.batch)
     used = [False] * len(calls)
@@ -60,7 +61,7 @@ def paired(one: PassRecord) -> list[tuple[ToolResultRecord, Mapping[str, object]
                 for i, call in enumerate(calls)
                 if not used[i]
                 and isinstance(identifier(call), str)
-                and call.get("tool_call_id") == result.tool_call_id
+                and call.get("tool_call_id") == result.model_call_id
             ),
             None,
         )
@@ -110,6 +111,6 @@ def guarded_results(seen: Seen) -> Iterator[tuple[int, ToolResultRecord, str]]:
     """The pass's results whose identifier is certainly one: ``(index, result, id)``."""
     doubtful = doubtful_ids(seen.one)
     for index, result in enumerate(seen.one.results):
-        call_id = result.tool_call_id
+        call_id = result.model_call_id
         if call_id is not None and call_id.strip() and call_id not in doubtful:
             yield index, result, call_id

@@ -4,10 +4,12 @@ A check is a function taking a :class:`~conformance.toolkit.CheckContext`, decor
 :func:`check`, which names the clause ids it covers.  A check that varies what its clause
 quantifies over takes a second argument and names its ``variants``: each variant is a
 case of its own, named ``name[variant]``, so every report says which variant failed.
-That decorator is the only place a clause id is written in code; :func:`validate_bindings`
-holds every binding against the parsed corpus at start-up.  The decorator registers
-nothing in a global: it marks the function, and :func:`checks_in` finds the marked
-functions of a module (:func:`conformance.checks.all_checks` gathers every rule's).
+That decorator is where a check names the clauses it judges (a check names another
+clause only as a prerequisite, or to charge an expectation of a case bound to several);
+:func:`validate_bindings` holds every binding against the parsed corpus at start-up.
+The decorator registers nothing in a global: it marks the function, and
+:func:`checks_in` finds the marked functions of a module
+(:func:`conformance.checks.all_checks` gathers every rule's).
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ __all__ = [
     "entries",
     "in_model_inputs",
     "in_tool_messages",
+    "kept_entry",
     "needs_delivery",
     "projection",
     "projections",
@@ -34,6 +35,16 @@ __all__ = [
 
 #: The keys of a plain tool result (RT-TOOL-1 ¶1).
 BASE_KEYS = frozenset({"success", "data", "error"})
+
+
+def kept_entry(entry: object) -> bool:
+    """Whether an artifact entry is one RT-TOOL-2 ¶3 keeps: a map with a string ``type``
+    and a map ``payload`` (any other entry is dropped)."""
+    return (
+        isinstance(entry, Mapping)
+        and isinstance(entry.get("type"), str)
+        and isinstance(entry.get("payload"), Mapping)
+    )
 
 
 def same_json(left: object, right: object) -> bool:

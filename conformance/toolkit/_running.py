@@ -12,7 +12,7 @@ from conformance.toolkit._outcomes import Untested
 from conformance.toolkit._scenarios import scenario
 from conformance.toolkit._traces import results, side_effects
 
-__all__ = ["one_result", "one_turn", "port", "ports", "reconciled_arguments"]
+__all__ = ["has_port", "one_result", "one_turn", "port", "ports", "reconciled_arguments"]
 
 
 def one_turn(
@@ -46,6 +46,13 @@ def ports(one: PassRecord) -> Mapping[str, object]:
 def port(one: PassRecord, name: str) -> object:
     """One port's value (``None`` when the implementation did not report it)."""
     return ports(one).get(name)
+
+
+def has_port(trace: Trace, name: str) -> bool:
+    """Whether any pass of ``trace`` has the output port ``name``: reports a value for it,
+    or says whether it is exposed.  A port that no pass has does not exist, which is the
+    failure of the clause that provides it, and blocks every case that reads it."""
+    return any(name in ports(one) or name in mapping(one.exposed) for _, one in trace.passes())
 
 
 def one_result(ctx: CheckContext, trace: Trace, tool_call_id: str) -> ToolResultRecord:

@@ -236,14 +236,23 @@ class AdkSession(Session):
         that made the calls."""
         responses = event.get_function_responses()
         reply = next((self.reply_of[r.id] for r in responses if r.id in self.reply_of), "")
-        one = run.add_pass(Pass(self.recorder.batches.get(reply, []), exposed=EXPOSED))
+        batch = self.recorder.batches.get(reply, [])
+        one = run.add_pass(Pass(batch, exposed=EXPOSED))
+        # ADK gives a call the model sent without an id one of its own (adk-<uuid>).
+        sent = {c.get("tool_call_id") for c in batch if isinstance(c, dict)}
         gated = set(event.actions.requested_tool_confirmations or {})
         for response in responses:
             if response.id in gated:  # ADK's placeholder while it asks for confirmation
                 continue
             artifacts = await self._artifacts(turn.conversation, event, response.id)
             disposition = self._disposition(turn, response)
-            one.result(response.name, response.id, disposition, result_of(response, artifacts))
+            one.result(
+                response.name,
+                response.id,
+                disposition,
+                result_of(response, artifacts),
+                generated_id=response.id not in sent,
+            )
             one.tool_message(tool_message(response))
         parts = (event.content.parts or []) if event.content is not None else []
         one.port("function_responses", [dumped(part) for part in parts])

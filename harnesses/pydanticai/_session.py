@@ -146,9 +146,17 @@ class PydanticAiSession(Session):
                 continue
             batch = self.recorder.batches[owner.provider_response_id or ""]
             one = run.add_pass(Pass(batch, exposed=EXPOSED))
+            # PydanticAI gives a call the model sent without an id one of its own.
+            sent = {c.get("tool_call_id") for c in batch if isinstance(c, dict)}
             for part in returns:
                 call_id = part.tool_call_id
-                one.result(part.tool_name, call_id, self._disposition(part), _result(part))
+                one.result(
+                    part.tool_name,
+                    call_id,
+                    self._disposition(part),
+                    _result(part),
+                    generated_id=call_id not in sent,
+                )
                 content = part.model_response_str()  # what a provider is sent for it
                 one.tool_message({"role": "tool", "tool_call_id": call_id, "content": content})
             one.port("parts", _parts(message)).outcome(None)  # no outcome is reported

@@ -18,12 +18,14 @@ from conformance.checks.rt_tool_1._result_cases import (
 from conformance.toolkit import (
     BASE_KEYS,
     CheckContext,
+    array,
     call,
     calls,
     check,
     counted,
     entries,
     json_keys,
+    kept_entry,
     listing,
     located_results,
     mapping,
@@ -126,6 +128,20 @@ def check_artifacts_key_only_when_attached(ctx: CheckContext, variant: Results) 
     """`artifacts` appears only once at least one artifact was attached; an artifact-free
     result keeps exactly `{success, data, error}`."""
     trace = variant.run(ctx, "rt1-c2-only-when-attached")
+    # Which entries count as attached is RT-TOOL-2 ¶3's: an implementation that keeps
+    # malformed ones has attached them, and this clause cannot be told from that.
+    unkept = [
+        f"{at}/result/artifacts"
+        for expected in variant.expected
+        for at, record in located_results(trace, expected.call_id)
+        if not all(kept_entry(entry) for entry in array(mapping(record.result).get("artifacts")))
+    ]
+    ctx.prerequisite(
+        "RT-TOOL-2#c3",
+        not unkept,
+        f"entries without a string type and a map payload are attached, not dropped "
+        f"(at {listing(unkept)})",
+    )
     for expected in variant.expected:
         _judge_shape(ctx, trace, expected, CLAUSE_2)
         if not expected.attached:

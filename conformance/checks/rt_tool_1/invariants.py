@@ -9,16 +9,20 @@ from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.toolkit import (
+    Breach,
     Invariant,
     canaries_in,
     emitting_tools,
     invariant,
+    kept_entry,
     mapping,
     seen_passes,
     show,
 )
 
 __all__ = ["INVARIANTS"]
+
+C1, C2 = "RT-TOOL-1#c1", "RT-TOOL-1#c2"
 
 
 def result_shape(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
@@ -29,28 +33,30 @@ def result_shape(scenario: Scenario, trace: Trace, handshake: Handshake) -> str 
             at = f"{seen.at}/results/{index}/result"
             body = result.result
             if not isinstance(body, Mapping):
-                return f"a tool result is {show(body)} (at {at}), not a map"
+                return Breach(f"a tool result is {show(body)} (at {at}), not a map", (C1,))
             keys = set(body)
             if keys not in (
                 {"success", "data", "error"},
                 {"success", "data", "error", "artifacts"},
             ):
-                return f"a tool result has keys {show(sorted(keys))} (at {at})"
+                return Breach(f"a tool result has keys {show(sorted(keys))} (at {at})", (C1,))
             if not isinstance(body.get("success"), bool):
-                return f"a tool result's success is {show(body.get('success'))} (at {at})"
+                return Breach(
+                    f"a tool result's success is {show(body.get('success'))} (at {at})", (C1,)
+                )
             if "artifacts" in body:
                 attached = body["artifacts"]
                 if not isinstance(attached, list) or not attached:
-                    return f"a tool result carries artifacts {show(attached)} (at {at})"
+                    return Breach(
+                        f"a tool result carries artifacts {show(attached)} (at {at})", (C2,)
+                    )
                 for number, entry in enumerate(attached):
-                    if not (
-                        isinstance(entry, Mapping)
-                        and isinstance(entry.get("type"), str)
-                        and isinstance(entry.get("payload"), Mapping)
-                    ):
-                        return (
+                    if not kept_entry(entry):
+                        # Keeping what is not well-formed is the filtering's failure.
+                        return Breach(
                             f"a tool result attaches {show(entry)} (at {at}/artifacts/{number}),"
-                            " which has no string type or no map payload"
+                            " which has no string type or no map payload",
+                            ("RT-TOOL-2#c3",),
                         )
     return None
 

@@ -3,6 +3,8 @@ produce exactly it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from adapters.scenario import Return
 from conformance.toolkit import (
     Binding,
@@ -11,6 +13,7 @@ from conformance.toolkit import (
     VectorRun,
     call,
     calls,
+    citation,
     located_results,
     mapping,
     one_turn,
@@ -50,12 +53,35 @@ def _result_vector(ctx: CheckContext, run: VectorRun) -> None:
     found = located_results(trace, "c1")
     ctx.need(bool(found), "no tool result was reported for call c1; RT-TOOL-1 ¶1", at="/steps")
     at, record = found[0]
-    ctx.expect(
-        same_json(record.result, dict(expected)),
-        f"the tool result is {show(record.result)}, the example says {show(dict(expected))} "
-        "(key order aside); RT-TOOL-1",
-        at=f"{at}/result",
+    got = mapping(record.result)
+    # Each part of the example is one clause's word: the keys present (¶2: `artifacts`
+    # only when attached), the three values (¶1), and, beside artifacts, `data` (¶3).
+    shape, values = (
+        ("RT-TOOL-1#c2", "RT-TOOL-1#c1")
+        if verdict == "plain"
+        else (
+            "RT-TOOL-1#c2",
+            "RT-TOOL-1#c3",
+        )
     )
+    ctx.expect(
+        isinstance(record.result, Mapping) and sorted(got) == sorted(expected),
+        f"the tool result is {show(record.result)}, with keys {show(sorted(got))}; the "
+        f"example's keys are {show(sorted(expected))} (key order aside); "
+        f"{citation(shape)}",
+        at=f"{at}/result",
+        clause=shape,
+    )
+    for key, want in expected.items():
+        clause = shape if key == "artifacts" else values
+        if key in got:
+            ctx.expect(
+                same_json(got[key], want),
+                f"the tool result's {key} is {show(got[key])}, the example says {show(want)}; "
+                f"{citation(clause)}",
+                at=f"{at}/result/{key}",
+                clause=clause,
+            )
 
 
 BINDINGS = (

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from adapters.trace import PassRecord
@@ -41,14 +42,21 @@ WITHOUT_IDS = {
 
 
 def _unguarded(
-    ctx: CheckContext, name: str, variant: Unguarded, clause: str
-) -> list[tuple[str, PassRecord]]:
+    ctx: CheckContext,
+    name: str,
+    variant: Unguarded,
+    clause: str,
+    first: Callable[[list[tuple[str, PassRecord]]], None] | None = None,
+) -> None:
+    """Play ``variant``; judge ``first`` (what needs no port), then the ports, which are
+    RT-TOOL-10 ¶1's: a pass without them blocks this clause's account of them."""
     batches = [variant.judged] if variant.first is None else [variant.first, variant.judged]
     _, found = play(ctx, name, batches, pause_after=0 if variant.pause else None)
+    if first is not None:
+        first(found)
     if variant.also_first is not None:
         judge(ctx, found[0][0], found[0][1], variant.also_first, clause)
     judge(ctx, found[-1][0], found[-1][1], variant.expected, clause)
-    return found
 
 
 @check("RT-TOOL-10#c4", variants=WITHOUT_IDS)
@@ -92,21 +100,25 @@ MALFORMED = {
 def check_malformed_call_dropped_before_the_guard(ctx: CheckContext, variant: Unguarded) -> None:
     """A call that is not a map, or whose name is blank or not a scalar, is dropped before
     the guard: no result, on neither list, and it leaves `executed_any` false."""
-    found = _unguarded(
+
+    def no_stray_result(found: list[tuple[str, PassRecord]]) -> None:
+        at, one = found[-1]
+        reached = variant.expected.executed | variant.expected.skipped
+        stray = [r.tool_call_id for r in one.results if r.tool_call_id not in reached]
+        ctx.expect(
+            not stray,
+            f"the pass reports results for calls {show(stray)}, dropped before the guard as "
+            "malformed; RT-TOOL-10 ¶4",
+            at=f"{at}/results",
+            reading="malformed-calls",
+        )
+
+    _unguarded(
         ctx,
         "rt10-c4-malformed",
         variant,
         "RT-TOOL-10 ¶4: a call that is not a map, or whose name is blank or not a scalar, is "
         "dropped before the guard, appears in neither list and leaves executed_any false (a "
         "numeric name is a scalar)",
-    )
-    at, one = found[-1]
-    reached = variant.expected.executed | variant.expected.skipped
-    stray = [r.tool_call_id for r in one.results if r.tool_call_id not in reached]
-    ctx.expect(
-        not stray,
-        f"the pass reports results for calls {show(stray)}, dropped before the guard as "
-        "malformed; RT-TOOL-10 ¶4",
-        at=f"{at}/results",
-        reading="malformed-calls",
+        no_stray_result,
     )

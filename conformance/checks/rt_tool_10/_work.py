@@ -45,6 +45,10 @@ CALL_A, CALL_B = call("do_thing", [], "call_a"), call("other_thing", [], "call_b
 GATED = tool("gated_thing", output({"result": "sent"}), schema={}, gate=True)
 
 
+#: RT-TOOL-10 ¶1's ports: what a pass reports of the work it did.
+WORK_PORTS = ("executed_any", "executed", "skipped")
+
+
 @dataclass(frozen=True)
 class Judged:
     """What one pass must report: the ids on ``executed`` and ``skipped`` (as sets), and
@@ -56,10 +60,16 @@ class Judged:
 
 
 def play(
-    ctx: CheckContext, name: str, batches: Sequence[Batch], *, pause_after: int | None = None
+    ctx: CheckContext,
+    name: str,
+    batches: Sequence[Batch],
+    *,
+    pause_after: int | None = None,
+    every_pass: bool = True,
 ) -> tuple[Trace, list[tuple[str, PassRecord]]]:
     """The batches as passes of one turn (a question, answered, after batch
-    ``pause_after``); every pass with its pointer."""
+    ``pause_after``); every pass with its pointer (one per batch, unless ``every_pass``
+    is false)."""
     model: list[Reply] = []
     steps: list[Step] = [StartTurn("t1")]
     for index, batch in enumerate(batches):
@@ -70,16 +80,35 @@ def play(
     trace = one_turn(ctx, name, tools=TOOLS, model=[*model, say("done")], steps=steps)
     found = [(at, one) for at, _, one in located_passes(trace)]
     ctx.need(
-        len(found) == len(batches),
+        len(found) == len(batches) or not every_pass,
         f"{len(batches)} batches were sent, {len(found)} tool passes reported",
         at="/steps",
     )
     return trace, found
 
 
-def judge(ctx: CheckContext, at: str, one: PassRecord, want: Judged, clause: str) -> None:
-    """Hold one pass to ``want``, each port on its own, naming what it reported."""
+def judge(
+    ctx: CheckContext,
+    at: str,
+    one: PassRecord,
+    want: Judged,
+    clause: str,
+    *,
+    ports_judged: bool = False,
+) -> None:
+    """Hold one pass to ``want``, each port on its own, naming what it reported.
+
+    The ports are RT-TOOL-10 ¶1's: a pass that has none of them blocks every other
+    clause's judgement (``ports_judged`` is for ¶1's own checks, where their absence is
+    the failure)."""
     reported = ports(one)
+    if not ports_judged:
+        ctx.prerequisite(
+            "RT-TOOL-10#c1",
+            any(name in reported for name in WORK_PORTS),
+            f"the pass reports no executed_any, executed or skipped port (its ports: "
+            f"{show(sorted(reported))})",
+        )
     any_ = reported.get("executed_any")
     if ctx.expect(
         isinstance(any_, bool),

@@ -19,6 +19,7 @@ from conformance.checks.rt_tool_10._work import (
     CALL_B,
     GATED,
     TOOLS,
+    WORK_PORTS,
     Batch,
     Judged,
     batch_ids,
@@ -27,10 +28,14 @@ from conformance.checks.rt_tool_10._work import (
 )
 from conformance.toolkit import (
     CheckContext,
+    Untested,
     call,
     calls,
     check,
+    has_port,
+    listing,
     located_passes,
+    located_side_effects,
     mapping,
     one_turn,
     say,
@@ -104,8 +109,8 @@ def check_executed_complements_skipped(ctx: CheckContext, variant: Partition) ->
     )
     clause = "RT-TOOL-10 ¶1: executed is the complement of skipped"
     first = Judged(batch_ids(variant.first), frozenset(), True)
-    judge(ctx, found[0][0], found[0][1], first, clause)
-    judge(ctx, found[1][0], found[1][1], variant.expected, clause)
+    judge(ctx, found[0][0], found[0][1], first, clause, ports_judged=True)
+    judge(ctx, found[1][0], found[1][1], variant.expected, clause, ports_judged=True)
 
 
 FIRST_TIME: dict[str, Batch] = {
@@ -176,13 +181,20 @@ REPEATS = {
 def check_all_repeat_pass_is_idle(ctx: CheckContext, variant: Repeats) -> None:
     """A pass whose every call was already handled in the run reports `executed_any`
     false, although it re-emits results: only first-time handling is work."""
-    _, found = play(
+    trace, found = play(
         ctx,
         "rt10-c2-all-repeat",
         [variant.batch] * variant.times,
         pause_after=0 if variant.pause else None,
     )
     ids = batch_ids(variant.batch)
+    ran = located_side_effects(trace)
+    ctx.prerequisite(
+        "RT-TOOL-9#c1",
+        len(ran) <= len(ids),
+        f"the repeats ran again ({len(ran)} tool bodies ran for {len(ids)} calls, at "
+        f"{listing([at for at, _ in ran])}), so no pass was of nothing but repeats",
+    )
     first = "RT-TOOL-10 ¶2: a call handled for the first time is work"
     judge(ctx, found[0][0], found[0][1], Judged(ids, frozenset(), True), first)
     for at, one in found[1:]:
@@ -208,8 +220,16 @@ def check_empty_batch_reports_false(
 ) -> None:
     """An empty batch reports `executed_any` false."""
     batches, pause_after = variant
-    _, found = play(ctx, "rt10-c3-empty", batches, pause_after=pause_after)
-    at, one = found[-1]
+    _, found = play(ctx, "rt10-c3-empty", batches, pause_after=pause_after, every_pass=False)
+    empty = [(at, one) for at, one in found if not one.batch]
+    if not empty:
+        # A runtime that never invokes its tool step without calls never meets the
+        # clause's situation: a reply with no calls is, to it, a final answer.
+        raise Untested(
+            f"no pass over an empty batch was reported ({len(batches)} batches were sent, "
+            f"{len(found)} tool passes reported)"
+        )
+    at, one = empty[-1]
     judge(ctx, at, one, Judged(), "RT-TOOL-10 ¶3: an empty batch reports false")
 
 
@@ -228,6 +248,12 @@ def check_default_exposure(ctx: CheckContext, variant: dict[str, bool] | None) -
         expose=variant,
         tools=TOOLS,
         model=[calls(CALL_A), calls(CALL_A, CALL_B), say("done")],
+    )
+    ctx.prerequisite(
+        "RT-TOOL-10#c1",
+        any(has_port(trace, name) for name in WORK_PORTS),
+        "no pass has an executed_any, executed or skipped port, so whether one is exposed "
+        "says nothing",
     )
     for at, _, one in located_passes(trace):
         exposed = mapping(one.exposed)

@@ -8,6 +8,7 @@ from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import PassRecord, Trace
 from conformance.toolkit import (
+    Breach,
     Invariant,
     Seen,
     doubtful_ids,
@@ -21,6 +22,9 @@ from conformance.toolkit import (
 
 __all__ = ["INVARIANTS"]
 
+#: The clauses of RT-TOOL-10 the invariant judges, each charged with what breaks its words.
+C1, C2, C3, C4 = (f"RT-TOOL-10#c{number}" for number in range(1, 5))
+
 
 def work_reported(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
     """Every pass reports `executed_any` (true exactly when a call was handled for the
@@ -33,20 +37,24 @@ def work_reported(scenario: Scenario, trace: Trace, handshake: Handshake) -> str
             continue  # a partial pass reports what it did before the cut, nothing more
         ports = mapping(one.ports)
         if len(one.results) > len(well_formed(one.batch)):
-            return (
+            return Breach(
                 f"a pass of run {seen.run.id} reports {len(one.results)} results for "
                 f"{len(well_formed(one.batch))} well-formed calls (at {at}/results): a "
-                "malformed call is dropped before the guard"
+                "malformed call is dropped before the guard",
+                (C4,),
             )
         flag = ports.get("executed_any")
         if not isinstance(flag, bool):
-            return f"a pass reports executed_any {show(flag)} (at {at}/ports/executed_any)"
+            return Breach(
+                f"a pass reports executed_any {show(flag)} (at {at}/ports/executed_any)", (C1,)
+            )
         if not one.paused:
             handled = any(r.disposition != "skipped" for r in one.results)
             if flag is not handled:
-                return (
+                return Breach(
                     f"a pass of run {seen.run.id} reports executed_any {show(flag)} (at "
-                    f"{at}/ports/executed_any), but {_handled_phrase(one, handled)}"
+                    f"{at}/ports/executed_any), but {_handled_phrase(one, handled)}",
+                    (C2,) if one.batch else (C3,),
                 )
         problem = _partition_problem(seen, ports)
         if problem:
@@ -66,7 +74,10 @@ def _partition_problem(seen: Seen, ports: Mapping[str, object]) -> str | None:
     executed, skipped = ports.get("executed"), ports.get("skipped")
     for name, value in (("executed", executed), ("skipped", skipped)):
         if not isinstance(value, list):
-            return f"a pass reports {name} {show(value)} (at {seen.at}/ports/{name}), not a list"
+            return Breach(
+                f"a pass reports {name} {show(value)} (at {seen.at}/ports/{name}), not a list",
+                (C1,),
+            )
     assert isinstance(executed, list) and isinstance(skipped, list)
     want_executed = sorted(
         call_id for _, r, call_id in guarded_results(seen) if r.disposition != "skipped"
@@ -77,10 +88,14 @@ def _partition_problem(seen: Seen, ports: Mapping[str, object]) -> str | None:
     got_executed = sorted(str(i) for i in executed if str(i) not in doubtful)
     got_skipped = sorted(str(i) for i in skipped if str(i) not in doubtful)
     if got_executed != want_executed or got_skipped != want_skipped:
-        return (
+        # An id the model never sent is a call without one that was listed: ¶4's words.
+        sent = {str(mapping(call).get("tool_call_id")) for call in well_formed(seen.one.batch)}
+        listed = set(got_executed) | set(got_skipped)
+        return Breach(
             f"a pass of run {seen.run.id} reports executed {show(executed)} and skipped "
             f"{show(skipped)} (at {seen.at}/ports); its results say executed "
-            f"{show(want_executed)} and skipped {show(want_skipped)}"
+            f"{show(want_executed)} and skipped {show(want_skipped)}",
+            (C4,) if listed - sent else (C1,),
         )
     return None
 
@@ -96,7 +111,7 @@ def _interesting_pass(scenario: Scenario, trace: Trace, handshake: Handshake) ->
 INVARIANTS: tuple[Invariant, ...] = (
     invariant(
         "work-reported",
-        ("RT-TOOL-10#c1", "RT-TOOL-10#c2", "RT-TOOL-10#c3", "RT-TOOL-10#c4"),
+        (C1, C2, C3, C4),
         work_reported,
         "a pass that handled nothing for the first time",
         _interesting_pass,

@@ -26,6 +26,7 @@ from conformance.toolkit import (
     calls,
     check,
     delivered_at,
+    has_port,
     in_model_inputs,
     in_tool_messages,
     link,
@@ -156,6 +157,11 @@ def check_port_not_exposed_by_default(ctx: CheckContext, variant: Defaults) -> N
     )
     passes = located_passes(trace)
     ctx.need(bool(passes), "no tool pass was reported; RT-TOOL-3 ¶2 is judged on each pass")
+    ctx.prerequisite(
+        "RT-TOOL-3#c1",
+        has_port(trace, "tool_artifacts"),
+        "no pass has a tool_artifacts port, so whether it is exposed says nothing",
+    )
     for at, _, one in passes:
         exposed = mapping(one.exposed)
         ctx.expect(

@@ -60,6 +60,7 @@ def _surfaced(ctx: CheckContext, run: VectorRun) -> None:
         f"tool_artifacts carries {show(port(first, 'tool_artifacts'))}, the example says "
         f"{show(expected)}; RT-TOOL-3 ¶1",
         at=f"{at}/ports/tool_artifacts",
+        clause="RT-TOOL-3#c1",
     )
     # The payloads' values are what must not leak (a key or a type word such as "link"
     # may well appear in a prompt for reasons of its own).
@@ -76,6 +77,7 @@ def _surfaced(ctx: CheckContext, run: VectorRun) -> None:
             f"the artifact's {show(text)} reached what the model was given, at "
             f"{listing(leaked)}; RT-TOOL-3 ¶3: the prose is built from data alone",
             at=leaked[0] if leaked else None,
+            clause="RT-TOOL-3#c3",
         )
     for text in string_values(produced.get("data")):
         ctx.expect(
@@ -83,6 +85,7 @@ def _surfaced(ctx: CheckContext, run: VectorRun) -> None:
             f"the model was never given the data's {show(text)}; RT-TOOL-3 ¶3: the prose "
             "is built from data",
             at=f"{at}/tool_messages",
+            clause="RT-TOOL-3#c3",
         )
 
 

@@ -73,6 +73,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         no_metadata_leak,
         "an artifact delivered on the wire",
         _delivered_any,
+        collecting=True,
     ),
     invariant(
         "no-loss",
@@ -80,6 +81,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         no_loss(_every),
         "an artifact produced in a turn that completed",
         produced_then_completed(_every),
+        collecting=True,
     ),
     invariant(
         "aggregation",
@@ -87,5 +89,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         aggregation,
         "an artifact delivered on the wire",
         _delivered_any,
+        collecting=True,
     ),
 )

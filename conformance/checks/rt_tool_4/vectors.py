@@ -14,8 +14,10 @@ from conformance.toolkit import (
     assistant_indexes,
     call,
     calls,
+    citation,
     mapping,
     misplaced,
+    needs_delivery,
     one_turn,
     same_json,
     say,
@@ -38,6 +40,7 @@ STAGES: dict[tuple[str, str], Stage] = {
 
 def _reported(ctx: CheckContext, run: VectorRun) -> None:
     """RT-TOOL-4: an artifact of a call -> the assistant message as the wire reports it."""
+    needs_delivery(ctx)  # as the clauses' checks: nothing collected is nothing delivered
     produced = mapping(run.value("produced"))
     entry = artifact(str(produced.get("type")), produced.get("payload"))
     trace = one_turn(
@@ -65,6 +68,7 @@ def _reported(ctx: CheckContext, run: VectorRun) -> None:
                 f"the last assistant message's metadata is {shown_key(last, key)}, where the "
                 "example shows a map; RT-TOOL-4 ¶3",
                 at=f"{at}/metadata",
+                clause="RT-TOOL-4#c3",
             )
             found = strings(shown)
             leaked = [
@@ -75,14 +79,19 @@ def _reported(ctx: CheckContext, run: VectorRun) -> None:
                 f"the last assistant message's metadata {show(shown)} holds the artifact's "
                 f"{show(leaked[:3])}; RT-TOOL-4 ¶3: artifacts are not message metadata",
                 at=f"{at}/metadata",
+                clause="RT-TOOL-4#c3",
             )
             continue
+        # Where the artifacts are persisted is ¶1's word; the message's other fields, as
+        # the example shows them, are the top-level shape ¶3 speaks of.
+        clause = "RT-TOOL-4#c1" if key == "toolArtifacts" else "RT-TOOL-4#c3"
         ctx.expect(
             same_json(shown, want),
             f"the last assistant message shows {key} {shown_key(last, key)}, the example says "
-            f"{show(want)}; RT-TOOL-4 ¶1, ¶3"
+            f"{show(want)}; {citation(clause)}"
             + (misplaced(wire, array(want)) if key == "toolArtifacts" else ""),
             at=f"{at}/{key}",
+            clause=clause,
         )
 
 

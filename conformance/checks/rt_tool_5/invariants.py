@@ -65,6 +65,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         "an artifact arriving for a run whose collection was not open",
         _late_emitted,
         needs=("late_artifacts",),
+        collecting=True,
     ),
     invariant(
         "collection-released",
@@ -73,5 +74,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         "a run that paused, failed or was cut",
         _run_ended_otherwise,
         needs=("collection_observation",),
+        collecting=True,
     ),
 )

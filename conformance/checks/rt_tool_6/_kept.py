@@ -18,6 +18,7 @@ from conformance.toolkit import (
     collects,
     delivered,
     largest_size,
+    listing,
     located_warnings,
     misplaced,
     one_turn,
@@ -111,6 +112,50 @@ def _recheck_plan(
         None,
         [_entries(default, f"r{run}") for run in range(variant.runs)],
         f"{default} artifacts",
+    )
+
+
+RUN_BOUNDS = ("run_artifacts", "run_bytes")
+
+
+@check("RT-TOOL-6#c1")
+def check_run_collection_is_bounded(ctx: CheckContext) -> None:
+    """An implementation bounds the artifacts one run may collect: one that states it has
+    no run bound breaks the clause; one that states a bound keeps no more than it."""
+    collects(ctx)
+    limits = ctx.handshake.limits
+    if all(name in limits.unbounded for name in RUN_BOUNDS):
+        ctx.fail(
+            "the handshake states that the implementation bounds neither the artifacts nor "
+            "the payload bytes one run collects (limits.unbounded lists run_artifacts and "
+            "run_bytes); RT-TOOL-6 ¶1: an implementation bounds the artifacts one run may "
+            "collect"
+        )
+    bound = limits.run_artifacts
+    if bound is None:
+        stated = [name for name in RUN_BOUNDS if limits.stated(name)]
+        raise Untested(
+            "the handshake does not state its run bound (limits.run_artifacts), nor that it "
+            "has none"
+            if not stated
+            else f"the run bound is stated as {listing(stated)} only, not as a count"
+        )
+    if bound > DEFAULT_RUN_BOUND_CAP:
+        raise Untested(f"the declared run bound ({bound}) is over {DEFAULT_RUN_BOUND_CAP}")
+    entries = _entries(bound + 1, "over")
+    trace = one_turn(
+        ctx,
+        "rt6-c1-bounded",
+        tools=[tool(TOOL, output({"ok": True}, *entries))],
+        model=[calls(call(TOOL, {}, "c1")), say("done")],
+    )
+    on_wire = delivered(turn(trace, "t1"))
+    ctx.expect(
+        len(on_wire) <= bound,
+        f"one run collected {bound + 1} artifacts, over its declared bound of {bound}, and "
+        f"the turn delivered {len(on_wire)} of them; RT-TOOL-6 ¶1: an implementation "
+        "bounds the artifacts one run may collect",
+        at=wire_pointer(trace),
     )
 
 

@@ -12,6 +12,7 @@ from conformance.checks.rt_tool_6._drops import (
 from conformance.checks.rt_tool_6._kept import (
     check_floors_accepted,
     check_nothing_downstream_rechecks,
+    check_run_collection_is_bounded,
 )
 from conformance.checks.rt_tool_6._plain import (
     check_empty_type_refused,
@@ -25,4 +26,5 @@ __all__ = [
     "check_floors_accepted",
     "check_nothing_downstream_rechecks",
     "check_payload_is_plain_text",
+    "check_run_collection_is_bounded",
 ]

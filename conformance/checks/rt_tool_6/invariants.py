@@ -95,6 +95,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         payload_within_bound,
         "an artifact whose payload exceeds the payload bound",
         _over_the_bound_produced,
+        collecting=True,
     ),
     invariant(
         "empty-type-refused",
@@ -102,5 +103,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         empty_type_refused,
         "an artifact with an empty type from a call that succeeded",
         _empty_type_produced,
+        collecting=True,
     ),
 )

@@ -207,6 +207,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         no_loss(_before_a_pause),
         "an artifact produced before a pause, in a turn that later completed",
         produced_then_completed(_before_a_pause),
+        collecting=True,
     ),
     invariant(
         "no-loss-after-failed-write-back",
@@ -214,6 +215,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         no_loss(_before_a_failed_write_back),
         "a failed write-back while artifacts were held, in a turn that later completed",
         _failed_write_back_held,
+        collecting=True,
     ),
     invariant(
         "no-double-delivery",
@@ -221,6 +223,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         no_double_delivery,
         "a resume while artifacts were held",
         _resumed_with_held,
+        collecting=True,
     ),
     invariant(
         "held-off-wire",
@@ -228,6 +231,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         held_off_wire,
         "a paused turn with artifacts held",
         _paused_with_held,
+        collecting=True,
     ),
     invariant(
         "held-first",
@@ -235,6 +239,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         held_first,
         "a resume while artifacts were held",
         _resumed_with_held,
+        collecting=True,
     ),
     invariant(
         "held-within-bound",
@@ -243,6 +248,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         "more artifacts produced before a pause than the held list's bound",
         _more_than_the_bound_paused,
         needs=("held_observation",),
+        collecting=True,
     ),
     invariant(
         "isolation",
@@ -250,5 +256,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         isolation,
         "artifacts produced in two turns",
         _two_turns_produce,
+        collecting=True,
     ),
 )

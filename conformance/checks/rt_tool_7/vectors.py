@@ -57,15 +57,17 @@ def held(ctx: CheckContext, run: VectorRun) -> None:
         ctx.expect(
             array(paused.held.get("t1")) == [value],
             f"held against the paused turn: {show(paused.held.get('t1'))}, the example says "
-            f"{show(value)}",
+            f"{show(value)}; RT-TOOL-7 ¶1",
             at="/steps/0/held/t1",
+            clause="RT-TOOL-7#c1",
         )
     early = turn(trace, "t1", step=0)
     ctx.expect(
         early is not None and not delivered(early),
         f"while the turn is paused its wire shows {show(delivered(early))}; the held artifact "
-        "stays off the wire",
+        "stays off the wire; RT-TOOL-7 ¶1",
         at=turn_pointer(trace, "t1", step=0) + "/messages",
+        clause="RT-TOOL-7#c1",
     )
     for index in (1, 2):
         wire = turn(trace, "t1", step=index)
@@ -73,9 +75,10 @@ def held(ctx: CheckContext, run: VectorRun) -> None:
             delivered(wire) == [value],
             f"after step {index} ({trace.steps[index].op}) the turn carries "
             f"{show(delivered(wire))}, the example's artifact exactly once is expected"
-            f"{misplaced(wire, [value])}",
+            f"{misplaced(wire, [value])}; RT-TOOL-7 ¶3",
             at=turn_pointer(trace, "t1", step=index) + "/messages",
             reading="unrequired-refusals" if index == 2 else None,
+            clause="RT-TOOL-7#c3",
         )
 
 

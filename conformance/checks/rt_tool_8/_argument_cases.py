@@ -242,7 +242,8 @@ PLAIN = {
 @dataclass(frozen=True)
 class Untouched:
     """Arguments whose keys (and text without references) must come back as sent;
-    ``decoded`` lists the string leaves that do hold references, decoded."""
+    ``expected`` is what reconciling makes of them: a leaf it changes holds a character
+    reference (RT-TOOL-8 ¶4's), and RT-TOOL-8 ¶5 judges only the keys and the rest."""
 
     sent: Mapping[str, object]
     expected: Mapping[str, object]

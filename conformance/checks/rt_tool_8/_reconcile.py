@@ -14,13 +14,14 @@ import html
 import json
 from collections.abc import Mapping
 
-__all__ = ["readings"]
+__all__ = ["declared_types", "readings"]
 
 #: Decoding passes for a string leaf when the implementation declares no bound.
 UNBOUNDED = 50
 
 
-def _declared(schema: object) -> dict[str, object]:
+def declared_types(schema: object) -> dict[str, object]:
+    """Each declared parameter's ``type``, by name."""
     properties = schema.get("properties") if isinstance(schema, Mapping) else None
     if not isinstance(properties, Mapping):
         return {}
@@ -70,7 +71,7 @@ def readings(args: object, schema: object, passes: int | None = None) -> list[ob
     """The reconciled arguments, once with JSON decoded first and once with character
     references decoded first (equal for most arguments)."""
     bound = passes or UNBOUNDED
-    declared = _declared(schema)
+    declared = declared_types(schema)
     json_first = _entities(_json(args, declared), bound)
     entities_first = _json(_entities(args, bound), declared)
     return [json_first] if json_first == entities_first else [json_first, entities_first]

@@ -4,12 +4,14 @@ schema, as the oracle in :mod:`conformance.checks.rt_tool_8._reconcile` computes
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
-from conformance.checks.rt_tool_8._reconcile import readings
+from conformance.checks.rt_tool_8._reconcile import declared_types, readings
 from conformance.toolkit import (
+    Breach,
     Invariant,
     invariant,
     mapping,
@@ -19,7 +21,7 @@ from conformance.toolkit import (
     well_formed,
 )
 
-__all__ = ["INVARIANTS"]
+__all__ = ["INVARIANTS", "broken_clauses"]
 
 
 def arguments_reconciled(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
@@ -51,12 +53,48 @@ def arguments_reconciled(scenario: Scenario, trace: Trace, handshake: Handshake)
                 got.append(received[call_id])
             for value in got:
                 if value not in expected:
-                    return (
+                    return Breach(
                         f"{name} was sent {show(call.get('args'))} and received or reported "
                         f"{show(value)} (at {seen.at}/results/{index}); reconciled with its "
-                        f"schema it is {show(expected[0])}"
+                        f"schema it is {show(expected[0])}",
+                        broken_clauses(call.get("args"), schemas[name], value, expected[0]),
                     )
     return None
+
+
+_ALL = ("RT-TOOL-8#c1", "RT-TOOL-8#c2", "RT-TOOL-8#c3", "RT-TOOL-8#c4", "RT-TOOL-8#c5")
+
+
+def broken_clauses(sent: object, schema: object, got: object, expected: object) -> tuple[str, ...]:
+    """The clauses of RT-TOOL-8 whose words ``got`` breaks, argument by argument: a JSON
+    string left undecoded breaks ¶2, a string decoded or a parse substituted where one
+    of the three conditions fails ¶3, a character reference left in ¶4, a key changed or
+    reference-free text changed ¶5; a repair left undone also breaks ¶1 (arguments are
+    reconciled before the tool is invoked).  Every clause, when none can be told."""
+    if not (
+        isinstance(sent, Mapping) and isinstance(got, Mapping) and isinstance(expected, Mapping)
+    ):
+        return _ALL
+    declared = declared_types(schema)
+    found: set[str] = set()
+    if set(map(str, got)) != set(map(str, sent)):
+        found.add("RT-TOOL-8#c5")
+    for key, value in sent.items():
+        if key not in got or key not in expected:
+            continue
+        mine, want = got[key], expected[key]
+        if mine == want:
+            continue
+        decodable = declared.get(str(key)) in ("array", "object") and isinstance(value, str)
+        if isinstance(value, str) and not isinstance(mine, str) and isinstance(want, str):
+            found.add("RT-TOOL-8#c3")  # decoded where it had to pass through
+        elif decodable and isinstance(mine, str) and not isinstance(want, str):
+            found.update(("RT-TOOL-8#c1", "RT-TOOL-8#c2"))  # a JSON string left undecoded
+        elif value == want:
+            found.add("RT-TOOL-8#c5")  # text without a reference came back changed
+        else:
+            found.update(("RT-TOOL-8#c1", "RT-TOOL-8#c4"))  # references not decoded to stable
+    return tuple(clause for clause in _ALL if clause in found) or _ALL
 
 
 def _reconciling_call(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
@@ -71,7 +109,7 @@ def _reconciling_call(scenario: Scenario, trace: Trace, handshake: Handshake) ->
 INVARIANTS: tuple[Invariant, ...] = (
     invariant(
         "arguments-reconciled",
-        ("RT-TOOL-8#c1", "RT-TOOL-8#c2", "RT-TOOL-8#c3", "RT-TOOL-8#c4", "RT-TOOL-8#c5"),
+        _ALL,
         arguments_reconciled,
         "a call whose tool declares array, object and string parameters",
         _reconciling_call,

@@ -17,6 +17,7 @@ from conformance.toolkit import (
     failure,
     listing,
     located_passes,
+    located_runs,
     located_side_effects,
     mapping,
     one_turn,
@@ -107,6 +108,13 @@ def check_repeat_reported_and_re_emitted(ctx: CheckContext, variant: Repeat) -> 
     """The repeat is reported on `skipped`, and its stored first result (message and success)
     is re-emitted and counted in the batch's outcome."""
     trace = _repeat(ctx, "rt9-c2-re-emitted", variant)
+    ran = _ran(trace, "do_thing")
+    ctx.prerequisite(
+        "RT-TOOL-9#c1",
+        len(ran) == 1,
+        f"the repeat of {show(variant.call_id, 40)} was invoked again (it ran {len(ran)} "
+        f"times, at {listing(ran) or 'nowhere'}), so there is no skipped repeat to report",
+    )
     passes = located_passes(trace)
     ctx.need(len(passes) >= 2, f"two batches were sent, {len(passes)} tool passes reported")
     (first_at, _, first), (at, _, repeat) = passes[0], passes[1]
@@ -234,8 +242,12 @@ def check_no_declared_call_left_unanswered(ctx: CheckContext, variant: GatedBatc
     at, run, last = approved[-1]
     emitted = {mapping(m).get("tool_call_id") for m in last.tool_messages}
     missing = [call_id for call_id in declared if call_id not in emitted]
+    # The re-issued batch is the clause's situation: a runtime that resumes by running the
+    # approved call alone, the others never reaching its guard again, has no repeat to
+    # re-emit; what the model is given next (below) still answers for every call.
+    reissued = {r.tool_call_id for r in last.results} >= set(variant.plain_before_first_gate)
     ctx.expect(
-        not missing,
+        not reissued or not missing,
         f"the re-issued pass after the last approval emits no tool message for declared "
         f"calls {show(missing)} (at {at}/tool_messages); RT-TOOL-9 ¶3 answers every "
         "declared call, a repeat by its re-emitted result",
@@ -273,23 +285,20 @@ def check_recorded_only_once_returned(ctx: CheckContext, variant: GatedBatch) ->
         f"{len(variant.gates)}: a call that paused for approval was never recorded, so once "
         "approved it runs (RT-TOOL-9 ¶4)",
     )
-    approved = [(at, one) for at, run, one in located_passes(trace) if run.cause == "approve"]
-    ctx.need(bool(approved), "no tool pass was reported after the approval")
-    at, first = approved[0]
+    # What the clause speaks of is what ran: the `executed` and `skipped` outputs that
+    # report it are RT-TOOL-10 ¶1's and RT-TOOL-9 ¶2's words, judged by their own cases.
     gate = variant.gates[0]
-    executed = port(first, "executed")
+    elsewhere = [
+        f"{at}/side_effects/{number}"
+        for at, run in located_runs(trace)
+        if run.cause != "approve"
+        for number, effect in enumerate(run.side_effects)
+        if mapping(effect).get("tool") == "gated_thing"
+    ]
     ctx.expect(
-        isinstance(executed, list) and gate in executed,
-        f"the pass after the first approval reports executed {show(executed)} (at "
-        f"{at}/ports/executed); the approved call {gate} was not recorded before, so it is "
-        "executed now",
-    )
-    skipped = port(first, "skipped")
-    before = variant.plain_before_first_gate
-    ctx.expect(
-        isinstance(skipped, list) and all(call_id in skipped for call_id in before),
-        f"the pass after the first approval reports skipped {show(skipped)} (at "
-        f"{at}/ports/skipped); the calls {show(before)} had returned before the pause",
+        not elsewhere,
+        f"a gated call ran before it was approved (at {listing(elsewhere)}); RT-TOOL-9 ¶4: "
+        f"a call that pauses for approval, such as {gate}, runs once approved",
     )
 
 

@@ -22,6 +22,7 @@ from conformance.toolkit import (
     identifier,
     invariant,
     mapping,
+    paired,
     seen_passes,
     show,
     well_formed,
@@ -219,16 +220,29 @@ def _repeat_skipped(scenario: Scenario, trace: Trace, handshake: Handshake) -> b
 
 def unguarded_always_runs(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
     """A call without an identifier is never skipped, and runs every time it is sent to a
-    wired tool without a gate (durable resume may answer or refuse it instead)."""
+    wired tool without a gate (durable resume may answer or refuse it instead).  A call
+    the model sent without an identifier stays one when the runtime gives it an id of
+    its own: its result is paired with the call it answers, not read by its id."""
     plain = {tool.name for tool in scenario.tools if not tool.gate}
+    earlier: list[tuple[object, ...]] = []
     for seen in seen_passes(trace):
-        for index, result in enumerate(seen.one.results):
-            if result.tool_call_id is None and result.disposition == "skipped":
+        answered = paired(seen.one)
+        unguarded = [result for result, call in answered if identifier(call) is None]
+        for result in unguarded:
+            if result.disposition == "skipped":
+                index = next(i for i, one in enumerate(seen.one.results) if one is result)
                 return (
                     f"a call without an identifier was skipped in run {seen.run.id} "
                     f"(at {seen.at}/results/{index})"
                 )
+        again = seen.one.batch in earlier
+        earlier.append(seen.one.batch)
         if seen.one.cut or seen.one.paused:
+            continue
+        if again and len(answered) < len(well_formed(seen.one.batch)):
+            # A later pass over the same reply that handled only part of it (the approved
+            # call alone, a framework answering one call again): the batch was not sent
+            # again, and its calls without an id ran where it was handled first.
             continue
         sent = sum(
             1
@@ -237,9 +251,8 @@ def unguarded_always_runs(scenario: Scenario, trace: Trace, handshake: Handshake
         )
         ran = sum(
             1
-            for result in seen.one.results
-            if result.tool_call_id is None
-            and str(result.tool) in plain
+            for result in unguarded
+            if str(result.tool) in plain
             and (result.disposition == "executed" or result.disposition in _DURABLE)
         )
         if ran < sent:

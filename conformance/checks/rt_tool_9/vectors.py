@@ -60,13 +60,22 @@ def _recorded(ctx: CheckContext, run: VectorRun) -> None:
     """RT-TOOL-9: a declared call sent a second time -> the repeat pass's `skipped`."""
     batch = _batch(run.value("skipped"))
     second, trace = _repeat_pass(ctx, batch, batch, "vector-skipped-recorded")
-    ctx.need(
-        port(second, "skipped") == run.value("recorded"),
-        f"skipped is {show(port(second, 'skipped'))}, "
-        f"the example says {show(run.value('recorded'))}",
-    )
     ran = sum(len(r.side_effects) for r in trace.runs())
-    ctx.need(ran == len(batch), f"the tool ran {ran} times across both runs")
+    once = ctx.expect(
+        ran == len(batch),
+        f"the tool ran {ran} times across both runs; RT-TOOL-9 ¶1",
+        clause="RT-TOOL-9#c1",
+    )
+    # The repeat is reported only where the guard skipped it (¶1 holds).
+    if ctx.prerequisite(
+        "RT-TOOL-9#c1", once, "the repeat was invoked again", judging="RT-TOOL-9#c2"
+    ):
+        ctx.expect(
+            port(second, "skipped") == run.value("recorded"),
+            f"skipped is {show(port(second, 'skipped'))}, "
+            f"the example says {show(run.value('recorded'))}; RT-TOOL-9 ¶2",
+            clause="RT-TOOL-9#c2",
+        )
 
 
 def _resumed(ctx: CheckContext, run: VectorRun) -> None:
@@ -80,12 +89,25 @@ def _resumed(ctx: CheckContext, run: VectorRun) -> None:
         model=[calls(*batch), say("done")],
         steps=[StartTurn("t1"), Approve("t1")],
     )
+    mixed = run.value("mixed")
+    # ¶4 speaks of what runs once approved; the `executed` output that reports it is
+    # RT-TOOL-10 ¶1's port, judged here only where the implementation reports it.
+    ran = [
+        mapping(effect).get("tool_call_id")
+        for r in trace.runs()
+        if r.cause == "approve"
+        for effect in r.side_effects
+    ]
+    ctx.expect(
+        sorted(map(str, ran)) == sorted(map(str, array(mixed))),
+        f"the run the approval set off ran {show(ran)}, the example says {show(mixed)}",
+    )
     resumed = [one for r, one in all_passes(trace) if r.cause == "approve"]
     ctx.need(bool(resumed), "no pass after the approval")
-    ctx.need(
-        port(resumed[0], "executed") == run.value("mixed"),
-        f"executed is {show(port(resumed[0], 'executed'))}, "
-        f"the example says {show(run.value('mixed'))}",
+    executed = port(resumed[0], "executed")
+    ctx.expect(
+        executed is None or executed == mixed,
+        f"executed is {show(executed)}, the example says {show(mixed)}",
     )
 
 
