@@ -119,7 +119,7 @@ def test_the_child_imports_the_copy_and_keeps_temporary_files_inside(tmp_path: P
     report = space.scratch / "where.txt"
     script = (
         "import reference_impl, tempfile, sys; "
-        "from reference_impl.harness._session import scratch; "
+        "from reference_impl.harness._database import scratch; "
         f"open({str(report)!r}, 'w').write('\\n'.join("
         "[reference_impl.__file__, tempfile.gettempdir(), scratch() or '']))"
     )
