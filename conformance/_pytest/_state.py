@@ -13,11 +13,11 @@ from adapters.capabilities import missing_capability, needed_capabilities
 from adapters.codec import to_json
 from adapters.driver import Unsupported
 from adapters.errors import ImplementationError, TimedOut
+from adapters.files import write_file
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance import __version__
-from conformance._files import write_file
 from conformance._pytest._options import RunOptions
 from conformance._redact import redacted
 from conformance.cases import Case

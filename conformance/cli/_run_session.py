@@ -269,7 +269,7 @@ def _write_undrivable(report_dir: Path, spec: str, message: str) -> tuple[str, .
 
 def _write_quietly(report_dir: Path, name: str, content: bytes) -> tuple[str, ...]:
     """Write one file of the report directory; a failure is one line to say."""
-    from conformance._files import write_file
+    from adapters.files import write_file
 
     try:
         write_file(report_dir, name, content)

@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 
 from adapters import scenario as sc
+from adapters.files import write_file
 from reference_impl.artifacts import Bounds
 from reference_impl.behaviour import Components
 from reference_impl.errors import Refusal
@@ -36,7 +37,7 @@ class ScenarioSession:
         self._dir = Path(tempfile.mkdtemp(prefix="rttool-ref-", dir=scratch()))
         self._db = self._dir / "runtime.db"
         if template is not None:  # an empty, migrated database: no DDL per scenario
-            self._db.write_bytes(template)
+            write_file(self._dir, self._db.name, template)
         self.recorder = Recorder()
         self.seams = Seams()
         self.model = ScriptedModel(scenario.model)
