@@ -164,7 +164,7 @@ def exchange(first: Path, second: Path) -> bool:
     if done == 0:
         return True
     code = ctypes.get_errno()
-    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EXDEV):
         return False  # this file system (or kernel) cannot exchange
     raise OSError(code, os.strerror(code), str(first))
 
