@@ -9,7 +9,11 @@ from __future__ import annotations
 import argparse
 import math
 
-__all__ = ["non_negative_int", "positive_float", "positive_int"]
+__all__ = ["MAX_SECONDS", "non_negative_int", "positive_float", "positive_int"]
+
+#: The longest time any option may name: a day.  Far longer ends in an overflow deep in
+#: the clocks and sockets that wait (``1e308`` seconds is an ``OverflowError`` there).
+MAX_SECONDS = 86_400.0
 
 
 def positive_int(text: str) -> int:
@@ -35,11 +39,15 @@ def non_negative_int(text: str) -> int:
 
 
 def positive_float(text: str) -> float:
-    """A finite number greater than 0 (seconds)."""
+    """A finite number greater than 0 (seconds), at most :data:`MAX_SECONDS`."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text}")
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"must be at most {MAX_SECONDS:.0f} seconds (a day), got {text[:40]}"
+        )
     return value
