@@ -214,7 +214,7 @@ def read_text(path: Path, *, limit: int, errors: str = "strict") -> str:
     try:
         return data.decode("utf-8", errors=errors)
     except UnicodeDecodeError as err:
-        raise UnreadableFile(path, f"not UTF-8 text (byte {err.start})") from err
+        raise UnreadableFile(path, f"not UTF-8 ({err.reason})") from err
 
 
 def read_json(path: Path, *, limit: int) -> object:

@@ -212,7 +212,9 @@ def _judged(
 
     undrivable = report_dir / UNDRIVABLE
     if undrivable.is_file():
-        said = undrivable.read_text(encoding="utf-8", errors="replace").strip()
+        from adapters.files import read_text
+
+        said = read_text(undrivable, limit=64 * 1024, errors="replace").strip()
         written = _write_undrivable(report_dir, redacted(target.spec), redacted(said))
         return RunOutcome(_EXIT_UNDRIVABLE, problems=written)
     report = finished.report
