@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from conformance.cli._session import SessionResult
-    from conformance.report import Expectations, StandingReport
+    from conformance.report import Expectations, GateResult, StandingReport
 
 __all__ = ["RunOutcome", "execute"]
 
@@ -252,15 +252,7 @@ def _gated(
     interrupted: bool,
 ) -> RunOutcome:
     """The gate over the standing the run built, and the reports it changes."""
-    from conformance.report import (
-        ReportWriteError,
-        append_step_summary,
-        gate,
-        github_step_summary,
-        junit_xml,
-        reproducible,
-        write_reports,
-    )
+    from conformance.report import gate, junit_xml, reproducible, write_reports
 
     written = finished.write_error is None
     if args.reproducible and written:
@@ -272,13 +264,8 @@ def _gated(
         # A dashboard reading junit.xml must agree with the gate.
         listed = {f.target: f"{f.where}: {f.detail}" for f in result.expected}
         problems = _write_quietly(report_dir, "junit.xml", junit_xml(report, listed))
-    try:
-        append_step_summary(github_step_summary(report, result))
-    except ReportWriteError as err:
-        # The summary is a courtesy to the CI page: the verdict, and its exit code, stand.
-        problems += (f"rttool: warning: {err}",)
+    problems += _warnings(report, result)
     exit_code = int(result.exit_code)
-    problems += tuple(f"rttool: warning: {warning}" for warning in report.warnings)
     if interrupted:
         exit_code = _EXIT_INTERRUPTED
         problems += ("rttool: interrupted; the cases that did not run are errors",)
@@ -287,6 +274,20 @@ def _gated(
         exit_code = exit_code or _EXIT_USAGE
     reasons = tuple(result.reasons())
     return RunOutcome(exit_code, problems, report, reasons, report_dir, written, interrupted)
+
+
+def _warnings(report: StandingReport, result: GateResult) -> tuple[str, ...]:
+    """The step summary appended for the CI page, and the standing's warnings, as lines:
+    a summary that cannot be written is a warning, never a change of the verdict."""
+    from conformance.report import ReportWriteError, append_step_summary, github_step_summary
+
+    said = tuple(f"rttool: warning: {warning}" for warning in report.warnings)
+    try:
+        append_step_summary(github_step_summary(report, result))
+    except ReportWriteError as err:
+        # The summary is a courtesy to the CI page: the verdict, and its exit code, stand.
+        said = (f"rttool: warning: {err}", *said)
+    return said
 
 
 def _pytest_args(args: argparse.Namespace, report_dir: Path, levels: tuple[str, ...]) -> list[str]:

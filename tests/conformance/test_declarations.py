@@ -17,7 +17,7 @@ from adapters.handshake import DurableResume, Handshake
 from adapters.protocol import Message
 from adapters.scenario import Scenario
 from adapters.trace import Trace
-from conformance.toolkit import CheckContext, CheckFailed, Untested
+from conformance.cases import judge
 from tests.conformance._dr import dr_cases
 from tests.conformance._support import reference_driver, rttool
 
@@ -39,14 +39,12 @@ class _Declaring:
 
 
 def _outcome(case_id: str, causes: tuple[str, ...]) -> str:
-    ctx = CheckContext(_Declaring(causes))
-    try:
-        dr_cases()[case_id].run(ctx)
-        ctx.conclude()
-    except CheckFailed as failed:
-        return "failed: " + " | ".join(f.message for f in failed.failures)
-    except Untested as untested:
-        return f"untested: {untested}"
+    judged = judge(dr_cases()[case_id], _Declaring(causes))
+    if judged.verdict == "failed":
+        return "failed: " + " | ".join(f.message for f in judged.failures)
+    if judged.verdict == "untested":
+        return f"untested: {judged.reason}"
+    assert judged.verdict == "passed", judged.message
     return "passed"
 
 
