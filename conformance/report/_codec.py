@@ -188,6 +188,7 @@ def _decode(data: _Object) -> StandingReport:
             spec=impl["spec"],
             profiles=_strings(impl["profiles"]),
             capabilities=_strings(impl["capabilities"]),
+            turn_states=_strings(impl.get("turn_states", [])),
         ),
         suite=_make("/suite", SuiteInfo, name=suite["name"], version=suite["version"]),
         run=_make(
