@@ -85,7 +85,7 @@ def test_a_status_word_no_declared_state_owns_is_noted_once(
     """The checks judge a turn by the state its word is declared to mean: a word of the
     harness's own, declared under no state, is said once, with where and how to fix it."""
     code, lines = _doctor(bent(toy, "own-status-word"), capsys)
-    assert _problems(lines) == [], lines
+    assert code == 0 and _problems(lines) == [], lines
     notes = [line for line in lines if "which turn_states gives no state" in line]
     assert len(notes) == 1, notes
     assert "'done'" in notes[0] and "/status" in notes[0] and "turn_states" in notes[0]
