@@ -26,7 +26,10 @@ from conformance.rules import Corpus
 from conformance.situations import clause_situations
 from conformance.toolkit import CheckContext, Failure, ScenarioRunner, reached_situations
 
-__all__ = ["CaseOutcome", "SuiteState"]
+__all__ = ["EVIDENCE_NOT_WRITTEN", "CaseOutcome", "SuiteState"]
+
+#: What a case's message says when its evidence could not be written (the verdict stands).
+EVIDENCE_NOT_WRITTEN = " (evidence not written: "
 
 
 @dataclass(frozen=True)
@@ -147,7 +150,7 @@ class SuiteState:
             except KeyboardInterrupt:
                 raise
             except BaseException as err:
-                message = _line(f"{message} (evidence not written: {_raised(err)})")
+                message = _line(f"{message}{EVIDENCE_NOT_WRITTEN}{_raised(err)})")
         return CaseOutcome(
             outcome.id,
             outcome.outcome,

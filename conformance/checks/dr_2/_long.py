@@ -78,8 +78,8 @@ def check_note_keeps_a_long_results_key_value(ctx: CheckContext, variant: object
     clause = "DR-2 ¶2 names each completed call with a short result, so that the model reuses it"
     ctx.need(
         names_call(prompt.note, "create_ticket", TICKET),
-        f"the note does not name the completed call create_ticket {show(TICKET)}; "
-        "check note-names-completed-with-results judges that",
+        f"the note does not name the completed call create_ticket {show(TICKET)}: DR-2 ¶2 "
+        "names each completed call (check note-names-completed-with-results judges that)",
     )
     ctx.expect(
         shows(prompt.note, KEY),
