@@ -16,7 +16,7 @@ from pathlib import Path
 from mutation._catalogue import Mutant, enumerate_mutants, load_modules
 from mutation._equivalents import CONFORMING, UNOBSERVABLE, Equivalent, load_equivalents, stale
 from mutation._errors import BaselineError, EquivalentsError, SelectionError
-from mutation._execute import HuntPlan, Outcome, Status
+from mutation._execute import HuntPlan, Outcome, Status, Workspace
 from mutation._report import RunRecord, diff_of, summary_lines, write_outputs
 from mutation._run import (
     MIN_TIMEOUT_S,
@@ -29,6 +29,7 @@ from mutation._run import (
 )
 from mutation._score import score, timing
 from mutation._select import read_id_list, select
+from mutation._warm import WarmParent, WarmPool
 
 __all__ = ["main"]
 
@@ -89,6 +90,12 @@ def _parser() -> argparse.ArgumentParser:
         "--no-hunt",
         action="store_true",
         help="run the hand-written checks and the vectors only, without the hunt",
+    )
+    parser.add_argument(
+        "--spawn",
+        action="store_true",
+        help="start each mutant's suite run as a fresh process instead of forking it from "
+        "a warm parent that has loaded the suite (slower; the outcomes are the same)",
     )
     parser.add_argument(
         "--out",
@@ -268,11 +275,17 @@ def _measure(
         "mutation: timing the suite once against the unmutated runtime (the baseline)...",
         flush=True,
     )
+    # The warm parents' environment: the hunt's mode, nothing of any one workspace.
+    env = Workspace(work, PACKAGE, hunt).parent_environment()
+    first = None if args.spawn else WarmParent(env, work)
     try:
-        baseline_s = baseline(work, PACKAGE, hunt)
+        baseline_s = baseline(work, PACKAGE, hunt, first)
     except BaselineError as err:
         sys.stderr.write(f"mutation: error: {err}\n")
         return EXIT_BASELINE
+    finally:
+        if first is not None:
+            first.close()
     limit = args.timeout or max(MIN_TIMEOUT_S, 10 * baseline_s)
     todo = [mutant for mutant in chosen if mutant.id not in kept]
     tool = f"cosmic-ray {metadata.version('cosmic-ray')}"
@@ -295,6 +308,7 @@ def _measure(
             flush=True,
         )
 
+    warm = None if args.spawn else WarmPool(env, work)
     with stop_on_terminate():
         outcomes, interrupted = run_mutants(
             todo,
@@ -306,7 +320,10 @@ def _measure(
             log=log,
             report=progress,
             hunt=hunt,
+            warm=warm,
         )
+    if warm is not None:
+        warm.close()
     shutil.rmtree(work, ignore_errors=True)
     every = [*kept.values(), *outcomes]
     mode = "listed" if args.only else "sample" if args.sample else "all"

@@ -16,6 +16,7 @@ from pathlib import Path
 from mutation._catalogue import Mutant, apply_mutant
 from mutation._errors import BaselineError
 from mutation._execute import HuntPlan, Outcome, Status, Workspace, compile_error
+from mutation._warm import WarmParent, WarmPool
 
 __all__ = [
     "MIN_TIMEOUT_S",
@@ -37,9 +38,12 @@ _BASELINE_TIMEOUT_S = 900.0
 _IMPORT_CHECK = "import reference_impl, sys; sys.stdout.write(reference_impl.__file__)"
 
 
-def baseline(work: Path, package: Path, hunt: HuntPlan | None = None) -> float:
-    """Run the suite (with ``hunt``) against an unmutated copy: it must be what the child
-    imports, and every case must pass. Returns the run's wall seconds."""
+def baseline(
+    work: Path, package: Path, hunt: HuntPlan | None = None, warm: WarmParent | None = None
+) -> float:
+    """Run the suite (with ``hunt``, forked from ``warm`` when given) against an
+    unmutated copy: it must be what the child imports, and every case must pass. Returns
+    the run's wall seconds."""
     space = Workspace(work / "baseline", package, hunt)
     space.prepare()
     try:
@@ -58,7 +62,7 @@ def baseline(work: Path, package: Path, hunt: HuntPlan | None = None) -> float:
                 "mutant would be tested",
                 imported=found or "nothing",
             )
-        outcome = space.outcome("baseline", _BASELINE_TIMEOUT_S)
+        outcome = space.outcome("baseline", _BASELINE_TIMEOUT_S, warm)
         if outcome.status is not Status.SURVIVED:
             raise BaselineError(
                 "the suite does not pass against the unmutated reference runtime, so no "
@@ -108,10 +112,12 @@ def run_mutants(
     log: Path,
     report: Callable[[Mutant, Outcome], None],
     hunt: HuntPlan | None = None,
+    warm: WarmPool | None = None,
 ) -> tuple[list[Outcome], bool]:
-    """Run ``chosen`` on ``jobs`` workers, each suite run with ``hunt``; append each
-    outcome to ``log`` and hand it to ``report``. Returns the outcomes and whether the
-    run was interrupted (Ctrl-C)."""
+    """Run ``chosen`` on ``jobs`` workers, each suite run with ``hunt`` (forked from a
+    parent of ``warm`` when given, else a fresh process); append each outcome to ``log``
+    and hand it to ``report``. Returns the outcomes and whether the run was interrupted
+    (Ctrl-C)."""
     outcomes: list[Outcome] = []
     pending = list(enumerate(chosen))
     interrupted = False
@@ -124,7 +130,7 @@ def run_mutants(
         space = Workspace(work / f"m{index:05d}", package, hunt)
         try:
             space.prepare(mutant.module, text)
-            return space.outcome(mutant.id, timeout)
+            return space.outcome(mutant.id, timeout, warm.parent() if warm else None)
         finally:
             space.remove()
 
