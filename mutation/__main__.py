@@ -17,6 +17,7 @@ from mutation._catalogue import Mutant, enumerate_mutants, load_modules
 from mutation._equivalents import CONFORMING, UNOBSERVABLE, Equivalent, load_equivalents, stale
 from mutation._errors import BaselineError, EquivalentsError, SelectionError
 from mutation._execute import HuntPlan, Outcome, Status, Workspace
+from mutation._reach import load_reach
 from mutation._report import RunRecord, diff_of, summary_lines, write_outputs
 from mutation._run import (
     MIN_TIMEOUT_S,
@@ -39,6 +40,8 @@ EQUIVALENTS = Path(__file__).resolve().parent / "equivalents.txt"
 EXIT_OK, EXIT_STALE, EXIT_USAGE, EXIT_BASELINE = 0, 1, 2, 3
 #: the mutants' workspaces, inside the output directory while a run lasts
 WORK_DIR = ".mutation-work"
+#: which rules' cases run each line of the runtime, recorded by the baseline run
+REACH_FILE = "reach.json"
 #: Examples the hunt generates in each mutant's suite run: a few seconds of searching.
 HUNT_EXAMPLES = 60
 
@@ -278,8 +281,9 @@ def _measure(
     # The warm parents' environment: the hunt's mode, nothing of any one workspace.
     env = Workspace(work, PACKAGE, hunt).parent_environment()
     first = None if args.spawn else WarmParent(env, work)
+    reach = work / REACH_FILE
     try:
-        baseline_s = baseline(work, PACKAGE, hunt, first)
+        baseline_s = baseline(work, PACKAGE, hunt, first, None if args.spawn else reach)
     except BaselineError as err:
         sys.stderr.write(f"mutation: error: {err}\n")
         return EXIT_BASELINE
@@ -321,6 +325,7 @@ def _measure(
             report=progress,
             hunt=hunt,
             warm=warm,
+            reach=None if args.spawn else load_reach(reach),
         )
     if warm is not None:
         warm.close()

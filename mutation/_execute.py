@@ -99,15 +99,22 @@ def compile_error(text: str, filename: str) -> str | None:
     return None
 
 
-def suite_arguments(report_dir: Path, hunt: HuntPlan | None = None) -> list[str]:
+def suite_arguments(
+    report_dir: Path, hunt: HuntPlan | None = None, only: Sequence[str] = ()
+) -> list[str]:
     """The arguments of ``rttool`` for the suite run against the reference runtime,
-    through the adapter protocol, with the hunt of ``hunt`` (none without it)."""
+    through the adapter protocol, with the hunt of ``hunt`` (none without it), of the
+    cases of the rules ``only`` (every rule when empty)."""
     searched = (
         ["--seed", str(hunt.seed), "--examples", str(hunt.examples)]
         if hunt is not None
         else ["--no-hunt"]
     )
-    return ["run", "--impl", "reference", *searched, "--quiet", "--report-dir", str(report_dir)]
+    chosen = [argument for rule in only for argument in ("--only", rule)]
+    return [
+        *("run", "--impl", "reference", *chosen, *searched),
+        *("--quiet", "--report-dir", str(report_dir)),
+    ]
 
 
 def suite_command(report_dir: Path, hunt: HuntPlan | None = None) -> list[str]:
@@ -260,12 +267,21 @@ class Workspace:
             return ""
         return data[-4 * _TAIL_CHARS :].decode("utf-8", errors="replace")
 
-    def outcome(self, mutant_id: str, timeout: float, warm: WarmParent | None = None) -> Outcome:
+    def outcome(
+        self,
+        mutant_id: str,
+        timeout: float,
+        warm: WarmParent | None = None,
+        only: Sequence[str] = (),
+        reach: Path | None = None,
+    ) -> Outcome:
         """Run the suite in this (prepared) workspace and classify how it ended: forked
-        from ``warm`` where given and able, else in a fresh process."""
+        from ``warm`` where given and able (recording the runtime's ``reach`` there when
+        asked), else in a fresh process; the rules ``only`` (all when empty) where
+        forked, every rule in a fresh process."""
         started = time.monotonic()
-        arguments = suite_arguments(self.reports, self.hunt)
-        forked = warm.run(self, arguments, timeout) if warm is not None else None
+        arguments = suite_arguments(self.reports, self.hunt, only)
+        forked = warm.run(self, arguments, timeout, reach) if warm is not None else None
         if forked is not None:
             code, timed_out = forked
             stderr = self.stderr_tail()

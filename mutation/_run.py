@@ -16,6 +16,7 @@ from pathlib import Path
 from mutation._catalogue import Mutant, apply_mutant
 from mutation._errors import BaselineError
 from mutation._execute import HuntPlan, Outcome, Status, Workspace, compile_error
+from mutation._reach import Reach, rules_reaching
 from mutation._warm import WarmParent, WarmPool
 
 __all__ = [
@@ -39,11 +40,15 @@ _IMPORT_CHECK = "import reference_impl, sys; sys.stdout.write(reference_impl.__f
 
 
 def baseline(
-    work: Path, package: Path, hunt: HuntPlan | None = None, warm: WarmParent | None = None
+    work: Path,
+    package: Path,
+    hunt: HuntPlan | None = None,
+    warm: WarmParent | None = None,
+    reach: Path | None = None,
 ) -> float:
-    """Run the suite (with ``hunt``, forked from ``warm`` when given) against an
-    unmutated copy: it must be what the child imports, and every case must pass. Returns
-    the run's wall seconds."""
+    """Run the suite (with ``hunt``, forked from ``warm`` when given, recording there
+    which rules' cases run each line into ``reach``) against an unmutated copy: it must be
+    what the child imports, and every case must pass. Returns the run's wall seconds."""
     space = Workspace(work / "baseline", package, hunt)
     space.prepare()
     try:
@@ -62,7 +67,7 @@ def baseline(
                 "mutant would be tested",
                 imported=found or "nothing",
             )
-        outcome = space.outcome("baseline", _BASELINE_TIMEOUT_S, warm)
+        outcome = space.outcome("baseline", _BASELINE_TIMEOUT_S, warm, reach=reach)
         if outcome.status is not Status.SURVIVED:
             raise BaselineError(
                 "the suite does not pass against the unmutated reference runtime, so no "
@@ -113,11 +118,13 @@ def run_mutants(
     report: Callable[[Mutant, Outcome], None],
     hunt: HuntPlan | None = None,
     warm: WarmPool | None = None,
+    reach: Reach | None = None,
 ) -> tuple[list[Outcome], bool]:
     """Run ``chosen`` on ``jobs`` workers, each suite run with ``hunt`` (forked from a
     parent of ``warm`` when given, else a fresh process); append each outcome to ``log``
     and hand it to ``report``. Returns the outcomes and whether the run was interrupted
-    (Ctrl-C)."""
+    (Ctrl-C). Where forked, a mutant is judged by the cases of the rules that ``reach``
+    says run its line, when it says."""
     outcomes: list[Outcome] = []
     pending = list(enumerate(chosen))
     interrupted = False
@@ -130,7 +137,10 @@ def run_mutants(
         space = Workspace(work / f"m{index:05d}", package, hunt)
         try:
             space.prepare(mutant.module, text)
-            return space.outcome(mutant.id, timeout, warm.parent() if warm else None)
+            if warm is None:
+                return space.outcome(mutant.id, timeout)
+            only = rules_reaching(reach, mutant) if reach else ()
+            return space.outcome(mutant.id, timeout, warm.parent(), only)
         finally:
             space.remove()
 

@@ -70,9 +70,10 @@ class WarmParent:
         return process
 
     def run(
-        self, space: Workspace, argv: list[str], timeout: float
+        self, space: Workspace, argv: list[str], timeout: float, reach: Path | None = None
     ) -> tuple[int | None, bool] | None:
-        """Run ``rttool argv`` in a fork with ``space``'s copy first on the import path.
+        """Run ``rttool argv`` in a fork with ``space``'s copy first on the import path
+        (and write the map of which rules' cases run each line to ``reach``, if given).
 
         Returns (exit code, whether it timed out), or ``None`` when the parent could not
         run it (the caller then runs the mutant in a fresh process)."""
@@ -85,6 +86,7 @@ class WarmParent:
             "stderr": str(space.root / "stderr.txt"),
             "argv": argv,
             "timeout": timeout,
+            **({"reach": str(reach)} if reach is not None else {}),
         }
         try:
             process.stdin.write(json.dumps(request) + "\n")

@@ -10,14 +10,17 @@ itself: each fork puts the request's copy of the runtime first on ``sys.path`` a
 imported keeps every ``from reference_impl.x import y`` bound to the mutated module, as
 in a fresh process.
 
-The protocol is a JSON object a line each way.  A request names ``source`` (the folder
-holding the runtime's copy), ``scratch`` (the fork's working and temporary directory),
-``stderr`` (a file for its error output), ``argv`` (the arguments of ``rttool``) and
-``timeout`` (seconds).  The reply is ``{"exit_code": N or null, "timed_out": bool}``;
-the first line written is ``{"ready": true}``, once the suite is loaded.  A fork runs in
-a session of its own, and at the time limit the whole session is killed, as the
-driver's spawned runs are.  Exit code :data:`EXIT_NOT_THE_COPY` says that the fork
-imported the runtime from somewhere else than the copy, so the run tested nothing.
+The protocol is a JSON object a line each way.  A request names ``source`` (the
+folder holding the runtime's copy), ``scratch`` (the fork's working and temporary
+directory), ``stderr`` (a file for its error output), ``argv`` (the arguments of
+``rttool``) and ``timeout`` (seconds), and, for the run of the unmutated runtime,
+``reach``: a file where the fork writes which rules' cases ran each line of the runtime
+(:mod:`conformance.cli._mutant_reach`).  The reply is ``{"exit_code": N or null,
+"timed_out": bool}``; the first line written is ``{"ready": true}``, once the suite is
+loaded.  A fork runs in a session of its own, and at the time limit the whole session is
+killed, as the driver's spawned runs are.  Exit code :data:`EXIT_NOT_THE_COPY` says that
+the fork imported the runtime from somewhere else than the copy, so the run tested
+nothing.
 """
 
 from __future__ import annotations
@@ -85,7 +88,15 @@ def _in_fork(request: dict[str, object]) -> int:
     from conformance.cli import main as rttool
 
     argv = request["argv"]
-    code = rttool([str(arg) for arg in argv] if isinstance(argv, list) else [])
+    arguments = [str(arg) for arg in argv] if isinstance(argv, list) else []
+    reach = request.get("reach")
+    if isinstance(reach, str):  # the unmutated run: which rules' cases run each line
+        from conformance.cli._mutant_reach import recording
+
+        with recording(Path(source) / _RUNTIME, Path(reach)):
+            code = rttool(arguments)
+    else:
+        code = rttool(arguments)
     runtime = sys.modules.get(_RUNTIME)
     where = getattr(runtime, "__file__", None) if runtime is not None else None
     if where is not None and not Path(where).resolve().is_relative_to(Path(source).resolve()):

@@ -1,4 +1,5 @@
-"""A mutant's suite run forked from a warm parent ends as a fresh process's run does."""
+"""A mutant's suite run forked from a warm parent, of the cases of the rules that reach
+its line, ends as a fresh process's run of the whole suite does."""
 
 from __future__ import annotations
 
@@ -10,14 +11,16 @@ import pytest
 
 from mutation._catalogue import Mutant, enumerate_mutants, load_modules
 from mutation._execute import EXIT_UNDRIVABLE, HuntPlan, Outcome, Status, Workspace
-from mutation._run import run_mutants
+from mutation._reach import Reach, load_reach, rules_reaching
+from mutation._run import baseline, run_mutants
 from mutation._warm import SERVER_COMMAND, WarmParent, WarmPool
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "reference_impl"
 
 # Two mutants the suite kills (a store that never migrates its schema, a journal entry
-# written with the wrong flag) and one it cannot (the catalogue printer's exit status).
+# written with the wrong flag: only DR-1's cases run its line) and one it cannot (the
+# catalogue printer's exit status).
 KILLED = (
     "store.py:Store._version:ReplaceComparisonOperator_Gt_Eq:cdbe314a",
     "journal.py:Journal.to_json:ReplaceTrueWithFalse:72ed70ba",
@@ -25,10 +28,21 @@ KILLED = (
 SURVIVING = "_catalogue.py:catalogue_main:NumberReplacer:06d3d9b2"
 
 
-def _run(chosen: list[Mutant], sources: dict[str, str], work: Path, warm: bool) -> list[Outcome]:
+def _run(
+    chosen: list[Mutant], sources: dict[str, str], work: Path, warm: bool
+) -> tuple[list[Outcome], Reach]:
     hunt = HuntPlan(seed=23, examples=10)
     work.mkdir(parents=True)
-    pool = WarmPool(Workspace(work, PACKAGE, hunt).parent_environment(), work) if warm else None
+    env = Workspace(work, PACKAGE, hunt).parent_environment()
+    pool = WarmPool(env, work) if warm else None
+    reach: Reach = {}
+    if warm:  # the unmutated run records which rules' cases run each line
+        first = WarmParent(env, work)
+        try:
+            baseline(work, PACKAGE, hunt, first, work / "reach.json")
+        finally:
+            first.close()
+        reach = load_reach(work / "reach.json")
     try:
         outcomes, interrupted = run_mutants(
             chosen,
@@ -41,12 +55,13 @@ def _run(chosen: list[Mutant], sources: dict[str, str], work: Path, warm: bool) 
             report=lambda mutant, outcome: None,
             hunt=hunt,
             warm=pool,
+            reach=reach,
         )
     finally:
         if pool is not None:
             pool.close()
     assert not interrupted
-    return sorted(outcomes, key=lambda outcome: outcome.mutant_id)
+    return sorted(outcomes, key=lambda outcome: outcome.mutant_id), reach
 
 
 @pytest.mark.slow
@@ -55,8 +70,10 @@ def test_forked_and_spawned_runs_end_alike(tmp_path: Path) -> None:
     sources = {module.name: module.text for module in modules}
     by_id = {mutant.id: mutant for mutant in enumerate_mutants(modules)}
     chosen = [by_id[ident] for ident in (*KILLED, SURVIVING)]
-    spawned = _run(chosen, sources, tmp_path / "spawned", warm=False)
-    forked = _run(chosen, sources, tmp_path / "forked", warm=True)
+    spawned, _ = _run(chosen, sources, tmp_path / "spawned", warm=False)
+    forked, reach = _run(chosen, sources, tmp_path / "forked", warm=True)
+    # The journal's mutant is judged by the cases of the one rule that runs its line.
+    assert rules_reaching(reach, by_id[KILLED[1]]) == ("DR-1",)
     statuses = {outcome.mutant_id: outcome.status for outcome in forked}
     assert statuses == {
         KILLED[0]: Status.KILLED,
