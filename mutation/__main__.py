@@ -101,6 +101,12 @@ def _parser() -> argparse.ArgumentParser:
         "a warm parent that has loaded the suite (slower; the outcomes are the same)",
     )
     parser.add_argument(
+        "--reach",
+        action="store_true",
+        help="judge a mutant by the cases of the rules whose cases ran its line in the "
+        "unmutated run (not sound where the runtime keeps state from one case to the next)",
+    )
+    parser.add_argument(
         "--out",
         type=Path,
         default=ROOT / "build" / "mutation",
@@ -281,9 +287,9 @@ def _measure(
     # The warm parents' environment: the hunt's mode, nothing of any one workspace.
     env = Workspace(work, PACKAGE, hunt).parent_environment()
     first = None if args.spawn else WarmParent(env, work)
-    reach = work / REACH_FILE
+    reach = work / REACH_FILE if args.reach and not args.spawn else None
     try:
-        baseline_s = baseline(work, PACKAGE, hunt, first, None if args.spawn else reach)
+        baseline_s = baseline(work, PACKAGE, hunt, first, reach)
     except BaselineError as err:
         sys.stderr.write(f"mutation: error: {err}\n")
         return EXIT_BASELINE
@@ -325,7 +331,7 @@ def _measure(
             report=progress,
             hunt=hunt,
             warm=warm,
-            reach=None if args.spawn else load_reach(reach),
+            reach=load_reach(reach) if reach is not None else None,
         )
     if warm is not None:
         warm.close()
