@@ -85,6 +85,7 @@ def test_forked_and_spawned_runs_end_alike(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.slow  # a warm parent loads the suite in an interpreter of its own
 def test_a_fork_runs_the_copy_with_its_scratch_and_error_output(tmp_path: Path) -> None:
     """The fork's runtime comes from the workspace's copy, its temporary files stay in the
     workspace, and what it writes on standard error is what the driver reads."""
@@ -113,6 +114,7 @@ def test_a_parent_that_cannot_start_leaves_the_run_to_a_fresh_process(tmp_path: 
     assert parent.run(space, ["--version"], 30.0) is None
 
 
+@pytest.mark.slow  # a warm parent loads the suite in an interpreter of its own
 def test_the_server_answers_one_json_line_per_request(tmp_path: Path) -> None:
     """``rttool --version`` in a fork: exit code 0, and its output never reaches the
     reply channel."""
