@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, TypeVar
 from adapters._codec import CodecError, from_json, to_json
 from adapters._schemas import check_inbound, check_outbound
 from adapters.capabilities import missing_capability, needed_capabilities
-from adapters.errors import ImplementationError, ProtocolMismatch, SchemaViolation
+from adapters.errors import BrokenOffer, ImplementationError, ProtocolMismatch, SchemaViolation
 from adapters.handshake import PROTOCOL, Handshake
 from adapters.protocol import Connection, Message
 from adapters.scenario import Scenario
@@ -126,7 +126,16 @@ class Driver:
         if "unsupported" in started:
             detail = started["unsupported"]
             assert isinstance(detail, Mapping)  # guaranteed by the schema
-            return Unsupported(str(detail.get("capability")), str(detail.get("message", "")))
+            capability = str(detail.get("capability"))
+            if missing_capability(handshake.capabilities, [capability]) is None:
+                raise BrokenOffer(
+                    "the harness answered unsupported for a capability its handshake offered",
+                    capability=capability[:200],
+                    said=str(detail.get("message", ""))[:200],
+                    impl=self.spec,
+                    scenario=scenario.id,
+                )
+            return Unsupported(capability, str(detail.get("message", "")))
         session = str(started["session"])
         reader = self._reader(started.get("turn_api"))
         steps: list[StepRecord] = []

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BadJson",
+    "BrokenOffer",
     "Crashed",
     "ImplementationError",
     "ProtocolMismatch",
@@ -115,6 +116,13 @@ class SchemaViolation(ImplementationError):
         super().__init__(message, pointer=pointer or "/", complaint=complaint, **details)
         self.pointer = pointer or "/"
         self.complaint = complaint
+
+
+class BrokenOffer(ImplementationError):
+    """The harness answered ``unsupported`` for a capability its handshake offered: the
+    case it was asked to run is an error, not untested (the offer said it could run)."""
+
+    kind = "broken-offer"
 
 
 class ProtocolMismatch(ImplementationError):

@@ -13,6 +13,7 @@ its bytes arrive (see ``adapters._deadline``).
 from __future__ import annotations
 
 import os
+import secrets
 
 import httpx
 
@@ -22,6 +23,7 @@ from adapters.errors import ImplementationError, SpecError, TimedOut, Unreachabl
 from adapters.protocol import Message
 
 __all__ = [
+    "CLIENT_HEADER",
     "CONNECT_TIMEOUT",
     "DEFAULT_PATH",
     "MAX_REPLY_BYTES",
@@ -32,6 +34,8 @@ __all__ = [
 
 DEFAULT_PATH = "/rttool"
 #: The environment variable holding a bearer token for the harness (never logged).
+#: The header naming the client a request comes from: random, one per connection.
+CLIENT_HEADER = "X-Rttool-Client"
 TOKEN_ENV = "RTTOOL_IMPL_TOKEN"  # noqa: S105 - the name of a variable, not a secret
 #: Connecting never waits longer than this, whatever the request timeout.
 CONNECT_TIMEOUT = 5.0
@@ -79,6 +83,9 @@ class HttpConnection:
         self._max_reply = max_reply_bytes
         self._contacted = False
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        # Which client this is, so that a server shared by several runs ends only this
+        # one's sessions at its bye.
+        headers[CLIENT_HEADER] = secrets.token_urlsafe(16)
         token = os.environ.get(TOKEN_ENV)
         if token:
             headers["Authorization"] = f"Bearer {token}"

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from adapters.files import write_file
 from bench._doc import Measured, update
 
 __all__ = ["BENCHMARKS", "DOC", "main"]
@@ -82,7 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 os.getloadavg()[0],
                 os.cpu_count() or 1,
             )
-            DOC.write_text(update(DOC.read_text("utf-8"), measured), "utf-8")
+            updated = update(DOC.read_text("utf-8"), measured)
+            write_file(DOC.parent, DOC.name, updated.encode("utf-8"))
     return code
 
 

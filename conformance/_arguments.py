@@ -11,6 +11,7 @@ import math
 
 __all__ = [
     "EXAMPLE_DB_FORMS",
+    "MAX_SECONDS",
     "MAX_SHARDS",
     "example_db",
     "non_negative_int",
@@ -25,6 +26,10 @@ EXAMPLE_DB_FORMS = ("dir:PATH", "redis://HOST:PORT/DB", "github-artifact:OWNER/R
 
 #: The most shards a run may be split into (a CI matrix wider than this is a typo).
 MAX_SHARDS = 256
+
+#: The longest time any option may name: a day.  Far longer ends in an overflow deep in
+#: the clocks and sockets that wait (``1e308`` seconds is an ``OverflowError`` there).
+MAX_SECONDS = 86_400.0
 
 
 def positive_int(text: str) -> int:
@@ -50,13 +55,17 @@ def non_negative_int(text: str) -> int:
 
 
 def positive_float(text: str) -> float:
-    """A finite number greater than 0 (seconds)."""
+    """A finite number greater than 0 (seconds), at most :data:`MAX_SECONDS`."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text}")
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"must be at most {MAX_SECONDS:.0f} seconds (a day), got {text[:40]}"
+        )
     return value
 
 

@@ -31,7 +31,7 @@ _MESSAGE_CHARS = 2000
 def save(root: Path, relative: str | Path, content: bytes) -> Path:
     """Write ``content`` to ``root / relative``: through the one primitive rttool writes
     its report directory with (atomic, following no link)."""
-    from conformance._files import write_file
+    from adapters.files import write_file
 
     return write_file(root, relative, content)
 

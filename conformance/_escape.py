@@ -11,6 +11,7 @@ import re
 from urllib.parse import quote, urlsplit
 
 __all__ = [
+    "BIDI_CONTROLS",
     "code_spans",
     "evidence_href",
     "http_url",
@@ -20,9 +21,14 @@ __all__ = [
     "xml_text",
 ]
 
-# Characters XML 1.0 cannot carry at all, even escaped.
-_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+#: The bidirectional controls (ALM, LRM, RLM, the embeddings and overrides, the isolates):
+#: invisible, they reorder what follows them, so a name can read as another (U+202E).
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+# Characters XML 1.0 cannot carry at all, even escaped (and the bidirectional controls,
+# which it can carry but a reader must see).
+_XML_ILLEGAL = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff{BIDI_CONTROLS}]")
+_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI_CONTROLS}]")
+_BIDI = re.compile(f"[{BIDI_CONTROLS}]")
 # Markdown punctuation that can start inline syntax anywhere in a line: escapes, code
 # spans, emphasis, links and images (via the brackets), table cells, strikethrough and
 # maths.  Parentheses and '!' only matter next to a bracket, which is escaped.
@@ -32,7 +38,10 @@ _MD_LEADING = re.compile(r"^([#+\-=]|[0-9]+(?=[.)]))")
 
 
 def _hex(match: re.Match[str]) -> str:
-    return f"\\x{ord(match.group()):02x}" if ord(match.group()) < 0x100 else "\ufffd"
+    code = ord(match.group())
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if _BIDI.match(match.group()) else "\ufffd"
 
 
 def xml_text(text: str) -> str:
@@ -51,7 +60,8 @@ def code_spans(text: str) -> list[tuple[str, bool]]:
 
 
 def printable(text: str) -> str:
-    """``text`` safe for a terminal: control characters shown as ``\\xNN``."""
+    """``text`` safe for a terminal: control characters shown as ``\\xNN``, and the
+    bidirectional controls as ``\\uNNNN``."""
     return _CONTROL.sub(_hex, text)
 
 

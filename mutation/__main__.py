@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
 
+from adapters.files import real_directory
 from mutation._catalogue import Mutant, enumerate_mutants, load_modules
 from mutation._equivalents import CONFORMING, UNOBSERVABLE, Equivalent, load_equivalents, stale
 from mutation._errors import BaselineError, EquivalentsError, SelectionError
@@ -256,10 +257,18 @@ def _rescore(
         conforming=conforming,
         population=len(wanted),
     )
-    write_outputs(out, record, {m.id: m for m in mutants}, sources)
+    try:
+        write_outputs(out, record, {m.id: m for m in mutants}, sources)
+    except OSError as err:
+        sys.stderr.write(f"mutation: error: {out}: cannot write the results: {_why(err)}\n")
+        return EXIT_USAGE
     for line in summary_lines(record, out):
         print(line)
     return EXIT_OK
+
+
+def _why(err: OSError) -> str:
+    return err.strerror or str(err)
 
 
 def _measure(
@@ -273,7 +282,11 @@ def _measure(
     out: Path = args.out.resolve()
     work = out / WORK_DIR  # its own name: never a folder of the user's
     shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True, exist_ok=True)
+    try:
+        real_directory(out, WORK_DIR)
+    except OSError as err:
+        sys.stderr.write(f"mutation: error: {out}: cannot be the output directory: {_why(err)}\n")
+        return EXIT_USAGE
     log = out / OUTCOMES_FILE
     kept = load_outcomes(log, {m.id: m for m in chosen}) if args.resume else {}
     if not args.resume:

@@ -25,6 +25,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from adapters.files import UnreadableFile, read_text
+
 __all__ = [
     "ID_PATTERN",
     "ModuleSource",
@@ -80,10 +82,11 @@ def load_modules(package: Path) -> list[ModuleSource]:
     """The package's top-level modules (``*.py``, not its sub-packages), by name."""
     modules = []
     for path in sorted(package.glob("*.py")):
-        data = path.read_bytes()[: _MAX_SOURCE_BYTES + 1]
-        if len(data) > _MAX_SOURCE_BYTES:
-            continue
-        modules.append(ModuleSource(path.name, data.decode("utf-8")))
+        try:
+            text = read_text(path, limit=_MAX_SOURCE_BYTES)
+        except UnreadableFile:
+            continue  # not a module the mutants can be drawn from
+        modules.append(ModuleSource(path.name, text))
     return modules
 
 

@@ -26,6 +26,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from adapters.files import read_bytes
 from mutation._catalogue import ID_PATTERN
 from mutation._errors import EquivalentsError
 
@@ -66,11 +67,9 @@ def load_equivalents(path: Path) -> list[Equivalent]:
     if not path.exists():
         return []
     try:
-        data = path.read_bytes()[: _MAX_FILE_BYTES + 1]
+        data = read_bytes(path, limit=_MAX_FILE_BYTES)
     except OSError as err:
         raise EquivalentsError([f"{path}: cannot be read: {err.strerror or err}"]) from err
-    if len(data) > _MAX_FILE_BYTES:
-        raise EquivalentsError([f"{path}: larger than {_MAX_FILE_BYTES} bytes"])
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:

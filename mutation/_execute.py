@@ -9,7 +9,6 @@ under the output directory, which is removed once the outcome is read.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
 import signal
@@ -25,6 +24,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from mutation._warm import WarmParent
+
+from adapters.files import read_bytes, read_json, write_file
 
 __all__ = [
     "EXIT_FINDING",
@@ -49,7 +50,9 @@ _SCRATCH_ENV = "RTTOOL_SCRATCH_DIR"
 # What is kept of a child's error output for a crashed mutant: its last line, bounded.
 _TAIL_CHARS = 300
 # A standing report of the whole suite is a few hundred KB; anything far larger is not one.
-_MAX_STANDING_CHARS = 50_000_000
+_MAX_STANDING_BYTES = 50_000_000
+# A module of the package is a few dozen KB; the cap only bounds what a copy reads.
+_MAX_SOURCE_BYTES = 16_000_000
 
 
 class Status(StrEnum):
@@ -157,8 +160,8 @@ def failing_clauses(standing: Path) -> list[str]:
     """Clause ids that did not conform (or erred) in a standing report, best effort: the
     detail is for the reader, the status never depends on it."""
     try:
-        data = json.loads(standing.read_text(encoding="utf-8")[:_MAX_STANDING_CHARS])
-    except (OSError, ValueError):
+        data = read_json(standing, limit=_MAX_STANDING_BYTES)
+    except OSError:
         return []
     found = []
     for clause in _clauses(data):
@@ -172,8 +175,8 @@ def failing_kinds(standing: Path) -> set[str]:
     """The kinds (``check``, ``vector``, ``hunt``) of the cases that failed or erred in a
     standing report, best effort (empty when it cannot be read)."""
     try:
-        data = json.loads(standing.read_text(encoding="utf-8")[:_MAX_STANDING_CHARS])
-    except (OSError, ValueError):
+        data = read_json(standing, limit=_MAX_STANDING_BYTES)
+    except OSError:
         return set()
     kinds: set[str] = set()
     for clause in _clauses(data):
@@ -209,9 +212,9 @@ class Workspace:
         shutil.rmtree(self.root, ignore_errors=True)
         self.scratch.mkdir(parents=True)
         target = self.source / self.package.name
-        shutil.copytree(self.package, target, ignore=shutil.ignore_patterns("__pycache__"))
+        _copy_package(self.package, target)
         if module is not None and text is not None:
-            (target / module).write_text(text, encoding="utf-8")
+            write_file(target, module, text.encode("utf-8"))
 
     def parent_environment(self) -> dict[str, str]:
         """The environment of a warm parent whose forks run in workspaces like this one:
@@ -262,10 +265,10 @@ class Workspace:
     def stderr_tail(self) -> str:
         """The end of the suite run's error output (empty when it wrote none)."""
         try:
-            data = (self.root / "stderr.txt").read_bytes()
+            data = read_bytes(self.root / "stderr.txt", limit=4 * _TAIL_CHARS, tail=True)
         except OSError:
             return ""
-        return data[-4 * _TAIL_CHARS :].decode("utf-8", errors="replace")
+        return data.decode("utf-8", errors="replace")
 
     def outcome(
         self,
@@ -297,6 +300,16 @@ class Workspace:
     def remove(self) -> None:
         """Delete the workspace and everything the child left in it."""
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _copy_package(package: Path, target: Path) -> None:
+    """Every file of ``package`` but its bytecode caches, copied into ``target``."""
+    for folder, folders, files in os.walk(package):
+        folders[:] = sorted(name for name in folders if name != "__pycache__")
+        here = Path(folder)
+        for name in sorted(files):
+            relative = (here / name).relative_to(package)
+            write_file(target, relative, read_bytes(here / name, limit=_MAX_SOURCE_BYTES))
 
 
 def _kill_group(child: subprocess.Popen[bytes]) -> None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
 
+from adapters.files import write_file
 from mutation._catalogue import Mutant, apply_mutant
 from mutation._equivalents import Equivalent
 from mutation._execute import Outcome, Status
@@ -125,16 +126,12 @@ def write_outputs(
             for o in record.outcomes
         ],
     }
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "results.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    write_file(out, "results.json", (json.dumps(data, indent=1) + "\n").encode("utf-8"))
     ordered = sorted(survivors, key=lambda o: _place(mutants[o.mutant_id]))
-    (out / "survivors.txt").write_text(
-        "".join(f"{o.mutant_id}\n" for o in ordered), encoding="utf-8"
-    )
-    (out / "survivors.md").write_text(
-        _survivors_markdown(record, [mutants[o.mutant_id] for o in ordered], diffs),
-        encoding="utf-8",
-    )
+    listed = "".join(f"{o.mutant_id}\n" for o in ordered)
+    write_file(out, "survivors.txt", listed.encode("utf-8"))
+    page = _survivors_markdown(record, [mutants[o.mutant_id] for o in ordered], diffs)
+    write_file(out, "survivors.md", page.encode("utf-8"))
 
 
 def summary_lines(record: RunRecord, out: Path) -> list[str]:

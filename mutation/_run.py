@@ -13,11 +13,15 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from pathlib import Path
 
+from adapters.files import append_text, read_text
 from mutation._catalogue import Mutant, apply_mutant
 from mutation._errors import BaselineError
 from mutation._execute import HuntPlan, Outcome, Status, Workspace, compile_error
 from mutation._reach import Reach, rules_reaching
 from mutation._warm import WarmParent, WarmPool
+
+#: An outcome line is a few hundred bytes; a journal of every mutant is well under this.
+_MAX_OUTCOMES_BYTES = 64_000_000
 
 __all__ = [
     "MIN_TIMEOUT_S",
@@ -85,7 +89,7 @@ def load_outcomes(path: Path, wanted: Mapping[str, Mutant]) -> dict[str, Outcome
     that do not parse, or name a mutant not wanted now, are ignored."""
     kept: dict[str, Outcome] = {}
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, limit=_MAX_OUTCOMES_BYTES, errors="replace")
     except OSError:
         return kept
     for line in text.splitlines():
@@ -144,7 +148,7 @@ def run_mutants(
         finally:
             space.remove()
 
-    with log.open("a", encoding="utf-8") as sink, ThreadPoolExecutor(jobs) as pool:
+    with ThreadPoolExecutor(jobs) as pool:
         running: dict[Future[Outcome], Mutant] = {}
         try:
             while pending or running:
@@ -156,8 +160,7 @@ def run_mutants(
                     mutant = running.pop(future)
                     outcome = future.result()
                     outcomes.append(outcome)
-                    sink.write(json.dumps(_outcome_line(outcome)) + "\n")
-                    sink.flush()
+                    append_text(log, json.dumps(_outcome_line(outcome)))
                     report(mutant, outcome)
         except KeyboardInterrupt:
             # The children run in sessions of their own, out of reach of the terminal's
@@ -167,7 +170,7 @@ def run_mutants(
             for future in running:
                 outcome = future.result()
                 outcomes.append(outcome)
-                sink.write(json.dumps(_outcome_line(outcome)) + "\n")
+                append_text(log, json.dumps(_outcome_line(outcome)))
     return outcomes, interrupted
 
 

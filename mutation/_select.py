@@ -8,6 +8,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from adapters.files import read_bytes
 from mutation._catalogue import ID_PATTERN, Mutant
 from mutation._errors import SelectionError
 
@@ -29,11 +30,9 @@ def read_id_list(path: Path) -> list[tuple[int, str]]:
     """(line, id) of every id in a list file: the first word of each line, ``#`` comments
     and blank lines ignored (``survivors.txt`` of a run is such a file)."""
     try:
-        data = path.read_bytes()[: _MAX_LIST_BYTES + 1]
+        data = read_bytes(path, limit=_MAX_LIST_BYTES)
     except OSError as err:
         raise SelectionError([f"{path}: cannot be read: {err.strerror or err}"]) from err
-    if len(data) > _MAX_LIST_BYTES:
-        raise SelectionError([f"{path}: larger than {_MAX_LIST_BYTES} bytes"])
     text = data.decode("utf-8", errors="replace")
     found, problems = [], []
     for number, raw in enumerate(text.split("\n"), start=1):

@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hmac
 import json
 import logging
 import os
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import IO, Any
 
+from adapters.http import TOKEN_ENV
+from adapters.limits import DuplicateKey, TooDeep, loads
 from adapters.protocol import Harness
 
 __all__ = ["MAX_REQUEST_BYTES", "http_server", "main", "serve_stdio"]
@@ -28,12 +31,16 @@ log = logging.getLogger("adapters.kit")
 
 #: The largest request body the HTTP loop reads (a scenario is far smaller).
 MAX_REQUEST_BYTES = 16 * 1024 * 1024
+#: How long the HTTP loop waits on a silent client before it gives the request up.
+READ_DEADLINE_S = 30.0
 
 
 def _reply_to(harness: Harness, data: str | bytes) -> tuple[str | None, dict[str, Any]]:
     """The request's ``cmd`` (when it has one) and the harness's reply."""
     try:
-        message = json.loads(data)
+        message = loads(data, unique_keys=True)
+    except (DuplicateKey, TooDeep) as err:
+        return None, _bad_json(f"request is not usable: {err.complaint} at {err.pointer}")
     except (ValueError, RecursionError) as err:
         return None, _bad_json(f"request is not JSON: {err}")
     if not isinstance(message, dict):
@@ -51,7 +58,34 @@ def _bad_json(message: str) -> dict[str, Any]:
     return {"error": {"message": message[:300], "code": "bad_json"}}
 
 
+def _colliding(value: object) -> str | None:
+    """A key that two keys of one object of ``value`` become in JSON (``1`` and ``"1"``,
+    which ``json.dumps`` would write twice), or ``None``."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            seen: set[str] = set()
+            for key, inner in item.items():
+                try:  # the key as json.dumps writes it (1, 1.0 and True become strings)
+                    written = json.dumps({key: 0})[1:-4]
+                except (TypeError, ValueError):
+                    continue  # not a key JSON can hold: encoding says so
+                if written in seen:
+                    return written
+                seen.add(written)
+                pending.append(inner)
+        elif isinstance(item, list | tuple):
+            pending.extend(item)
+    return None
+
+
 def _encode(reply: dict[str, Any]) -> str:
+    collision = _colliding(reply)
+    if collision is not None:
+        message = f"reply is not JSON: two keys of one object are both {collision[:100]}"
+        log.error("the harness replied with keys that collide in JSON: %s", collision[:100])
+        return json.dumps({"error": {"message": message}})
     try:
         return json.dumps(reply, allow_nan=False)
     except (TypeError, ValueError) as err:
@@ -101,16 +135,34 @@ def _loop(harness: Harness, stdin: IO[str], stdout: IO[str]) -> None:
 
 
 def http_server(
-    harness: Harness, host: str = "127.0.0.1", port: int = 8765, path: str = "/rttool"
-) -> HTTPServer:
+    harness: Harness,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    path: str = "/rttool",
+    *,
+    token: str | None = None,
+    read_deadline: float = READ_DEADLINE_S,
+) -> ThreadingHTTPServer:
     """An HTTP server answering ``POST path`` with the harness (``port`` 0: any free port).
 
-    Requests are answered one at a time, as the protocol sends them.
+    Each client is served on a thread of its own, so one that sends half a body (and is
+    given up after ``read_deadline`` seconds of silence) never holds up the others; the
+    harness itself answers one request at a time.  With ``token`` (by default the
+    ``RTTOOL_IMPL_TOKEN`` the suite's HTTP transport sends), a request without
+    ``Authorization: Bearer TOKEN`` is refused with 401.
     """
     lock = threading.Lock()
+    expected = token if token is not None else os.environ.get(TOKEN_ENV) or None
 
     class Handler(BaseHTTPRequestHandler):
+        timeout = read_deadline  # each read from the client waits at most this long
+
         def do_POST(self) -> None:
+            if expected is not None and not hmac.compare_digest(
+                self.headers.get("Authorization", "").encode(), f"Bearer {expected}".encode()
+            ):
+                self._send(401, {"error": {"message": "missing or wrong bearer token"}})
+                return
             if self.path.split("?")[0].rstrip("/") != path.rstrip("/"):
                 self._send(404, {"error": {"message": f"no harness at {self.path[:100]}"}})
                 return
@@ -122,7 +174,11 @@ def http_server(
             if size > MAX_REQUEST_BYTES:
                 self._send(413, {"error": {"message": "request too large"}})
                 return
-            body = self.rfile.read(size)
+            try:
+                body = self.rfile.read(size)
+            except TimeoutError:
+                self.close_connection = True
+                return  # the client stopped sending: nothing to answer
             with lock:
                 _, reply = _reply_to(harness, body)
             self._send(200, reply)
@@ -138,7 +194,9 @@ def http_server(
         def log_message(self, format: str, *args: Any) -> None:
             log.debug("http: " + format, *args)
 
-    return HTTPServer((host, port), Handler)
+    server = ThreadingHTTPServer((host, port), Handler)
+    server.daemon_threads = True
+    return server
 
 
 def main(factory: Callable[[], Harness], argv: Sequence[str] | None = None) -> int:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from adapters.errors import ImplementationError, RttoolError
-from conformance._files import real_directory, write_file
+from adapters.files import real_directory, write_file
 from conformance._pytest._options import RunOptions
 from conformance._pytest._shard import shard_cases
 from conformance._pytest._state import CaseOutcome, SuiteState

@@ -68,6 +68,7 @@ def update_text(out: Path, result: ExpectationsUpdate) -> Output:
 
 
 def _update(args: argparse.Namespace) -> int:
+    from adapters.files import write_file
     from conformance.report import (
         ExpectationsError,
         ReportWriteError,
@@ -84,7 +85,7 @@ def _update(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     result = update_expectations(report, existing, args.levels)
     try:
-        out.write_text(result.text, encoding="utf-8")
+        write_file(out.parent, out.name, result.text.encode("utf-8"))
     except OSError as err:
         raise ReportWriteError(
             "cannot write expectations", path=str(out), complaint=err.strerror or str(err)

@@ -84,21 +84,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(handler=replay)
 
 
+#: A scenario (or a counterexample holding one) is a few KB; far larger is not one.
+_MAX_SCENARIO_BYTES = 16 * 1024 * 1024
+
+
 def _load(path: Path) -> tuple[object, str | None, str | None]:
     """The file's scenario, the invariant it names and the error recorded with it."""
     from adapters.errors import SuiteError
-    from adapters.limits import TooDeep, loads
+    from adapters.files import UnreadableFile, read_json
 
     try:
-        data = loads(path.read_bytes())
-    except OSError as err:
+        data = read_json(path, limit=_MAX_SCENARIO_BYTES)
+    except UnreadableFile as err:
         raise SuiteError("cannot read the file", file=str(path), reason=err.strerror) from err
-    except TooDeep as err:
-        raise SuiteError(
-            "the file is not usable", file=str(path), pointer=err.pointer, complaint=err.complaint
-        ) from err
-    except ValueError as err:
-        raise SuiteError("the file is not JSON", file=str(path), reason=str(err)[:200]) from err
     if isinstance(data, dict) and "scenario" in data:
         invariant = data.get("invariant")
         named = invariant if isinstance(invariant, str) else None

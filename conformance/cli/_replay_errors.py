@@ -54,11 +54,16 @@ def recorded_error(path: Path, data: object) -> str | None:
     return message[:1000] if isinstance(message, str) else None
 
 
+#: An error record is a few KB (its traceback is cut at 20,000 characters).
+_MAX_RECORD_BYTES = 4 * 1024 * 1024
+
+
 def _read(path: Path) -> object:
-    from adapters.limits import TooDeep, loads
+    from adapters.files import read_json
+    from adapters.limits import TooDeep
 
     try:
-        return loads(path.read_bytes())
+        return read_json(path, limit=_MAX_RECORD_BYTES)
     except (OSError, ValueError, TooDeep):
         return None  # an unreadable record says nothing; the replay still runs
 

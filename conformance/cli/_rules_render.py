@@ -33,7 +33,8 @@ __all__ = [
 ClauseCases: TypeAlias = Mapping[str, Sequence["BoundCase"]] | None
 
 # Control characters from a page never reach the terminal as themselves.
-_CONTROL = {code: f"\\u{code:04x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
+_BIDI = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+_CONTROL = {code: f"\\u{code:04x}" for code in (*range(0x20), *range(0x7F, 0xA0), *_BIDI)}
 
 
 def _clean(line: str) -> str:

@@ -6,7 +6,8 @@ plugin as each rule finishes).  The command computes a :class:`RunOutcome` and r
 it (``conformance/cli/_run_render.py``): the table, the gate's reasons and where the
 reports are.  Exit codes: 0 every gated rule conforms (or is expected to fail), 1
 something gated does not, 2 a usage, corpus or expectations error (or reports that could
-not be written), 3 the implementation could not be driven, 130 the run was interrupted.
+not be written), 3 the implementation could not be driven, 130 the run was interrupted
+(143 stopped by SIGTERM, which stops it the same way).
 The gate judges the standing the run built, not what reached the disk, so a report that
 fails to be written never improves the exit code.
 """
@@ -14,8 +15,6 @@ fails to be written never improves the exit code.
 from __future__ import annotations
 
 import argparse
-import contextlib
-from collections.abc import Iterator
 from pathlib import Path
 
 __all__ = ["EXIT_INTERRUPTED", "configure"]
@@ -168,29 +167,21 @@ def _output_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the suite, render what it found, and return the gate's exit code."""
+    import dataclasses
+    import sys
+
     from conformance.cli._output import emit
     from conformance.cli._run_render import outcome_text
     from conformance.cli._run_session import execute
+    from conformance.cli._stop import StopSignals
 
-    with _stopped_on_terminate():
-        outcome = execute(args)
+    with StopSignals() as stop:
+        try:
+            outcome = execute(args)
+        except KeyboardInterrupt:  # stopped before the suite began, or while swapping
+            sys.stderr.write("rttool: interrupted\n")
+            return stop.exit_code
+    if outcome.interrupted or outcome.exit_code == EXIT_INTERRUPTED:
+        outcome = dataclasses.replace(outcome, exit_code=stop.exit_code)
     emit(outcome_text(outcome))
     return outcome.exit_code
-
-
-@contextlib.contextmanager
-def _stopped_on_terminate() -> Iterator[None]:
-    """A CI runner cancels a job with SIGTERM: while the run lasts, it ends the run as
-    Ctrl-C does, so that a long hunt stopped that way still writes its standing with
-    what it found."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)

@@ -3,6 +3,10 @@ pytest session, and the gate over the standing it built, as one :class:`RunOutco
 
 Every way a run can end early is an outcome too (a usage error, an implementation that
 cannot be driven, an interruption), carrying the lines it says: nothing here prints.
+
+The report is built in a staging directory and swapped into the report directory only
+once it is whole (``conformance/cli/_report_dir.py``): a run that is killed, or whose
+reports cannot all be written, leaves the previous report as it was.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from conformance.cli._session import SessionResult
-    from conformance.report import Expectations, StandingReport
+    from conformance.report import Expectations, GateResult, StandingReport
 
 __all__ = ["RunOutcome", "execute"]
 
@@ -61,9 +65,62 @@ def execute(args: argparse.Namespace) -> RunOutcome:
     report_dir = _report_dir(args, target.name)
     if isinstance(report_dir, RunOutcome):
         return report_dir
+    staging = _staging(report_dir)
+    if isinstance(staging, RunOutcome):
+        return staging
+    from conformance.cli._report_dir import discard
+
     levels = tuple(args.level) or target.claimed
-    finished, code = _session(args, report_dir, levels)
-    return _judged(args, target, report_dir, levels, finished, code)
+    try:
+        finished, code = _session(args, staging, levels)
+        outcome = _judged(args, target, staging, levels, finished, code)
+    except BaseException:
+        discard(staging)
+        raise
+    return _published(outcome, staging, report_dir)
+
+
+def _staging(report_dir: Path) -> Path | RunOutcome:
+    """The staging directory this run's report is built in."""
+    from conformance.cli._report_dir import staging_for
+
+    try:
+        return staging_for(report_dir)
+    except OSError as err:
+        return RunOutcome(_EXIT_USAGE, problems=(_unusable(report_dir, err),))
+
+
+def _unusable(report_dir: Path, err: OSError) -> str:
+    return (
+        "rttool: error: cannot use the report directory: "
+        f"dir={report_dir} reason={err.strerror or err}"
+    )
+
+
+def _published(outcome: RunOutcome, staging: Path, report_dir: Path) -> RunOutcome:
+    """Swap the staged report in when it is whole; otherwise keep the previous one."""
+    from dataclasses import replace
+
+    from conformance.cli._report_dir import discard, swap_in
+
+    whole = outcome.written and any(
+        (staging / name).is_file() for name in ("standing.json", "junit.xml")
+    )
+    if not whole:
+        discard(staging)
+        return replace(outcome, report_dir=report_dir if outcome.report_dir else None)
+    try:
+        swap_in(staging, report_dir)
+    except OSError as err:
+        discard(staging)
+        said = f"rttool: error: reports not written: dir={report_dir} reason={err}"
+        return replace(
+            outcome,
+            exit_code=outcome.exit_code or _EXIT_USAGE,
+            problems=(*outcome.problems, said),
+            written=False,
+        )
+    return replace(outcome, report_dir=report_dir if outcome.report_dir else None)
 
 
 def _target(args: argparse.Namespace) -> _Target | RunOutcome:
@@ -90,7 +147,7 @@ def _target(args: argparse.Namespace) -> _Target | RunOutcome:
         message = redacted(f"the implementation could not be driven: {err}")
         said: tuple[str, ...] = (f"rttool: {message}",)
         if args.report_dir is not None:
-            said += _write_undrivable(args.report_dir, redacted(spec), message)
+            said += _publish_undrivable(args.report_dir.resolve(), redacted(spec), message)
         return RunOutcome(_EXIT_UNDRIVABLE, problems=said)
     return _Target(spec, expectations, name, claimed)
 
@@ -108,27 +165,13 @@ def _implementation_name(spec: str, timeout: float) -> tuple[str, tuple[str, ...
 
 
 def _report_dir(args: argparse.Namespace, name: str) -> Path | RunOutcome:
-    """The report directory, made, with what an earlier run left there removed: it says
-    nothing about this one."""
-    from conformance._pytest import UNDRIVABLE
+    """The report directory (absolute, no link): a directory, or nothing yet."""
+    import errno
 
     report_dir = (args.report_dir or Path("reports") / _safe(name)).resolve()
-    try:
-        report_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        return RunOutcome(
-            _EXIT_USAGE,
-            problems=(
-                "rttool: error: cannot use the report directory: "
-                f"dir={report_dir} reason={err.strerror or err}",
-            ),
-        )
-    try:
-        (report_dir / "standing.json").unlink(missing_ok=True)
-        (report_dir / UNDRIVABLE).unlink(missing_ok=True)
-    except OSError as err:
-        said = f"rttool: error: cannot use the report directory: {err}"
-        return RunOutcome(_EXIT_USAGE, problems=(said,))
+    if os.path.lexists(report_dir) and not report_dir.is_dir():
+        err = NotADirectoryError(errno.ENOTDIR, "not a directory")
+        return RunOutcome(_EXIT_USAGE, problems=(_unusable(report_dir, err),))
     return report_dir
 
 
@@ -176,7 +219,9 @@ def _judged(
 
     undrivable = report_dir / UNDRIVABLE
     if undrivable.is_file():
-        said = undrivable.read_text(encoding="utf-8", errors="replace").strip()
+        from adapters.files import read_text
+
+        said = read_text(undrivable, limit=64 * 1024, errors="replace").strip()
         written = _write_undrivable(report_dir, redacted(target.spec), redacted(said))
         return RunOutcome(_EXIT_UNDRIVABLE, problems=written)
     report = finished.report
@@ -207,14 +252,7 @@ def _gated(
     interrupted: bool,
 ) -> RunOutcome:
     """The gate over the standing the run built, and the reports it changes."""
-    from conformance.report import (
-        append_step_summary,
-        gate,
-        github_step_summary,
-        junit_xml,
-        reproducible,
-        write_reports,
-    )
+    from conformance.report import gate, junit_xml, reproducible, write_reports
 
     written = finished.write_error is None
     if args.reproducible and written:
@@ -226,9 +264,8 @@ def _gated(
         # A dashboard reading junit.xml must agree with the gate.
         listed = {f.target: f"{f.where}: {f.detail}" for f in result.expected}
         problems = _write_quietly(report_dir, "junit.xml", junit_xml(report, listed))
-    append_step_summary(github_step_summary(report, result))
+    problems += _warnings(report, result)
     exit_code = int(result.exit_code)
-    problems += tuple(f"rttool: warning: {warning}" for warning in report.warnings)
     if interrupted:
         exit_code = _EXIT_INTERRUPTED
         problems += ("rttool: interrupted; the cases that did not run are errors",)
@@ -237,6 +274,20 @@ def _gated(
         exit_code = exit_code or _EXIT_USAGE
     reasons = tuple(result.reasons())
     return RunOutcome(exit_code, problems, report, reasons, report_dir, written, interrupted)
+
+
+def _warnings(report: StandingReport, result: GateResult) -> tuple[str, ...]:
+    """The step summary appended for the CI page, and the standing's warnings, as lines:
+    a summary that cannot be written is a warning, never a change of the verdict."""
+    from conformance.report import ReportWriteError, append_step_summary, github_step_summary
+
+    said = tuple(f"rttool: warning: {warning}" for warning in report.warnings)
+    try:
+        append_step_summary(github_step_summary(report, result))
+    except ReportWriteError as err:
+        # The summary is a courtesy to the CI page: the verdict, and its exit code, stand.
+        said = (f"rttool: warning: {err}", *said)
+    return said
 
 
 def _pytest_args(args: argparse.Namespace, report_dir: Path, levels: tuple[str, ...]) -> list[str]:
@@ -278,6 +329,27 @@ def _distributed_pytest_args(args: argparse.Namespace) -> list[tuple[str, object
     ]
 
 
+def _publish_undrivable(report_dir: Path, spec: str, message: str) -> tuple[str, ...]:
+    """The report of a run whose implementation answered no handshake: its ``junit.xml``
+    alone, in place of the previous report."""
+    from conformance.cli._report_dir import discard, staging_for, swap_in
+
+    try:
+        staging = staging_for(report_dir)
+    except OSError as err:
+        return (_unusable(report_dir, err),)
+    said = _write_undrivable(staging, spec, message)
+    if said:
+        discard(staging)
+        return said
+    try:
+        swap_in(staging, report_dir)
+    except OSError as err:
+        discard(staging)
+        return (f"rttool: cannot write junit.xml: dir={report_dir} reason={err}",)
+    return ()
+
+
 def _write_undrivable(report_dir: Path, spec: str, message: str) -> tuple[str, ...]:
     """Leave a ``junit.xml`` with the error, so that a CI dashboard shows why."""
     from conformance.report import undrivable_junit
@@ -287,7 +359,7 @@ def _write_undrivable(report_dir: Path, spec: str, message: str) -> tuple[str, .
 
 def _write_quietly(report_dir: Path, name: str, content: bytes) -> tuple[str, ...]:
     """Write one file of the report directory; a failure is one line to say."""
-    from conformance._files import write_file
+    from adapters.files import write_file
 
     try:
         write_file(report_dir, name, content)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -268,10 +267,11 @@ def _show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _write(path: Path, value: object) -> None:
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(partial, path)
+def _write(directory: Path, name: str, value: object) -> None:
+    from adapters.files import write_file
+
+    text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    write_file(directory, name, text.encode("utf-8"))
 
 
 def _index(catalog: Catalog, names: Mapping[str, str]) -> dict[str, object]:
@@ -321,10 +321,9 @@ def _dump(args: argparse.Namespace) -> int:
     directory: Path = args.directory
     names = file_names(catalog.entries)
     try:
-        directory.mkdir(parents=True, exist_ok=True)
         for entry in catalog.entries:
-            _write(directory / names[entry.id], to_json(entry.scenario))
-        _write(directory / "index.json", _index(catalog, names))
+            _write(directory, names[entry.id], to_json(entry.scenario))
+        _write(directory, "index.json", _index(catalog, names))
     except OSError as err:
         raise RttoolError(
             "cannot write the scenarios",

@@ -104,6 +104,10 @@ def check_hello(reply: Mapping[str, object], diagnosis: Diagnosis) -> bool:
     return not errors
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def _known_profiles() -> list[str]:
     from conformance.rules import load_corpus
 
@@ -119,13 +123,19 @@ def check_claims(handshake: Handshake, diagnosis: Diagnosis) -> None:
             "hello /profiles",
             f"claim the profiles the runtime implements ({', '.join(known)})",
         )
-    for index, profile in enumerate(handshake.profiles):
-        if profile not in known:
-            diagnosis.problem(
-                f"profile {profile!r} is not one rttool knows: no rule is checked under it",
-                f"hello /profiles/{index}",
-                f"use one of {', '.join(known)}{_suggest(profile, known)}",
-            )
+    unknown = [(i, p) for i, p in enumerate(handshake.profiles) if p not in known]
+    if unknown:
+        # One finding for them all: a line per profile (and a suggestion for each) would
+        # make a long list of them slow to check and unreadable to fix.
+        index, first = unknown[0]
+        named = ", ".join(repr(profile[:60]) for _, profile in unknown[:3])
+        more = f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
+        diagnosis.problem(
+            f"{_count(len(unknown), 'profile')} rttool does not know ({named}{more}): no rule "
+            "is checked under them",
+            f"hello /profiles/{index}",
+            f"use one of {', '.join(known)}{_suggest(first, known)}",
+        )
     if not handshake.capabilities.entry_points:
         diagnosis.problem(
             "no entry point is offered: every scenario starts a turn from one, so none can be sent",
@@ -144,4 +154,36 @@ def check_claims(handshake: Handshake, diagnosis: Diagnosis) -> None:
             "collects_artifacts is false: RT-TOOL-5 ¶2-5 will be reported not applicable",
             "hello /collects_artifacts",
             "leave it out (true) if the runtime does collect tool artifacts",
+        )
+    if handshake.durable_resume is not None:
+        _check_resumable(handshake.durable_resume.resumes_on_its_own, diagnosis)
+
+
+#: The causes after which DR-5 ¶5 says a turn ends with Continue available.
+_ENDING_CAUSES = ("error", "stop", "cancel", "credential", "rate_limit")
+
+
+def _check_resumable(causes: tuple[str, ...], diagnosis: Diagnosis) -> None:
+    """The declared resumable causes, as the DR-5 checks will treat them."""
+    where = "hello /durable_resume/resumes_on_its_own"
+    if "time_limit" not in causes:
+        diagnosis.problem(
+            "resumes_on_its_own leaves out time_limit: DR-5 ¶1 says a turn cut by its time "
+            "limit continues on its own"
+            + (
+                ", and with no cause listed DR-5 ¶3's every-cause case is untested"
+                if not causes
+                else ""
+            ),
+            where,
+            "list time_limit (and the other causes after which the runtime continues by itself)",
+        )
+    ending = [cause for cause in causes if cause in _ENDING_CAUSES]
+    if ending:
+        diagnosis.problem(
+            f"resumes_on_its_own lists {', '.join(ending)}: DR-5 ¶5 says a turn ends with "
+            "Continue available after an error, a stop, a cancellation, or a credential or "
+            "rate-limit failure, so the declaration fails DR-5 ¶5",
+            where,
+            "list only the causes after which the turn continues by itself and ¶5 allows it",
         )

@@ -14,10 +14,9 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from adapters.capabilities import missing_capability
 from adapters.codec import to_json
 from adapters.driver import Driver, Unsupported
-from adapters.errors import ImplementationError, TimedOut
+from adapters.errors import BrokenOffer, ImplementationError, TimedOut
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from conformance.catalog import Entry
@@ -101,11 +100,6 @@ def _serves(entry: Entry, reason: str) -> bool:
     return bool(empty_list_calls(entry.scenario))
 
 
-def _offered(handshake: Handshake, capability: str) -> bool:
-    """Whether ``capability`` names something the handshake offers."""
-    return missing_capability(handshake.capabilities, [capability]) is None
-
-
 def send(driver: Driver, handshake: Handshake, probe: Chosen, diagnosis: Diagnosis) -> bool:
     """Run one probe and judge its answer; returns whether more probes are worth sending
     (not after a timeout or a crash, which would only repeat)."""
@@ -114,6 +108,16 @@ def send(driver: Driver, handshake: Handshake, probe: Chosen, diagnosis: Diagnos
     args_probe = bool(empty_list_calls(scenario))
     try:
         answer = driver.run(scenario)
+    except BrokenOffer as err:
+        capability = str(err.details.get("capability"))
+        diagnosis.problem(
+            f"start answered unsupported ({capability}), which the handshake offers",
+            f"{where} start",
+            f"honour {capability}, or leave it out of the handshake: the suite "
+            "then never sends a scenario that needs it",
+        )
+        diagnosis.probes.append(Probe(scenario.id, probe.reason, 0, True))
+        return True
     except ImplementationError as err:
         pointer = f" {err.pointer}" if hasattr(err, "pointer") else ""
         fix = fix_for(err)
@@ -125,20 +129,12 @@ def send(driver: Driver, handshake: Handshake, probe: Chosen, diagnosis: Diagnos
         diagnosis.probes.append(Probe(scenario.id, probe.reason, 0, False))
         return not isinstance(err, TimedOut) and err.kind != "crashed"
     if isinstance(answer, Unsupported):
-        if _offered(handshake, answer.capability):
-            diagnosis.problem(
-                f"start answered unsupported ({answer.capability}), which the handshake offers",
-                f"{where} start",
-                f"honour {answer.capability}, or leave it out of the handshake: the suite "
-                "then never sends a scenario that needs it",
-            )
-        else:
-            diagnosis.note(
-                f"the harness declined the scenario at start ({answer.capability}: "
-                f"{answer.message[:200]}): the checks that send such scenarios will be untested",
-                f"{where} start",
-                "nothing, if the runtime cannot do it; say unsupported only for what it cannot",
-            )
+        diagnosis.note(
+            f"the harness declined the scenario at start ({answer.capability}: "
+            f"{answer.message[:200]}): the checks that send such scenarios will be untested",
+            f"{where} start",
+            "nothing, if the runtime cannot do it; say unsupported only for what it cannot",
+        )
         diagnosis.probes.append(Probe(scenario.id, probe.reason, 0, True))
         return True
     problems = check_trace(scenario, answer, handshake, diagnosis)

@@ -4,7 +4,8 @@ The doctor does not judge any rule: that is ``rttool run``'s work.  It looks for
 harness gets wrong in the plumbing: a step record for another step, a started turn its
 wire does not list, a run on a turn the scenario never named, an observation offered
 in the handshake and then not reported, and a call whose ``"args": []`` the harness
-took for malformed.
+took for malformed, and a status word on the wire that the handshake's ``turn_states``
+does not give a state.
 """
 
 from __future__ import annotations
@@ -116,6 +117,24 @@ def _empty_args(scenario: Scenario, trace: Trace, where: str, diagnosis: Diagnos
         )
 
 
+def _vocabulary(trace: Trace, handshake: Handshake, where: str, diagnosis: Diagnosis) -> None:
+    """A status word that no declared state owns: the checks see that turn in no state."""
+    for record in trace.steps:
+        for conversation, turns in record.wire.items():
+            for label, turn in turns.items():
+                if handshake.turn_states.state(turn.status) is not None:
+                    continue
+                word = turn.status[:60]
+                diagnosis.note(
+                    f"turn {label[:60]!r} has the status {word!r}, which turn_states gives no "
+                    "state: the checks that ask whether it is paused, stopped or done see "
+                    "it as none of them",
+                    f"{where} /steps/{record.index}/wire/{conversation[:60]}/{label[:60]}/status",
+                    f"declare {word!r} under the state it means in the hello's turn_states",
+                )
+                return  # one note says it; every later step would repeat it
+
+
 def check_trace(
     scenario: Scenario, trace: Trace, handshake: Handshake, diagnosis: Diagnosis
 ) -> int:
@@ -126,4 +145,5 @@ def check_trace(
     _observations(trace, handshake, where, diagnosis)
     _probes(scenario, trace, where, diagnosis)
     _empty_args(scenario, trace, where, diagnosis)
+    _vocabulary(trace, handshake, where, diagnosis)
     return len(diagnosis.problems) - before

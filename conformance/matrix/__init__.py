@@ -12,9 +12,9 @@ implementation's own report; untested is shown apart from a failure.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from adapters.files import write_file
 from conformance.matrix._build import Column, Matrix, Row, build_matrix, heading_anchor
 from conformance.matrix._html import matrix_html
 from conformance.matrix._markdown import DEFAULT_TITLE, matrix_markdown
@@ -48,13 +48,8 @@ def write_matrix(
     }
     written = []
     try:
-        out.mkdir(parents=True, exist_ok=True)
         for name, text in pages.items():
-            target = out / name
-            partial = target.with_name(name + ".partial")
-            partial.write_text(text, encoding="utf-8")
-            os.replace(partial, target)
-            written.append(target)
+            written.append(write_file(out, name, text.encode("utf-8")))
     except OSError as err:
         raise ReportWriteError(
             "cannot write the matrix",

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from adapters.files import write_file
 from conformance.publish._checkout import Checkout
 from conformance.publish._guide import GUIDE_HARNESS_FILE, guide_harness_source
 
@@ -55,7 +56,7 @@ class Committed:
 def write_guide_harness(directory: Path, checkout: Checkout) -> None:
     """Save the adapter guide's toy harness in ``directory``, as a vendor would."""
     source = guide_harness_source(checkout.adapter_guide)
-    (directory / GUIDE_HARNESS_FILE).write_text(source, "utf-8")
+    write_file(directory, GUIDE_HARNESS_FILE, source.encode("utf-8"))
 
 
 COMMITTED: tuple[Committed, ...] = (

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import TypeVar, cast
 
 from adapters.errors import SuiteError
-from adapters.limits import TooDeep, loads
+from adapters.files import UnreadableFile, read_text
+from adapters.limits import DuplicateKey, TooDeep, loads
 from conformance.report._encode import encode, json_pointer, schema_error
 from conformance.report._errors import StandingFormatError
 from conformance.report._model import (
@@ -35,6 +36,8 @@ from conformance.report._values import CheckKind, Fault, Level, Outcome, SkipKin
 
 __all__ = ["from_json", "load_standing"]
 
+#: A standing of the whole suite is a few hundred KB; one far larger is not rttool's.
+MAX_STANDING_BYTES = 64 * 1024 * 1024
 _T = TypeVar("_T")
 _Object = Mapping[str, object]
 
@@ -185,6 +188,7 @@ def _decode(data: _Object) -> StandingReport:
             spec=impl["spec"],
             profiles=_strings(impl["profiles"]),
             capabilities=_strings(impl["capabilities"]),
+            turn_states=_strings(impl.get("turn_states", [])),
         ),
         suite=_make("/suite", SuiteInfo, name=suite["name"], version=suite["version"]),
         run=_make(
@@ -242,7 +246,14 @@ def _first_difference(recorded: object, derived: object, pointer: str = "") -> s
 def from_json(text: str, *, source: str = "standing.json") -> StandingReport:
     """Read ``standing.json`` text; raises :class:`StandingFormatError` naming a pointer."""
     try:
-        data = loads(text)
+        data = loads(text, unique_keys=True)
+    except DuplicateKey as err:
+        raise StandingFormatError(
+            "standing report is not usable",
+            source=source,
+            pointer=err.pointer,
+            complaint=err.complaint,
+        ) from err
     except TooDeep as err:
         raise StandingFormatError(
             "standing report is not usable",
@@ -292,9 +303,9 @@ def from_json(text: str, *, source: str = "standing.json") -> StandingReport:
 def load_standing(path: Path) -> StandingReport:
     """Read the ``standing.json`` at ``path`` (see :func:`from_json`)."""
     try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as err:
+        text = read_text(path, limit=MAX_STANDING_BYTES)
+    except UnreadableFile as err:
         raise StandingFormatError(
-            "cannot read standing report", source=str(path), complaint=str(err)[:200]
+            "cannot read standing report", source=str(path), complaint=str(err.strerror)[:200]
         ) from err
     return from_json(text, source=str(path))

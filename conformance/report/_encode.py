@@ -235,6 +235,8 @@ def encode(report: StandingReport) -> dict[str, object]:
             "spec": impl.spec,
             "profiles": list(impl.profiles),
             "capabilities": list(impl.capabilities),
+            # only where a vocabulary was declared: reports without one stay as they were
+            **({"turn_states": list(impl.turn_states)} if impl.turn_states else {}),
         },
         "suite": {"name": report.suite.name, "version": report.suite.version},
         "run": _run(run),

@@ -255,10 +255,16 @@ def parse_expectations(text: str, *, source: str = "expectations.yaml") -> Expec
     return Expectations(source=source, entries=tuple(entries))
 
 
+#: An expectations file lists a few dozen clauses; one far larger is not one.
+_MAX_EXPECTATIONS_BYTES = 4 * 1024 * 1024
+
+
 def load_expectations(path: Path) -> Expectations:
     """Read and parse the expectations file at ``path``."""
+    from adapters.files import UnreadableFile, read_text
+
     try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise ExpectationsError([Problem(str(path), 0, f"cannot read: {err}")]) from err
+        text = read_text(path, limit=_MAX_EXPECTATIONS_BYTES)
+    except UnreadableFile as err:
+        raise ExpectationsError([Problem(str(path), 0, f"cannot read: {err.strerror}")]) from err
     return parse_expectations(text, source=str(path))

@@ -74,6 +74,8 @@ def _header(report: StandingReport) -> list[str]:
     details.append(
         "capabilities offered: " + (", ".join(map(markdown, impl.capabilities)) or "none")
     )
+    if impl.turn_states:
+        details.append("turn states declared: " + "; ".join(map(markdown, impl.turn_states)))
     details.append("levels gated: " + (", ".join(run.levels) or "none"))
     if run.only:
         details.append("only: " + ", ".join(map(markdown, run.only)))

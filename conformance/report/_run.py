@@ -6,7 +6,7 @@ from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from types import MappingProxyType
 
-from adapters.handshake import Capabilities, Handshake
+from adapters.handshake import Capabilities, Handshake, TurnStates
 from conformance.report._model import CheckResult
 from conformance.report._values import LEVELS, Level, bad, choice, normalise_strings, seconds
 
@@ -52,7 +52,9 @@ class ImplementationInfo:
 
     ``spec`` is how it was named to rttool (``reference``, ``http://...``);
     ``capabilities`` names what its harness offers (``restart``,
-    ``interrupt_points:before_tool``).
+    ``interrupt_points:before_tool``); ``turn_states`` the status words it declared for
+    a state of a turn where they are not the protocol's own (``paused: waiting,
+    on_hold``), since the checks judge a turn by the state its word is declared to mean.
     """
 
     name: str
@@ -61,6 +63,7 @@ class ImplementationInfo:
     spec: str = ""
     profiles: tuple[str, ...] = ()
     capabilities: tuple[str, ...] = ()
+    turn_states: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         normalise_strings(self)
@@ -82,7 +85,18 @@ class ImplementationInfo:
             spec=spec,
             profiles=tuple(handshake.profiles),
             capabilities=capability_names(handshake.capabilities),
+            turn_states=declared_turn_states(handshake.turn_states),
         )
+
+
+def declared_turn_states(declared: TurnStates) -> tuple[str, ...]:
+    """Each state whose words differ from the protocol's (``state: word, word``)."""
+    default = TurnStates()
+    return tuple(
+        f"{state}: {', '.join(getattr(declared, state))}"
+        for state in ("running", "resuming", "paused", "stopped", "completed", "failed")
+        if getattr(declared, state) != getattr(default, state)
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

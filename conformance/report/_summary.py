@@ -6,6 +6,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from adapters.files import append_text
 from conformance._escape import markdown
 from conformance.report._errors import ReportWriteError
 from conformance.report._gate import GateFinding, GateResult
@@ -70,8 +71,7 @@ def append_step_summary(text: str, environ: Mapping[str, str] | None = None) -> 
         return None
     path = Path(target)
     try:
-        with path.open("a", encoding="utf-8") as summary:
-            summary.write(text if text.endswith("\n") else text + "\n")
+        append_text(path, text)
     except OSError as err:
         raise ReportWriteError(
             "cannot append to GITHUB_STEP_SUMMARY", path=target, complaint=err.strerror or str(err)

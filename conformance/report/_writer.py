@@ -17,9 +17,9 @@ from pathlib import Path
 from types import MappingProxyType
 
 from adapters.errors import RttoolError
+from adapters.files import real_directory, write_file
 from adapters.limits import TooDeep, loads
 from conformance._escape import safe_relative_path
-from conformance._files import real_directory, write_file
 from conformance.report._allure import render_allure
 from conformance.report._badge import render_badges
 from conformance.report._earl import render_earl

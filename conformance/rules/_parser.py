@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from adapters.files import UnreadableFile, read_text
 from conformance.rules._format import (
     FOOTER,
     NORMATIVE_MARKER,
@@ -31,6 +32,9 @@ from conformance.rules._rulesection import read_clauses
 from conformance.rules._splitter import collapse_whitespace
 
 __all__ = ["ParsedPage", "parse_page"]
+
+#: A rule page is a few KB; a file far larger is not one.
+MAX_PAGE_BYTES = 1024 * 1024
 
 _HEADING = re.compile(r"^(?P<id>\S+) — (?P<title>\S.*)$")
 
@@ -54,11 +58,9 @@ def parse_page(path: Path, text: str | None = None) -> ParsedPage:
     """Parse the rule page at ``path`` (or ``text``, reported as coming from ``path``)."""
     if text is None:
         try:
-            text = path.read_text("utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            reason = (
-                f"not UTF-8 ({err.reason})" if isinstance(err, UnicodeDecodeError) else err.strerror
-            )
+            text = read_text(path, limit=MAX_PAGE_BYTES)
+        except UnreadableFile as err:
+            reason = err.strerror
             return ParsedPage(
                 path, None, (Finding(path, 1, "read-error", f"cannot read: {reason}"),)
             )

@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 from jsonschema import Draft202012Validator
 
+from adapters.files import write_file
 from adapters.limits import TooDeep, loads, yaml_document
 from conformance.rules._frontmatter import read_front_matter
 from conformance.rules._model import Clause, Corpus, CorpusError, Finding, Rule, rule_sort_key
@@ -264,13 +265,10 @@ def import_upstream(
     """
     own = [rule for rule in others if rule.family not in UPSTREAM_FAMILIES]
     referenced = _referenced_by([*checkout.rules, *own])
-    out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     for rule in checkout.rules:
         page = render_page(replace(rule, referenced_by=referenced.get(rule.id, ())))
-        target = out / f"{rule.id}.md"
-        target.write_text(page, "utf-8")
-        written.append(target)
+        written.append(write_file(out, f"{rule.id}.md", page.encode("utf-8")))
     return written
 
 

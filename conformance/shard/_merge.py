@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 from adapters.errors import RttoolError
 from conformance.report import (
     CheckResult,
-    ClauseResult,
     HuntFigures,
     HuntSummary,
     RuleResult,
@@ -192,7 +191,10 @@ def _with_hunts(rule: RuleResult, hunts: dict[str, tuple[CheckResult, int]]) -> 
     """``rule`` with each hunt check replaced by its merged verdict."""
 
     def merged(check: CheckResult) -> CheckResult:
-        return hunts[check.name][0] if check.kind == "hunt" and check.name in hunts else check
+        if check.kind != "hunt" or check.name not in hunts:
+            return check
+        # The situations a check reached are its clause's own: the owner's record says them.
+        return replace(hunts[check.name][0], reached=check.reached)
 
     return RuleResult(
         id=rule.id,
@@ -202,13 +204,7 @@ def _with_hunts(rule: RuleResult, hunts: dict[str, tuple[CheckResult, int]]) -> 
         profiles=rule.profiles,
         source=rule.source,
         clauses=tuple(
-            ClauseResult(
-                id=clause.id,
-                rule=clause.rule,
-                number=clause.number,
-                text=clause.text,
-                checks=tuple(merged(check) for check in clause.checks),
-            )
+            replace(clause, checks=tuple(merged(check) for check in clause.checks))
             for clause in rule.clauses
         ),
     )

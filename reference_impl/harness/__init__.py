@@ -8,10 +8,10 @@
 
 from __future__ import annotations
 
-import itertools
+import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from adapters.codec import CodecError, from_json
 from adapters.handshake import PROTOCOL
@@ -133,7 +133,6 @@ class ReferenceHarness:
         self._idle_seconds = idle_seconds
         self._clock = clock
         self._template: Template | None = None
-        self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
     def live_sessions(self) -> tuple[str, ...]:
@@ -164,9 +163,15 @@ class ReferenceHarness:
             return {"error": {"message": f"{type(err).__name__}: {err}"}}
         return {"error": {"message": f"unknown command {command!r}"}}
 
+    def end_sessions(self, session_ids: Iterable[str]) -> None:
+        """End the named sessions (those already ended are passed over): what ``bye``
+        does for a client that shares this harness with others."""
+        for session_id in session_ids:
+            self._close(session_id)
+
     def _start(self, raw: object) -> Message:
         scenario = from_json(Scenario, raw)
-        session_id = f"s{next(self._ids)}"
+        session_id = f"s-{secrets.token_urlsafe(16)}"  # unguessable: no client finds another's
         with self._lock:
             ended = self._make_room()
             if self._template is None:

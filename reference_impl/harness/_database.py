@@ -23,6 +23,7 @@ import tempfile
 import uuid
 from pathlib import Path
 
+from adapters.files import write_file
 from reference_impl.store import Store
 
 __all__ = ["SCRATCH_ENV", "ScenarioDatabase", "Template", "scratch"]
@@ -73,9 +74,8 @@ class Template:
             assert database._keeper is not None
             self._source.backup(database._keeper)
             return database
-        location = Path(tempfile.mkdtemp(prefix="rttool-ref-", dir=scratch())) / "runtime.db"
-        location.write_bytes(self._bytes)
-        return ScenarioDatabase(location, None)
+        folder = Path(tempfile.mkdtemp(prefix="rttool-ref-", dir=scratch()))
+        return ScenarioDatabase(write_file(folder, "runtime.db", self._bytes), None)
 
 
 def _in_memory_database() -> ScenarioDatabase:

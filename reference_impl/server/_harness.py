@@ -5,11 +5,16 @@ additions that only the HTTP transport can make: the handshake offers ``turn_api
 a ``start`` reply says where the new session's turns are read on the real wire
 (``/rttool/sessions/{session}/api/...``, served by the same route code as ``/api``
 from that session's runtime, until the session's ``finish``).
+
+Several runs may share one server: a session belongs to the client that started it
+(the ``X-Rttool-Client`` header the suite's HTTP transport sends), its id is
+unguessable, and ``bye`` ends only the sessions of the client that says it.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Mapping
 from urllib.parse import quote
 
@@ -17,6 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
+from adapters.http import CLIENT_HEADER
 from reference_impl.errors import Refusal
 from reference_impl.harness import ReferenceHarness
 from reference_impl.runtime import Runtime
@@ -44,6 +50,9 @@ class HarnessEndpoint:
     def __init__(self, harness: HttpHarness, token: str | None) -> None:
         self._harness = harness
         self._token = token
+        # Whose each session is: the client header of the request that started it.
+        self._owners: dict[str, str | None] = {}
+        self._lock = threading.Lock()
 
     def session_runtime(self, request: Request) -> Runtime:
         """The runtime of the session named in the path (404 when it has finished)."""
@@ -58,18 +67,37 @@ class HarnessEndpoint:
         message = await read_json(request, limit=HARNESS_BODY_LIMIT)
         if not isinstance(message, dict):
             raise Refusal("invalid_body", "the body must be one protocol message", status=400)
-        reply = dict(await run_in_threadpool(self._harness.request, message))
+        client = request.headers.get(CLIENT_HEADER)
         command = message.get("cmd")
+        if command == "bye":
+            # Several runs may share this server: a bye ends the sessions of the client
+            # that says it, never another's case in progress.
+            await run_in_threadpool(self._harness.end_sessions, self._take(client))
+            return Response("{}", media_type="application/json")
+        reply = dict(await run_in_threadpool(self._harness.request, message))
         if command == "hello":
             reply = _with_turn_api_capability(reply)
         elif command == "start" and isinstance(reply.get("session"), str):
+            with self._lock:
+                self._owners[str(reply["session"])] = client
             reply["turn_api"] = self._turn_api(request, str(reply["session"]))
+        elif command == "finish":
+            with self._lock:
+                self._owners.pop(str(message.get("session")), None)
         try:
             body = json.dumps(reply, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
         except ValueError as err:  # a value JSON cannot carry: say so in the protocol
             reply = {"error": {"message": f"reply does not encode as JSON: {err}"[:300]}}
             body = json.dumps(reply)
         return Response(body, media_type="application/json")
+
+    def _take(self, client: str | None) -> list[str]:
+        """The sessions ``client`` started (and has not finished), no longer tracked."""
+        with self._lock:
+            owned = [sid for sid, owner in self._owners.items() if owner == client]
+            for session_id in owned:
+                del self._owners[session_id]
+        return owned
 
     def _turn_api(self, request: Request, session: str) -> dict[str, str]:
         # The templates are formatted by the suite with str.format: braces in the base

@@ -9,6 +9,7 @@ import pytest
 
 from adapters import Connection, Driver, ProtocolMismatch, SchemaViolation, Trace, Unsupported
 from adapters.codec import to_json, validator
+from adapters.errors import BrokenOffer
 from adapters.http import HttpConnection
 from adapters.protocol import Message
 from adapters.scenario import Reply, Restart, Return, Scenario, StartTurn, Tool, Wait, call
@@ -158,3 +159,14 @@ def test_turn_api_is_where_the_wire_is_read(toy_path: Path) -> None:
         assert isinstance(step.ids, Mapping)
         assert step.wire["main"]["t1"].status != toy.STALE
     assert bent.requests[-1] == "bye"
+
+
+def test_unsupported_for_what_the_handshake_offers_is_an_error(open_toy: OpenToy) -> None:
+    """The toy offers the chat entry point; a harness refusing it broke its own offer:
+    the case is an error naming the capability, never untested."""
+    driver = Driver(open_toy(unsupported="entry_points:chat"), timeout=60)
+    assert "chat" in driver.handshake().capabilities.entry_points
+    with pytest.raises(BrokenOffer) as caught:
+        driver.run(REPORT)
+    said = str(caught.value)
+    assert "entry_points:chat" in said and "its handshake offered" in said

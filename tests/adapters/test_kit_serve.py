@@ -113,3 +113,56 @@ def test_main_refuses_a_bad_address(capsys: pytest.CaptureFixture[str]) -> None:
         main(Harness, ["--http", "localhost"])
     assert caught.value.code == 2
     assert "--http takes HOST:PORT" in capsys.readouterr().err
+
+
+def test_a_client_sending_half_a_body_holds_up_no_one(served: str) -> None:
+    """One client declares a body and stops halfway; another is still answered."""
+    host, port = served.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=20) as stalled:
+        stalled.sendall(b'POST /rttool HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"cmd"')
+        driver = Driver(connect(served, timeout=20), timeout=20)
+        try:
+            assert driver.handshake().implementation.name == "kit-test"
+        finally:
+            driver.close()
+
+
+def test_the_http_loop_honours_the_token_the_suite_sends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    server = http_server(Harness(), "127.0.0.1", 0, token="s3cret")
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        with httpx.Client(timeout=20) as client:
+            assert client.post(base + "/rttool", json=HELLO).status_code == 401
+            wrong = {"Authorization": "Bearer nope"}
+            assert client.post(base + "/rttool", json=HELLO, headers=wrong).status_code == 401
+        monkeypatch.setenv("RTTOOL_IMPL_TOKEN", "s3cret")
+        driver = Driver(connect(base, timeout=20), timeout=20)
+        try:
+            assert driver.handshake().implementation.name == "kit-test"
+        finally:
+            driver.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(30)
+
+
+def test_a_request_giving_a_key_twice_is_refused_naming_it() -> None:
+    (reply,) = _replies('{"cmd": "hello", "cmd": "bye"}\n')
+    assert reply["error"]["code"] == "bad_json"  # type: ignore[index]
+    assert "given twice" in reply["error"]["message"]  # type: ignore[index]
+
+
+def test_a_reply_whose_keys_collide_in_json_is_an_error_not_a_merge() -> None:
+    class Colliding:
+        def request(self, message: object) -> dict[object, object]:
+            return {"ledger": {1: "one", "1": "another"}}
+
+    out = io.StringIO()
+    serve_stdio(Colliding(), io.StringIO('{"cmd": "finish"}\n'), out)  # type: ignore[arg-type]
+    reply = json.loads(out.getvalue())
+    assert "two keys of one object are both" in reply["error"]["message"]

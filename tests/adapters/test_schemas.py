@@ -291,14 +291,15 @@ handshakes = st.builds(
                 "turn_api",
             )
         },
-        interrupt_points=st.lists(st.sampled_from(POINTS), max_size=3).map(tuple),
-        interrupt_causes=st.lists(st.sampled_from(CAUSES), max_size=3).map(tuple),
-        entry_points=st.lists(st.sampled_from(ENTRY_POINTS), max_size=3).map(tuple),
+        interrupt_points=st.lists(st.sampled_from(POINTS), unique=True, max_size=3).map(tuple),
+        interrupt_causes=st.lists(st.sampled_from(CAUSES), unique=True, max_size=3).map(tuple),
+        entry_points=st.lists(st.sampled_from(ENTRY_POINTS), unique=True, max_size=3).map(tuple),
     ),
     limits=st.builds(
         Limits,
         **{
-            name: maybe() | counts
+            # Below the smallest ceiling the suite affords (normalize_passes, 1000).
+            name: maybe() | st.integers(min_value=1, max_value=1000)
             for name in (
                 "payload_bytes",
                 "run_artifacts",

@@ -24,17 +24,14 @@ from adapters.scenario import StartTurn
 from adapters.trace import RunRecord, ToolResultRecord
 from conformance._pytest._build import charged
 from conformance._pytest._state import CaseOutcome
-from conformance.cases import Case, collect_cases
+from conformance.cases import Case, collect_cases, judge
 from conformance.checks.rt_tool_8.invariants import INVARIANTS as RT8_INVARIANTS
 from conformance.checks.rt_tool_9.invariants import INVARIANTS as RT9_INVARIANTS
 from conformance.hunt import breached
 from conformance.rules import load_corpus
 from conformance.toolkit import (
     Breach,
-    CheckContext,
-    CheckFailed,
     ScenarioRunner,
-    Untested,
     call,
     calls,
     mapping,
@@ -58,26 +55,25 @@ def _case(prefix: str) -> list[Case]:
 def _outcome(case: Case, runner: ScenarioRunner) -> CaseOutcome:
     """How ``case`` ends against ``runner``, in the shape the report reads (a trimmed
     version of the suite's own bookkeeping: no evidence, no timing)."""
-    ctx = CheckContext(runner)
-    try:
-        case.run(ctx)
-        ctx.conclude()
-    except CheckFailed as failed:
+    judged = judge(case, runner)
+    blocked = dict(judged.context.blocked) if judged.context is not None else {}
+    if judged.verdict == "failed":
         listed = [
             {"message": f.message, "scenario": f.scenario, "pointer": f.pointer, "clause": f.clause}
-            for f in failed.failures
+            for f in judged.failures
         ]
         return CaseOutcome(
             case.id,
             "failed",
-            failed.failures[0].line(),
+            judged.failures[0].line(),
             failures=listed,  # type: ignore[arg-type]
-            blocked=dict(ctx.blocked),
-            complete=ctx.concluded,
+            blocked=blocked,
+            complete=judged.complete,
         )
-    except Untested as untested:
-        return CaseOutcome(case.id, "skipped", f"untested: {untested}", "untested")
-    return CaseOutcome(case.id, "passed", blocked=dict(ctx.blocked))
+    if judged.verdict == "untested":
+        return CaseOutcome(case.id, "skipped", f"untested: {judged.reason}", "untested")
+    assert judged.verdict == "passed", judged.message
+    return CaseOutcome(case.id, "passed", blocked=blocked)
 
 
 def _on(case: Case, runner: ScenarioRunner, clause: str) -> CaseOutcome:
@@ -262,10 +258,10 @@ def test_checks_and_hunt_agree_on_generated_ids(marked: bool) -> None:
     runner = Rewritten(generated_ids(marked=marked))
     unguarded = next(i for i in RT9_INVARIANTS if i.name == "unguarded-always-runs")
     for case in _case("RT-TOOL-9#c5/call-without-id-always-runs["):
-        ctx = CheckContext(runner)
-        case.run(ctx)
-        ctx.conclude()  # the check passes ...
-        for made, trace in ctx.evidence.runs:
+        judged = judge(case, runner)
+        assert judged.verdict == "passed", judged.message  # the check passes ...
+        assert judged.context is not None
+        for made, trace in judged.context.evidence.runs:
             assert trace is not None
             verdict = unguarded.judge(made, trace, runner.handshake())
             assert verdict is None, (case.id, verdict)  # ... and the hunt agrees
@@ -280,11 +276,9 @@ def test_a_generated_id_is_still_not_guarded() -> None:
         (case, *_) = _case("RT-TOOL-9#c5/call-without-id-always-runs[two-passes]")
         outcome = _outcome(case, runner)
         assert outcome.outcome == "failed"
-        ctx = CheckContext(runner)
-        with pytest.raises(CheckFailed):
-            case.run(ctx)
-            ctx.conclude()
-        made, trace = ctx.evidence.runs[-1]
+        judged = judge(case, runner)
+        assert judged.verdict == "failed" and judged.context is not None
+        made, trace = judged.context.evidence.runs[-1]
         assert trace is not None
         assert unguarded.judge(made, trace, runner.handshake()) is not None
     finally:

@@ -7,7 +7,7 @@ implementation imports the suite.
 Privacy: a module whose name starts with an underscore is private to the package that
 holds it.  A module may import ``x.y._z`` (or anything inside it) only if the module
 itself lives inside package ``x.y``: anything in ``conformance`` may import
-``conformance._files``, but only modules inside ``conformance/report/`` may import
+``conformance._escape``, but only modules inside ``conformance/report/`` may import
 ``conformance.report._labels``, and ``conformance.cli`` reaches ``conformance._pytest``
 through that package's own ``__init__``.  A package that others need names its API
 there (``conformance.toolkit``, ``adapters.codec``).  The scan reads every import,

@@ -90,3 +90,16 @@ def test_plain_pytest_shows_control_characters(mode: str, pytester: pytest.Pytes
     assert result.ret in (0, 1)
     _clean(result.stdout.str(), result.stderr.str())
     assert "2J" in result.stdout.str()  # the message is there, shown
+
+
+@pytest.mark.parametrize("char", ["\u202e", "\u202d", "\u2066", "\u2069", "\u200f", "\u061c"])
+def test_bidirectional_controls_are_shown_never_obeyed(char: str) -> None:
+    """An RLO (U+202E) or another bidi control would silently reorder what follows it on a
+    terminal or in a report; every escaping function shows it as ``\\uNNNN``."""
+    from conformance._escape import markdown, printable, xml_text
+
+    name = f"tool{char}exe.txt"
+    shown = f"tool\\u{ord(char):04x}exe.txt"
+    assert printable(name) == shown
+    assert xml_text(name) == shown
+    assert markdown(name) == shown.replace("\\", "\\\\")

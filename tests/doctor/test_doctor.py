@@ -79,6 +79,20 @@ def test_a_bent_harness_is_told_what_where_and_how(
     assert lines[-1] == "rttool doctor: 1 problem: fix them, then run rttool doctor again"
 
 
+def test_a_status_word_no_declared_state_owns_is_noted_once(
+    toy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The checks judge a turn by the state its word is declared to mean: a word of the
+    harness's own, declared under no state, is said once, with where and how to fix it."""
+    code, lines = _doctor(bent(toy, "own-status-word"), capsys)
+    assert code == 0 and _problems(lines) == [], lines
+    notes = [line for line in lines if "which turn_states gives no state" in line]
+    assert len(notes) == 1, notes
+    assert "'done'" in notes[0] and "/status" in notes[0] and "turn_states" in notes[0]
+    plain = _doctor(stdio_spec(str(toy)), capsys)[1]
+    assert not any("turn_states gives no state" in line for line in plain)
+
+
 def test_a_handshake_with_typos_gets_every_problem_with_a_suggestion(
     toy: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,31 @@ def test_rescore_without_outcomes_says_so(
 ) -> None:
     assert cli.main(["--rescore", "--out", str(tmp_path)]) == 2
     assert "no outcome to rescore" in capsys.readouterr().err
+
+
+def test_an_output_that_is_a_file_is_refused_in_one_line(
+    package: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    taken = tmp_path / "taken"
+    taken.write_text("mine\n", encoding="utf-8")
+    assert cli.main(["--out", str(taken)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mutation: error: ") and err.count("\n") == 1
+    assert str(taken) in err and "Traceback" not in err
+    assert taken.read_text(encoding="utf-8") == "mine\n"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "directory"])
+def test_a_list_that_is_not_a_regular_file_is_refused_in_one_line(
+    package: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    listed = tmp_path / "only.txt"
+    if kind == "fifo":
+        os.mkfifo(listed)  # nobody writes it: reading would wait forever
+    elif kind == "device":
+        listed.symlink_to("/dev/zero")  # endless: reading would never finish
+    else:
+        listed.mkdir()
+    assert cli.main(["--only", str(listed), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(listed) in err and "not a regular file" in err

@@ -134,6 +134,7 @@ def reports(draw: st.DrawFn) -> StandingReport:
             spec=draw(texts),
             profiles=tuple(draw(st.lists(texts, max_size=3))),
             capabilities=tuple(draw(st.lists(texts, max_size=3))),
+            turn_states=tuple(draw(st.lists(texts, max_size=2))),
         ),
         suite=SuiteInfo(version=draw(texts)),
         run=RunInfo(

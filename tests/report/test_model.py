@@ -199,3 +199,36 @@ def test_implementation_from_a_handshake() -> None:
         "interrupt_points:after_tool",
         "entry_points:chat",
     )
+
+
+def test_a_declared_turn_state_vocabulary_is_shown_in_the_report() -> None:
+    """The checks judge a turn by the state its word is declared to mean: the standing
+    says which words the harness declared, and the published page shows them; a harness
+    that declared none keeps its report as it was."""
+    import json
+
+    from adapters.handshake import Capabilities, Handshake, Implementation, Limits, TurnStates
+    from conformance.report import to_json
+    from conformance.report._markdown import standing_markdown
+
+    def info(states: TurnStates) -> ImplementationInfo:
+        handshake = Handshake(
+            protocol="rttool-adapter/1",
+            implementation=Implementation(name="toy", version="1.0"),
+            profiles=("runtime",),
+            capabilities=Capabilities(),
+            limits=Limits(),
+            turn_states=states,
+        )
+        return ImplementationInfo.from_handshake(handshake, spec="stdio:toy")
+
+    declared = info(TurnStates(paused=("waiting", "on_hold")))
+    assert declared.turn_states == ("paused: waiting, on_hold",)
+    assert info(TurnStates()).turn_states == ()
+    report = sample_report()
+    shown = replace(report, implementation=declared)
+    assert json.loads(to_json(shown))["implementation"]["turn_states"] == [
+        "paused: waiting, on_hold"
+    ]
+    assert "turn states declared: paused: waiting, on\\_hold" in standing_markdown(shown)
+    assert "turn_states" not in json.loads(to_json(report))["implementation"]

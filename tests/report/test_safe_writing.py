@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance._files import real_directory, write_file
+from adapters.files import real_directory, write_file
 from conformance.report import write_reports
 from tests.report.sample import sample_report, write_evidence
 

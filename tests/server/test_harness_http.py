@@ -114,3 +114,23 @@ async def test_harness_errors(client: httpx.AsyncClient) -> None:
         404,
         "unknown_session",
     )
+
+
+async def test_a_clients_bye_ends_only_its_own_sessions(
+    client: httpx.AsyncClient, app: object
+) -> None:
+    """Two runs share the server: one's bye leaves the other's session running, and
+    session ids tell nothing about one another."""
+    from adapters.http import CLIENT_HEADER
+
+    first, second = {CLIENT_HEADER: "run-one"}, {CLIENT_HEADER: "run-two"}
+    start = {"cmd": "start", "scenario": to_json(SCENARIO)}
+    mine = (await client.post("/rttool", json=start, headers=first)).json()["session"]
+    theirs = (await client.post("/rttool", json=start, headers=second)).json()["session"]
+    assert mine != theirs and len(theirs) > 16 and theirs not in ("s1", "s2")
+    assert (await client.post("/rttool", json={"cmd": "bye"}, headers=first)).json() == {}
+    step = {"cmd": "step", "session": theirs, "index": 0}
+    reply = (await client.post("/rttool", json=step, headers=second)).json()
+    assert "error" not in reply and reply["index"] == 0
+    gone = (await client.post("/rttool", json={**step, "session": mine}, headers=first)).json()
+    assert "error" in gone

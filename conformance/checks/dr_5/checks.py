@@ -10,6 +10,7 @@ from adapters.trace import Trace
 from conformance.toolkit import (
     TICKET,
     CheckContext,
+    Untested,
     call,
     calls,
     check,
@@ -241,6 +242,11 @@ def check_at_most_three_automatic_continuations(ctx: CheckContext, variant: str)
         steps = [*_model_cuts(4 if variant == "four-cuts" else 6), StartTurn("t1"), Wait()]
     elif variant == "every-cause-that-resumes":
         causes = _own_causes(ctx)
+        if not causes:
+            raise Untested(
+                "the handshake declares no interruption cause it offers after which a turn "
+                "continues on its own"
+            )
         steps = [cut("during_model_call", causes[i % len(causes)]) for i in range(4)]
         steps += [StartTurn("t1"), Wait()]
     elif variant == "continue-in-between":
@@ -324,6 +330,13 @@ def check_other_stops_wait_for_continue(ctx: CheckContext, variant: tuple[str, s
         "DR-5 ¶5: after the third automatic continuation, or after an error, a stop, a "
         "cancellation, or a credential or rate-limit failure, the turn ends with Continue "
         "available"
+    )
+    # A handshake that declares such a cause resumable says the turn will not wait: the
+    # declaration itself breaks ¶5, whether or not the harness can cut by that cause.
+    ctx.expect(
+        cause == "time_limit" or not resumes_by_itself(ctx, cause),
+        f"the handshake declares that a turn cut by {cause} continues on its own "
+        f"(durable_resume.resumes_on_its_own); {clause}",
     )
     if cause == "time_limit":
         steps: list[Step] = [*_model_cuts(4), StartTurn("t1"), Wait()]
