@@ -90,4 +90,6 @@ def _write(reach: dict[tuple[str, int], set[str]], root: str, into: Path) -> Non
         module = filename[len(root) :]
         shown = [EVERY_RULE] if EVERY_RULE in rules else sorted(rules)
         by_module.setdefault(module, {})[str(line)] = shown
-    into.write_text(json.dumps(by_module, sort_keys=True), encoding="utf-8")
+    from adapters.files import write_file
+
+    write_file(into.parent, into.name, json.dumps(by_module, sort_keys=True).encode("utf-8"))
