@@ -75,7 +75,7 @@ mutation: $(STAMP)
 	$(BIN)/python -m mutation $(if $(SAMPLE),--sample $(SAMPLE)) $(if $(SEED),--seed $(SEED)) \
 		$(if $(ONLY),--only $(ONLY)) $(if $(JOBS),--jobs $(JOBS)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
 		$(if $(RESUME),--resume) $(if $(HUNT_EXAMPLES),--hunt-examples $(HUNT_EXAMPLES)) \
-		$(if $(NO_HUNT),--no-hunt)
+		$(if $(NO_HUNT),--no-hunt) $(if $(SPAWN),--spawn) $(if $(REACH),--reach)
 
 ## golden: regenerate the report formats' golden files after an intended change
 golden: $(STAMP)

@@ -17,7 +17,8 @@ from adapters.files import real_directory
 from mutation._catalogue import Mutant, enumerate_mutants, load_modules
 from mutation._equivalents import CONFORMING, UNOBSERVABLE, Equivalent, load_equivalents, stale
 from mutation._errors import BaselineError, EquivalentsError, SelectionError
-from mutation._execute import HuntPlan, Outcome, Status
+from mutation._execute import HuntPlan, Outcome, Status, Workspace
+from mutation._reach import load_reach
 from mutation._report import RunRecord, diff_of, summary_lines, write_outputs
 from mutation._run import (
     MIN_TIMEOUT_S,
@@ -30,6 +31,7 @@ from mutation._run import (
 )
 from mutation._score import score, timing
 from mutation._select import read_id_list, select
+from mutation._warm import WarmParent, WarmPool
 
 __all__ = ["main"]
 
@@ -39,6 +41,8 @@ EQUIVALENTS = Path(__file__).resolve().parent / "equivalents.txt"
 EXIT_OK, EXIT_STALE, EXIT_USAGE, EXIT_BASELINE = 0, 1, 2, 3
 #: the mutants' workspaces, inside the output directory while a run lasts
 WORK_DIR = ".mutation-work"
+#: which rules' cases run each line of the runtime, recorded by the baseline run
+REACH_FILE = "reach.json"
 #: Examples the hunt generates in each mutant's suite run: a few seconds of searching.
 HUNT_EXAMPLES = 60
 
@@ -90,6 +94,18 @@ def _parser() -> argparse.ArgumentParser:
         "--no-hunt",
         action="store_true",
         help="run the hand-written checks and the vectors only, without the hunt",
+    )
+    parser.add_argument(
+        "--spawn",
+        action="store_true",
+        help="start each mutant's suite run as a fresh process instead of forking it from "
+        "a warm parent that has loaded the suite (slower; the outcomes are the same)",
+    )
+    parser.add_argument(
+        "--reach",
+        action="store_true",
+        help="judge a mutant by the cases of the rules whose cases ran its line in the "
+        "unmutated run (not sound where the runtime keeps state from one case to the next)",
     )
     parser.add_argument(
         "--out",
@@ -281,11 +297,18 @@ def _measure(
         "mutation: timing the suite once against the unmutated runtime (the baseline)...",
         flush=True,
     )
+    # The warm parents' environment: the hunt's mode, nothing of any one workspace.
+    env = Workspace(work, PACKAGE, hunt).parent_environment()
+    first = None if args.spawn else WarmParent(env, work)
+    reach = work / REACH_FILE if args.reach and not args.spawn else None
     try:
-        baseline_s = baseline(work, PACKAGE, hunt)
+        baseline_s = baseline(work, PACKAGE, hunt, first, reach)
     except BaselineError as err:
         sys.stderr.write(f"mutation: error: {err}\n")
         return EXIT_BASELINE
+    finally:
+        if first is not None:
+            first.close()
     limit = args.timeout or max(MIN_TIMEOUT_S, 10 * baseline_s)
     todo = [mutant for mutant in chosen if mutant.id not in kept]
     tool = f"cosmic-ray {metadata.version('cosmic-ray')}"
@@ -308,6 +331,7 @@ def _measure(
             flush=True,
         )
 
+    warm = None if args.spawn else WarmPool(env, work)
     with stop_on_terminate():
         outcomes, interrupted = run_mutants(
             todo,
@@ -319,7 +343,11 @@ def _measure(
             log=log,
             report=progress,
             hunt=hunt,
+            warm=warm,
+            reach=load_reach(reach) if reach is not None else None,
         )
+    if warm is not None:
+        warm.close()
     shutil.rmtree(work, ignore_errors=True)
     every = [*kept.values(), *outcomes]
     mode = "listed" if args.only else "sample" if args.sample else "all"

@@ -20,6 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mutation._warm import WarmParent
 
 from adapters.files import read_bytes, read_json, write_file
 
@@ -33,6 +37,7 @@ __all__ = [
     "classify",
     "compile_error",
     "failing_kinds",
+    "suite_arguments",
     "suite_command",
 ]
 
@@ -97,31 +102,31 @@ def compile_error(text: str, filename: str) -> str | None:
     return None
 
 
-def suite_command(report_dir: Path, hunt: HuntPlan | None = None) -> list[str]:
-    """The suite run against the reference runtime, through the adapter protocol, with
-    the hunt of ``hunt`` (none without it).
-
-    ``-P`` keeps the child's working directory off its import path, so that only the
-    copy on ``PYTHONPATH`` can provide ``reference_impl``.
-    """
+def suite_arguments(
+    report_dir: Path, hunt: HuntPlan | None = None, only: Sequence[str] = ()
+) -> list[str]:
+    """The arguments of ``rttool`` for the suite run against the reference runtime,
+    through the adapter protocol, with the hunt of ``hunt`` (none without it), of the
+    cases of the rules ``only`` (every rule when empty)."""
     searched = (
         ["--seed", str(hunt.seed), "--examples", str(hunt.examples)]
         if hunt is not None
         else ["--no-hunt"]
     )
+    chosen = [argument for rule in only for argument in ("--only", rule)]
     return [
-        sys.executable,
-        "-P",
-        "-m",
-        "conformance.cli",
-        "run",
-        "--impl",
-        "reference",
-        *searched,
-        "--quiet",
-        "--report-dir",
-        str(report_dir),
+        *("run", "--impl", "reference", *chosen, *searched),
+        *("--quiet", "--report-dir", str(report_dir)),
     ]
+
+
+def suite_command(report_dir: Path, hunt: HuntPlan | None = None) -> list[str]:
+    """:func:`suite_arguments` as a fresh process.
+
+    ``-P`` keeps the child's working directory off its import path, so that only the
+    copy on ``PYTHONPATH`` can provide ``reference_impl``.
+    """
+    return [sys.executable, "-P", "-m", "conformance.cli", *suite_arguments(report_dir, hunt)]
 
 
 def classify(
@@ -211,6 +216,14 @@ class Workspace:
         if module is not None and text is not None:
             write_file(target, module, text.encode("utf-8"))
 
+    def parent_environment(self) -> dict[str, str]:
+        """The environment of a warm parent whose forks run in workspaces like this one:
+        the hunt's reproducible mode, read by hypothesis as it is imported."""
+        env = dict(os.environ)
+        if self.hunt is not None:
+            env["CI"] = "true"
+        return env
+
     def environment(self) -> dict[str, str]:
         """The child's environment: the copy first on the import path, every temporary
         file inside the workspace."""
@@ -226,7 +239,7 @@ class Workspace:
         return env
 
     def run(self, command: Sequence[str], timeout: float) -> tuple[int | None, bool, str]:
-        """Run ``command`` here; on timeout, kill its whole process group.
+        """Run ``command`` here in a fresh process; on timeout, kill its process group.
 
         Returns (exit code, whether it timed out, the tail of its error output).
         """
@@ -247,13 +260,36 @@ class Workspace:
             except subprocess.TimeoutExpired:
                 _kill_group(child)
                 code, timed_out = None, True
-        data = read_bytes(log, limit=4 * _TAIL_CHARS, tail=True)
-        return code, timed_out, data.decode("utf-8", errors="replace")
+        return code, timed_out, self.stderr_tail()
 
-    def outcome(self, mutant_id: str, timeout: float) -> Outcome:
-        """Run the suite in this (prepared) workspace and classify how it ended."""
+    def stderr_tail(self) -> str:
+        """The end of the suite run's error output (empty when it wrote none)."""
+        try:
+            data = read_bytes(self.root / "stderr.txt", limit=4 * _TAIL_CHARS, tail=True)
+        except OSError:
+            return ""
+        return data.decode("utf-8", errors="replace")
+
+    def outcome(
+        self,
+        mutant_id: str,
+        timeout: float,
+        warm: WarmParent | None = None,
+        only: Sequence[str] = (),
+        reach: Path | None = None,
+    ) -> Outcome:
+        """Run the suite in this (prepared) workspace and classify how it ended: forked
+        from ``warm`` where given and able (recording the runtime's ``reach`` there when
+        asked), else in a fresh process; the rules ``only`` (all when empty) where
+        forked, every rule in a fresh process."""
         started = time.monotonic()
-        code, timed_out, stderr = self.run(suite_command(self.reports, self.hunt), timeout)
+        arguments = suite_arguments(self.reports, self.hunt, only)
+        forked = warm.run(self, arguments, timeout, reach) if warm is not None else None
+        if forked is not None:
+            code, timed_out = forked
+            stderr = self.stderr_tail()
+        else:
+            code, timed_out, stderr = self.run(suite_command(self.reports, self.hunt), timeout)
         seconds = time.monotonic() - started
         status, detail = classify(code, timed_out, self.reports, stderr)
         hunt_only = status is Status.KILLED and failing_kinds(self.reports / "standing.json") == {

@@ -17,6 +17,8 @@ from adapters.files import append_text, read_text
 from mutation._catalogue import Mutant, apply_mutant
 from mutation._errors import BaselineError
 from mutation._execute import HuntPlan, Outcome, Status, Workspace, compile_error
+from mutation._reach import Reach, rules_reaching
+from mutation._warm import WarmParent, WarmPool
 
 #: An outcome line is a few hundred bytes; a journal of every mutant is well under this.
 _MAX_OUTCOMES_BYTES = 64_000_000
@@ -41,9 +43,16 @@ _BASELINE_TIMEOUT_S = 900.0
 _IMPORT_CHECK = "import reference_impl, sys; sys.stdout.write(reference_impl.__file__)"
 
 
-def baseline(work: Path, package: Path, hunt: HuntPlan | None = None) -> float:
-    """Run the suite (with ``hunt``) against an unmutated copy: it must be what the child
-    imports, and every case must pass. Returns the run's wall seconds."""
+def baseline(
+    work: Path,
+    package: Path,
+    hunt: HuntPlan | None = None,
+    warm: WarmParent | None = None,
+    reach: Path | None = None,
+) -> float:
+    """Run the suite (with ``hunt``, forked from ``warm`` when given, recording there
+    which rules' cases run each line into ``reach``) against an unmutated copy: it must be
+    what the child imports, and every case must pass. Returns the run's wall seconds."""
     space = Workspace(work / "baseline", package, hunt)
     space.prepare()
     try:
@@ -62,7 +71,7 @@ def baseline(work: Path, package: Path, hunt: HuntPlan | None = None) -> float:
                 "mutant would be tested",
                 imported=found or "nothing",
             )
-        outcome = space.outcome("baseline", _BASELINE_TIMEOUT_S)
+        outcome = space.outcome("baseline", _BASELINE_TIMEOUT_S, warm, reach=reach)
         if outcome.status is not Status.SURVIVED:
             raise BaselineError(
                 "the suite does not pass against the unmutated reference runtime, so no "
@@ -112,10 +121,14 @@ def run_mutants(
     log: Path,
     report: Callable[[Mutant, Outcome], None],
     hunt: HuntPlan | None = None,
+    warm: WarmPool | None = None,
+    reach: Reach | None = None,
 ) -> tuple[list[Outcome], bool]:
-    """Run ``chosen`` on ``jobs`` workers, each suite run with ``hunt``; append each
-    outcome to ``log`` and hand it to ``report``. Returns the outcomes and whether the
-    run was interrupted (Ctrl-C)."""
+    """Run ``chosen`` on ``jobs`` workers, each suite run with ``hunt`` (forked from a
+    parent of ``warm`` when given, else a fresh process); append each outcome to ``log``
+    and hand it to ``report``. Returns the outcomes and whether the run was interrupted
+    (Ctrl-C). Where forked, a mutant is judged by the cases of the rules that ``reach``
+    says run its line, when it says."""
     outcomes: list[Outcome] = []
     pending = list(enumerate(chosen))
     interrupted = False
@@ -128,7 +141,10 @@ def run_mutants(
         space = Workspace(work / f"m{index:05d}", package, hunt)
         try:
             space.prepare(mutant.module, text)
-            return space.outcome(mutant.id, timeout)
+            if warm is None:
+                return space.outcome(mutant.id, timeout)
+            only = rules_reaching(reach, mutant) if reach else ()
+            return space.outcome(mutant.id, timeout, warm.parent(), only)
         finally:
             space.remove()
 

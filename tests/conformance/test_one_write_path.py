@@ -36,6 +36,10 @@ EXEMPT = {
     ("reference_impl/server/process.py", "log.open"): (
         "the same log, opened once to pass its descriptor to the child process"
     ),
+    ("conformance/cli/mutant_server.py", "os.open"): (
+        "a forked mutant run's standard error: the descriptor the fork's stderr is moved "
+        "onto, in the mutant's own workspace, which the driver made and deletes"
+    ),
     ("mutation/_execute.py", "log.open"): (
         "a mutant's child process writes its standard error through this descriptor, in "
         "the mutant's own workspace, which the driver made and deletes"

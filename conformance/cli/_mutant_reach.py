@@ -1,0 +1,95 @@
+"""Which rules' cases reach each line of the runtime: recorded once, on the unmutated
+runtime, so that a mutant of a line only some rules' cases run is judged by those
+rules' cases alone.
+
+A line's reach is the set of rules of the cases that ran it.  The hunt is one search
+for every invariant, run by whichever of its cases comes first, and the same search
+whatever rules are chosen: a line it runs is reached by the rules of every invariant.
+A line run anywhere else counts as reached by every rule (``*``): outside any case (the
+handshake, start-up), or in a module or class body (imports, decorators, defaults:
+whatever is bound once for the whole run).
+A line never run is left out; a mutant of it is judged by the whole suite.  The map is
+only as good as the runtime is deterministic: a line that one run reaches and another
+does not (an order decided by random identifiers) may be missed.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+__all__ = ["EVERY_RULE", "recording"]
+
+#: the reach of a line that every rule's cases may depend on
+EVERY_RULE = "*"
+
+_Tracer = Callable[[FrameType, str, Any], Any]
+
+
+@contextmanager
+def recording(package: Path, into: Path) -> Iterator[None]:
+    """Within the block, record which rules' cases run each line of the Python files
+    under ``package``; write the map to ``into`` (``{"module.py": {"line": [rules]}}``)."""
+    from conformance._pytest import SuiteState
+    from conformance.cases import rules_of
+    from conformance.hunt import INVARIANTS
+
+    hunted = rules_of(clause for invariant in INVARIANTS for clause in invariant.clauses)
+
+    root = str(package.resolve()) + "/"
+    current: list[tuple[str, ...]] = [(EVERY_RULE,)]
+    reach: dict[tuple[str, int], set[str]] = {}
+
+    def note(frame: FrameType) -> None:
+        body = not frame.f_code.co_flags & inspect.CO_NEWLOCALS  # a module or class body
+        rules = (EVERY_RULE,) if body else current[0]
+        reach.setdefault((frame.f_code.co_filename, frame.f_lineno), set()).update(rules)
+
+    def local(frame: FrameType, event: str, arg: object) -> _Tracer:
+        if event == "line":
+            note(frame)
+        return local
+
+    def calls(frame: FrameType, event: str, arg: object) -> _Tracer | None:
+        if event == "call" and frame.f_code.co_filename.startswith(root):
+            note(frame)
+            return local
+        return None
+
+    original = SuiteState.execute
+
+    def execute(self: SuiteState, case: Any) -> Any:
+        current[0] = hunted if case.kind == "hunt" else tuple(case.rules)
+        try:
+            return original(self, case)
+        finally:
+            current[0] = (EVERY_RULE,)
+
+    SuiteState.execute = execute  # type: ignore[method-assign]
+    threading.settrace(calls)
+    sys.settrace(calls)
+    try:
+        yield
+    finally:
+        sys.settrace(None)
+        threading.settrace(None)
+        SuiteState.execute = original  # type: ignore[method-assign]
+        _write(reach, root, into)
+
+
+def _write(reach: dict[tuple[str, int], set[str]], root: str, into: Path) -> None:
+    by_module: dict[str, dict[str, list[str]]] = {}
+    for (filename, line), rules in reach.items():
+        module = filename[len(root) :]
+        shown = [EVERY_RULE] if EVERY_RULE in rules else sorted(rules)
+        by_module.setdefault(module, {})[str(line)] = shown
+    from adapters.files import write_file
+
+    write_file(into.parent, into.name, json.dumps(by_module, sort_keys=True).encode("utf-8"))

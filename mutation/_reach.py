@@ -1,0 +1,54 @@
+"""Which rules' cases can reach a mutant: read from the map the unmutated run recorded
+(``conformance/cli/_mutant_reach.py`` says how), so that a mutant of a line only some
+rules' cases run is judged by those rules' cases alone (``rttool run --only RULE``).
+
+Anything not known for sure falls back to the whole suite: a module or line the map does
+not hold, a line the hunt or the start-up runs (``*``), a map that cannot be read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from mutation._catalogue import Mutant
+
+__all__ = ["Reach", "load_reach", "rules_reaching"]
+
+#: module name -> line (as text) -> the rules whose cases run it
+Reach = Mapping[str, Mapping[str, tuple[str, ...]]]
+
+_RULE = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*$")
+_EVERY_RULE = "*"
+# The map of a few thousand lines is a few hundred KB; anything far larger is not one.
+_MAX_CHARS = 20_000_000
+
+
+def load_reach(path: Path) -> Reach:
+    """The map at ``path``; empty (the whole suite for every mutant) when it is missing
+    or malformed. Entries that are not a rule id or ``*`` make their line unknown."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8")[:_MAX_CHARS])
+    except (OSError, ValueError):
+        return {}
+    reach: dict[str, dict[str, tuple[str, ...]]] = {}
+    for module, lines in data.items() if isinstance(data, dict) else ():
+        if not isinstance(lines, dict):
+            continue
+        known = {
+            str(line): tuple(rules)
+            for line, rules in lines.items()
+            if isinstance(rules, list)
+            and rules
+            and all(isinstance(r, str) and (r == _EVERY_RULE or _RULE.match(r)) for r in rules)
+        }
+        reach[str(module)] = known
+    return reach
+
+
+def rules_reaching(reach: Reach, mutant: Mutant) -> tuple[str, ...]:
+    """The rules whose cases run the mutant's line, or ``()`` for the whole suite."""
+    rules = reach.get(mutant.module, {}).get(str(mutant.line), ())
+    return () if _EVERY_RULE in rules else rules
