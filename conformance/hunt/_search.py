@@ -280,10 +280,16 @@ def hunt(
             _keep(outcome, violation)
         except BaseExceptionGroup as group:
             found = _violations(group)
-            if not found:
+            # A stop that came while hypothesis replayed what it found is reported beside
+            # the finding, not raised: it still stops the hunt.
+            stopped = group.subgroup(KeyboardInterrupt) is not None
+            if not found and not stopped:
                 raise
             for member in found:
                 _keep(outcome, member)
+            if stopped:
+                outcome.interrupted = True
+                break
         active = [one for one in active if one.name not in outcome.findings]
     outcome.elapsed_s = round(time.monotonic() - started, 3)
     if database is not None and database is budget.store:
