@@ -173,7 +173,9 @@ class ToolNode:
         for raw in batch:
             call = self.parse_call(raw)
             if call is None:
-                continue
+                if self.rest_of_batch_after_malformed():
+                    continue
+                break
             stored = self.recorded(ctx, call)
             arguments: object = None
             if stored is not None:
@@ -225,6 +227,11 @@ class ToolNode:
             if isinstance(r["result"], Mapping) and r["result"].get("success") is True
         )
         return {"succeeded": succeeded, "failed": len(results) - succeeded}
+
+    def rest_of_batch_after_malformed(self) -> bool:
+        """Whether the calls after a malformed one are still handled: a malformed call is
+        dropped alone (RT-TOOL-10 ¶4)."""
+        return True
 
     def parse_call(self, raw: object) -> Call | None:
         """A well-formed call, or ``None`` for a malformed one: not a map, or no usable

@@ -24,6 +24,8 @@ __all__ = ["MUTANTS"]
 _SHORT_PAYLOAD_BOUND = 500_000
 #: Under its 50-artifact and 2 MB floors.
 _SHORT_RUN_COUNT = 49
+#: A count bound no run reaches: the declared one is not kept.
+_UNKEPT_RUN_COUNT = 1_000_000
 _SHORT_RUN_BYTES = 1_950_000
 
 
@@ -112,6 +114,13 @@ class _RunCountBelowFloor(Collector):
     def open(self, run_id: str, bounds: Bounds) -> None:
         count = min(bounds.run_artifacts, _SHORT_RUN_COUNT)
         super().open(run_id, replace(bounds, run_artifacts=count))
+
+
+class _RunCountNotEnforced(Collector):
+    """The declared count bound is not kept: a run collects every artifact it is given."""
+
+    def open(self, run_id: str, bounds: Bounds) -> None:
+        super().open(run_id, replace(bounds, run_artifacts=_UNKEPT_RUN_COUNT))
 
 
 class _RunBytesBelowFloor(Collector):
@@ -239,6 +248,12 @@ MUTANTS = (
         ("RT-TOOL-5#c5",),
         "a run launched from the `api` entry point never opens collection",
         with_behaviour(_ApiRunsCollectNothing),
+    ),
+    Mutant(
+        "run-count-bound-not-enforced",
+        ("RT-TOOL-6#c1",),
+        "the run's declared count bound is not kept: a run collects every artifact it is given",
+        with_collector(_RunCountNotEnforced),
     ),
     Mutant(
         "delivered-list-rechecked-against-run-bound",

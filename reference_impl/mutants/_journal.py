@@ -20,14 +20,16 @@ def _classify(
     newest: bool = False,
     any_tool: bool = False,
     clear: str = "all",
+    nameless_resets: bool = False,
 ) -> Journal:
     """A journal paired wrongly in one way: a done closes the ``newest`` open start instead
     of the oldest, or a start of ``any_tool``; a ``clear`` resets only the tool started
-    last (``"last-tool"``), or the completed calls too (``"with-completed"``)."""
+    last (``"last-tool"``), or the completed calls too (``"with-completed"``); an event
+    that names no tool resets the open calls as a clear does (``nameless_resets``)."""
     open_starts: list[Entry] = []
     completed: list[Entry] = []
     for position, event in enumerate(events):
-        if event.event == "clear":
+        if event.event == "clear" or (nameless_resets and event.tool is None):
             last = open_starts[-1].tool if open_starts else None
             kept = [e for e in open_starts if e.tool != last] if clear == "last-tool" else []
             open_starts = kept
@@ -138,9 +140,16 @@ class _Paired(Behaviour):
     newest = False
     any_tool = False
     clear = "all"
+    nameless_resets = False
 
     def journal(self, events: Sequence[LedgerEvent]) -> Journal:
-        return _classify(events, newest=self.newest, any_tool=self.any_tool, clear=self.clear)
+        return _classify(
+            events,
+            newest=self.newest,
+            any_tool=self.any_tool,
+            clear=self.clear,
+            nameless_resets=self.nameless_resets,
+        )
 
 
 class _DonePairsWithNewestStart(_Paired):
@@ -157,6 +166,10 @@ class _ClearResetsOneTool(_Paired):
 
 class _ClearForgetsCompleted(_Paired):
     clear = "with-completed"
+
+
+class _NamelessEventResets(_Paired):
+    nameless_resets = True
 
 
 class _ClearEventIgnored(Behaviour):
@@ -224,6 +237,12 @@ MUTANTS = (
         ("DR-1#c5",),
         "a `clear` event does not reset the open calls",
         with_behaviour(_ClearEventIgnored),
+    ),
+    Mutant(
+        "nameless-event-resets-open-calls",
+        ("DR-1#c4", "DR-1#c5"),
+        "a `tool_done` or `tool_start` that names no tool resets the open calls, as a `clear` does",
+        with_behaviour(_NamelessEventResets),
     ),
     Mutant(
         "clear-resets-one-tool",

@@ -51,6 +51,13 @@ class _WhitespaceNameReachesTheGuard(ToolNode):
         return value if isinstance(value, str) and value else super().call_name(value)
 
 
+class _MalformedCallEndsTheBatch(ToolNode):
+    """The first malformed call ends the pass: the calls after it are never handled."""
+
+    def rest_of_batch_after_malformed(self) -> bool:
+        return False
+
+
 class _NumericNameDroppedAsMalformed(ToolNode):
     """A name that is a number is taken for malformed, although it is a scalar."""
 
@@ -70,6 +77,12 @@ MUTANTS = (
         ("RT-TOOL-10#c4",),
         "a batch holding a malformed call reports `executed_any` true",
         with_node(_MalformedCallsCountedAsWork),
+    ),
+    Mutant(
+        "malformed-call-ends-the-batch",
+        ("RT-TOOL-10#c4",),
+        "the first malformed call of a batch ends the pass: the calls after it never run",
+        with_node(_MalformedCallEndsTheBatch),
     ),
     Mutant(
         "whitespace-name-reaches-the-guard",
