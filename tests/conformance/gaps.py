@@ -18,7 +18,13 @@ from adapters.scenario import Scenario
 from adapters.trace import PassRecord, RunRecord, Trace
 from tests.conformance._support import mutant_driver, reference_driver
 
-__all__ = ["Rewritten", "generated_ids", "reference", "without_ports"]
+__all__ = [
+    "Rewritten",
+    "generated_ids",
+    "no_pass_without_calls",
+    "reference",
+    "without_ports",
+]
 
 RunRewrite = Callable[[RunRecord], RunRecord]
 
@@ -115,5 +121,23 @@ def generated_ids(*, marked: bool) -> RunRewrite:
             for effect in run.side_effects
         )
         return dataclasses.replace(run, passes=passes, side_effects=effects)
+
+    return rewrite
+
+
+def _well_formed(call: object) -> bool:
+    name = call.get("name") if isinstance(call, Mapping) else None
+    return isinstance(name, str | int | float | bool) and str(name).strip() != ""
+
+
+def no_pass_without_calls() -> RunRewrite:
+    """A framework whose model seam cannot carry a malformed call (its message type has
+    no room for a call that is not a map, or for a name that is not a string) and whose
+    tool step never runs for a reply without calls: a batch of only malformed calls
+    leaves no pass behind, as LangGraph's, PydanticAI's and ADK's harnesses showed."""
+
+    def rewrite(run: RunRecord) -> RunRecord:
+        passes = tuple(one for one in run.passes if any(_well_formed(c) for c in one.batch))
+        return dataclasses.replace(run, passes=passes)
 
     return rewrite

@@ -40,7 +40,13 @@ from conformance.toolkit import (
     tool,
 )
 from conformance.vectors import vector_cases
-from tests.conformance.gaps import Rewritten, generated_ids, reference, without_ports
+from tests.conformance.gaps import (
+    Rewritten,
+    generated_ids,
+    no_pass_without_calls,
+    reference,
+    without_ports,
+)
 
 CORPUS = load_corpus()
 CASES = {case.id: case for case in collect_cases(CORPUS, extra=vector_cases(CORPUS))}
@@ -402,3 +408,31 @@ def test_a_generated_id_travels_on_the_wire() -> None:
     decoded = from_json(ToolResultRecord, record)
     assert decoded.generated_id is True and decoded.model_call_id is None
     assert to_json(decoded) == record
+
+
+# --- RT-TOOL-10 ¶4: a batch of only malformed calls that leaves no pass -------------------
+
+
+@pytest.mark.parametrize("variant", ["not-a-map", "name-not-a-scalar"])
+def test_malformed_only_batch_without_a_pass_is_untested(variant: str) -> None:
+    """A framework whose tool step never runs for a reply without (well-formed) calls
+    reported no pass over a batch of only malformed calls, and RT-TOOL-10 ¶4 failed with
+    "1 batches were sent, 0 tool passes reported": nothing shows where the calls were
+    dropped, so the case is untested; a batch that keeps a well-formed call is still
+    judged, and a pass that answers a malformed call still fails."""
+    runner = Rewritten(no_pass_without_calls())
+    try:
+        case = CASES[f"RT-TOOL-10#c4/malformed-call-dropped-before-the-guard[{variant}]"]
+        found = _on(case, runner, "RT-TOOL-10#c4")
+        assert found.outcome == "skipped", found.message
+        assert "only malformed calls" in found.message
+        beside = CASES["RT-TOOL-10#c4/malformed-call-dropped-before-the-guard[beside-a-repeat]"]
+        assert _on(beside, runner, "RT-TOOL-10#c4").outcome == "passed"
+    finally:
+        runner.close()
+    answered = Rewritten(mutant="malformed-calls-counted-as-work")
+    try:
+        blank = CASES["RT-TOOL-10#c4/malformed-call-dropped-before-the-guard[blank-name]"]
+        assert _on(blank, answered, "RT-TOOL-10#c4").outcome == "failed"
+    finally:
+        answered.close()

@@ -24,7 +24,10 @@ order of ``executed`` and ``skipped`` (executed-order); whether a boolean name i
 scalar, whether a name of non-breaking or other Unicode spaces is blank, whether a numeric
 or empty-string call id is an identifier (malformed-calls): the checks never send those.
 Whether a result reused from the journal on resume is work done for the first time is
-not judged either.
+not judged either.  A batch of only malformed calls that leaves no pass behind (a tool
+step that never runs for a reply without calls, as for ¶3's empty batch) is untested:
+nothing shows where the calls were dropped or what ``executed_any`` was left at; a pass
+that answers them is judged.
 
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
 invariants in ``invariants.py``.
