@@ -8,6 +8,8 @@ register closes."""
 from __future__ import annotations
 
 import importlib
+import json
+from pathlib import Path
 
 import pytest
 
@@ -49,3 +51,20 @@ def test_nothing_is_declared_for_a_clause_the_corpus_lacks() -> None:
     known = set(_clause_ids())
     assert set(clause_situations()) <= known
     assert set(clauses_without_situations()) <= known
+
+
+def test_the_committed_reference_standing_reaches_every_declared_situation() -> None:
+    """The bundled runtime reaches every situation a clause declares: its committed
+    standing (held equal to a fresh run by the slow tier) lists each clause's situations,
+    none of them unreached."""
+    standing = json.loads(
+        (Path(__file__).parents[2] / "reports" / "reference" / "standing.json").read_text(
+            encoding="utf-8"
+        )
+    )
+    clauses = {c["id"]: c for rule in standing["rules"] for c in rule["clauses"]}
+    for clause, declared in clause_situations().items():
+        found = clauses[clause]
+        assert found["situations"] == [one.words for one in declared], clause
+        assert found["unreached"] == [], clause
+        assert found["standing"] == "conforms", clause

@@ -74,12 +74,6 @@ def test_a_clause_whose_situations_were_not_reached_does_not_conform(
     assert f"not reached: {', '.join(unreached)}" in page.replace("\\'", "'")
 
 
-def test_the_reference_reaches_every_situation(tmp_path: Path) -> None:
-    for clause in _clauses("reference", tmp_path).values():
-        assert clause["standing"] == "conforms", clause["id"]
-        assert clause["situations"] and clause["unreached"] == []
-
-
 def _passed(reached: tuple[str, ...], kind: str = "check") -> CheckResult:
     return CheckResult(
         name=f"p-{kind}-{len(reached)}", outcome="passed", kind=kind, reached=reached
