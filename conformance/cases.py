@@ -37,6 +37,7 @@ __all__ = [
     "Verdict",
     "check_selection",
     "collect_cases",
+    "first_ordered",
     "judge",
     "rules_of",
 ]
@@ -182,6 +183,26 @@ def collect_cases(
     cases = [Case.of(check) for check in checks]
     cases += list(extra)
     return [case for case in cases if selection.admits(case, corpus)]
+
+
+def first_ordered(cases: Sequence[Case], first: Sequence[str]) -> list[Case]:
+    """``cases`` with those named by ``first`` (case ids, clause ids or rule ids) moved
+    to the front, in the order ``first`` names them; the rest keep their order after
+    them, and the hunt's cases stay last (its one search is the longest case)."""
+
+    def rank(case: Case) -> int:
+        if case.kind == "hunt":
+            return len(first) + 1
+        return next(
+            (
+                index
+                for index, wanted in enumerate(first)
+                if wanted == case.id or wanted in case.clauses or wanted in case.rules
+            ),
+            len(first),
+        )
+
+    return sorted(cases, key=rank)  # stable: the rest keep their order
 
 
 def check_selection(

@@ -37,6 +37,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="run only these rules or clauses (repeatable)",
     )
     group.addoption(
+        "--rttool-first",
+        metavar="RULE[#cN][/CASE]",
+        action="append",
+        default=[],
+        help="run the cases of these rules, clauses or case ids first, in the order given "
+        "(repeatable); the rest follow, the hunt last",
+    )
+    group.addoption(
         "--rttool-level",
         metavar="LEVEL",
         action="append",

@@ -18,7 +18,7 @@ from mutation._catalogue import Mutant, enumerate_mutants, load_modules
 from mutation._equivalents import CONFORMING, UNOBSERVABLE, Equivalent, load_equivalents, stale
 from mutation._errors import BaselineError, EquivalentsError, SelectionError
 from mutation._execute import HuntPlan, Outcome, Status, Workspace
-from mutation._reach import load_reach
+from mutation._reach import load_order, load_reach
 from mutation._report import RunRecord, diff_of, summary_lines, write_outputs
 from mutation._run import (
     MIN_TIMEOUT_S,
@@ -43,6 +43,8 @@ EXIT_OK, EXIT_STALE, EXIT_USAGE, EXIT_BASELINE = 0, 1, 2, 3
 WORK_DIR = ".mutation-work"
 #: which rules' cases run each line of the runtime, recorded by the baseline run
 REACH_FILE = "reach.json"
+#: beside it, the cases that ran each line (``conformance/cli/_mutant_reach.py``)
+ORDER_FILE = "order.json"
 #: Examples the hunt generates in each mutant's suite run: a few seconds of searching.
 HUNT_EXAMPLES = 60
 
@@ -106,6 +108,13 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="judge a mutant by the cases of the rules whose cases ran its line in the "
         "unmutated run (not sound where the runtime keeps state from one case to the next)",
+    )
+    parser.add_argument(
+        "--all-failures",
+        action="store_true",
+        help="run every case of each mutant, so that its detail lists every failing clause "
+        "(by default a run stops at its first failing case, trying first the cases that ran "
+        "the mutated line; the statuses are the same either way)",
     )
     parser.add_argument(
         "--out",
@@ -300,7 +309,9 @@ def _measure(
     # The warm parents' environment: the hunt's mode, nothing of any one workspace.
     env = Workspace(work, PACKAGE, hunt).parent_environment()
     first = None if args.spawn else WarmParent(env, work)
-    reach = work / REACH_FILE if args.reach and not args.spawn else None
+    # Forked, the unmutated run records which rules' and which cases' runs reach each
+    # line: the cases go first in a mutant's run, and with --reach the rules are all it runs.
+    reach = None if args.spawn else work / REACH_FILE
     try:
         baseline_s = baseline(work, PACKAGE, hunt, first, reach)
     except BaselineError as err:
@@ -344,7 +355,9 @@ def _measure(
             report=progress,
             hunt=hunt,
             warm=warm,
-            reach=load_reach(reach) if reach is not None else None,
+            reach=load_reach(reach) if reach is not None and args.reach else None,
+            order=load_order(reach.with_name(ORDER_FILE)) if reach is not None else None,
+            exitfirst=not args.all_failures,
         )
     if warm is not None:
         warm.close()

@@ -103,30 +103,39 @@ def compile_error(text: str, filename: str) -> str | None:
 
 
 def suite_arguments(
-    report_dir: Path, hunt: HuntPlan | None = None, only: Sequence[str] = ()
+    report_dir: Path,
+    hunt: HuntPlan | None = None,
+    only: Sequence[str] = (),
+    first: Sequence[str] = (),
+    exitfirst: bool = False,
 ) -> list[str]:
     """The arguments of ``rttool`` for the suite run against the reference runtime,
     through the adapter protocol, with the hunt of ``hunt`` (none without it), of the
-    cases of the rules ``only`` (every rule when empty)."""
+    cases of the rules ``only`` (every rule when empty), the cases ``first`` tried first,
+    stopping at the first failing case when ``exitfirst``."""
     searched = (
         ["--seed", str(hunt.seed), "--examples", str(hunt.examples)]
         if hunt is not None
         else ["--no-hunt"]
     )
     chosen = [argument for rule in only for argument in ("--only", rule)]
+    # A case of a rule the run leaves out cannot go first.
+    tried = [c for c in first if not only or c.split("#")[0] in only]
+    chosen += [argument for case in tried for argument in ("--first", case)]
+    chosen += ["--exitfirst"] if exitfirst else []
     return [
         *("run", "--impl", "reference", *chosen, *searched),
         *("--quiet", "--report-dir", str(report_dir)),
     ]
 
 
-def suite_command(report_dir: Path, hunt: HuntPlan | None = None) -> list[str]:
+def suite_command(arguments: Sequence[str]) -> list[str]:
     """:func:`suite_arguments` as a fresh process.
 
     ``-P`` keeps the child's working directory off its import path, so that only the
     copy on ``PYTHONPATH`` can provide ``reference_impl``.
     """
-    return [sys.executable, "-P", "-m", "conformance.cli", *suite_arguments(report_dir, hunt)]
+    return [sys.executable, "-P", "-m", "conformance.cli", *arguments]
 
 
 def classify(
@@ -277,19 +286,24 @@ class Workspace:
         warm: WarmParent | None = None,
         only: Sequence[str] = (),
         reach: Path | None = None,
+        *,
+        first: Sequence[str] = (),
+        exitfirst: bool = False,
     ) -> Outcome:
         """Run the suite in this (prepared) workspace and classify how it ended: forked
         from ``warm`` where given and able (recording the runtime's ``reach`` there when
         asked), else in a fresh process; the rules ``only`` (all when empty) where
-        forked, every rule in a fresh process."""
+        forked, every rule in a fresh process; the cases ``first`` tried first, and the
+        run stopped at its first failing case when ``exitfirst``."""
         started = time.monotonic()
-        arguments = suite_arguments(self.reports, self.hunt, only)
+        arguments = suite_arguments(self.reports, self.hunt, only, first, exitfirst)
         forked = warm.run(self, arguments, timeout, reach) if warm is not None else None
         if forked is not None:
             code, timed_out = forked
             stderr = self.stderr_tail()
         else:
-            code, timed_out, stderr = self.run(suite_command(self.reports, self.hunt), timeout)
+            spawned = suite_arguments(self.reports, self.hunt, (), first, exitfirst)
+            code, timed_out, stderr = self.run(suite_command(spawned), timeout)
         seconds = time.monotonic() - started
         status, detail = classify(code, timed_out, self.reports, stderr)
         hunt_only = status is Status.KILLED and failing_kinds(self.reports / "standing.json") == {

@@ -17,7 +17,7 @@ from adapters.files import append_text, read_text
 from mutation._catalogue import Mutant, apply_mutant
 from mutation._errors import BaselineError
 from mutation._execute import HuntPlan, Outcome, Status, Workspace, compile_error
-from mutation._reach import Reach, rules_reaching
+from mutation._reach import Order, Reach, cases_reaching, rules_reaching
 from mutation._warm import WarmParent, WarmPool
 
 #: An outcome line is a few hundred bytes; a journal of every mutant is well under this.
@@ -123,12 +123,16 @@ def run_mutants(
     hunt: HuntPlan | None = None,
     warm: WarmPool | None = None,
     reach: Reach | None = None,
+    order: Order | None = None,
+    exitfirst: bool = False,
 ) -> tuple[list[Outcome], bool]:
     """Run ``chosen`` on ``jobs`` workers, each suite run with ``hunt`` (forked from a
     parent of ``warm`` when given, else a fresh process); append each outcome to ``log``
     and hand it to ``report``. Returns the outcomes and whether the run was interrupted
     (Ctrl-C). Where forked, a mutant is judged by the cases of the rules that ``reach``
-    says run its line, when it says."""
+    says run its line, when it says.  The cases ``order`` says ran the line go first, and
+    with ``exitfirst`` a run stops at its first failing case (a killed mutant needs no
+    more: the hunt, last, runs only where no check or vector failed)."""
     outcomes: list[Outcome] = []
     pending = list(enumerate(chosen))
     interrupted = False
@@ -141,10 +145,13 @@ def run_mutants(
         space = Workspace(work / f"m{index:05d}", package, hunt)
         try:
             space.prepare(mutant.module, text)
+            first = cases_reaching(order, mutant) if order else ()
             if warm is None:
-                return space.outcome(mutant.id, timeout)
+                return space.outcome(mutant.id, timeout, first=first, exitfirst=exitfirst)
             only = rules_reaching(reach, mutant) if reach else ()
-            return space.outcome(mutant.id, timeout, warm.parent(), only)
+            return space.outcome(
+                mutant.id, timeout, warm.parent(), only, first=first, exitfirst=exitfirst
+            )
         finally:
             space.remove()
 

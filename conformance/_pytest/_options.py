@@ -58,6 +58,11 @@ class RunOptions:
     shard: tuple[int, int] | None = None
     #: the hunt's shared example database (``--example-db``)
     example_db: str | None = None
+    #: rules, clauses or case ids whose cases run first, in this order (``--first``)
+    first: tuple[str, ...] = ()
+    #: the session stops at its first failing case (``--exitfirst``): the cases it did
+    #: not run are untested, never errors
+    exitfirst: bool = False
     #: hold every failure's pointer to the trace it names (the self-test does: a message
     #: that points at nothing would send a vendor looking in the wrong place)
     strict_pointers: bool = False
@@ -108,4 +113,6 @@ class RunOptions:
             gate=tuple(config.getoption("rttool_gate")),
             shard=config.getoption("rttool_shard"),
             example_db=config.getoption("rttool_example_db"),
+            first=tuple(config.getoption("rttool_first")),
+            exitfirst=(config.getoption("maxfail", default=0) or 0) == 1,
         )

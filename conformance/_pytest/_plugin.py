@@ -34,7 +34,7 @@ _SEVERITY = {"core": "critical", "extended": "normal", "optional": "minor"}
 
 def activate(config: pytest.Config) -> None:
     """Load the corpus and the cases, and join the suite's test module to the session."""
-    from conformance.cases import check_selection
+    from conformance.cases import check_selection, first_ordered
     from conformance.rules import load_corpus
     from conformance.vectors import vector_cases
 
@@ -51,6 +51,9 @@ def activate(config: pytest.Config) -> None:
         selection = Selection(only=options.only, levels=options.levels)
         extra = vector_cases(corpus) + _hunt_cases(options)
         cases, plan = shard_cases(corpus, collect_cases(corpus, selection, extra), options.shard)
+        cases = first_ordered(cases, options.first) if options.first else cases
+        if plan is None:
+            _check_first(cases, options.first)
     except RttoolError as err:
         raise pytest.UsageError(f"rttool: {err}") from err
     if not cases:
@@ -74,6 +77,16 @@ def activate(config: pytest.Config) -> None:
     config.pluginmanager.register(SuitePlugin(state), "rttool-suite")
     if str(SUITE_MODULE) not in config.args:
         config.args.append(str(SUITE_MODULE))
+
+
+def _check_first(cases: list[Case], first: tuple[str, ...]) -> None:
+    """Refuse a ``--first`` that names no rule, clause or case of the selection."""
+    for wanted in first:
+        if not any(wanted == c.id or wanted in c.clauses or wanted in c.rules for c in cases):
+            raise pytest.UsageError(
+                f"rttool: --first {printable(wanted)[:200]} names no rule, clause or case "
+                "of the selection"
+            )
 
 
 def _hunt_cases(options: RunOptions) -> list[Case]:
@@ -253,10 +266,16 @@ class SuitePlugin:
         from conformance._pytest._build import build_report
         from conformance.report import write_reports
 
+        stopped = self.state.options.exitfirst and bool(session.shouldfail)
         for case_id in self._expected:
-            if case_id not in self.state.outcomes:
-                message = "not run: the session ended before this case reported an outcome"
-                self._record(CaseOutcome(case_id, "error", message, fault="suite"))
+            if case_id in self.state.outcomes:
+                continue
+            if stopped:  # --exitfirst: nothing was tried, so nothing is in error
+                said = "untested: not run: the run stopped at its first failing case (--exitfirst)"
+                self._record(CaseOutcome(case_id, "skipped", said, "untested"))
+                continue
+            message = "not run: the session ended before this case reported an outcome"
+            self._record(CaseOutcome(case_id, "error", message, fault="suite"))
         self.hunt_interrupted = any(
             (outcome.hunt or {}).get("interrupted") for outcome in self.state.outcomes.values()
         )

@@ -8,7 +8,11 @@ whatever rules are chosen: a line it runs is reached by the rules of every invar
 A line run anywhere else counts as reached by every rule (``*``): outside any case (the
 handshake, start-up), or in a module or class body (imports, decorators, defaults:
 whatever is bound once for the whole run).
-A line never run is left out; a mutant of it is judged by the whole suite.  The map is
+A line never run is left out; a mutant of it is judged by the whole suite.
+
+Beside it (``order.json``), the cases that ran each line, in the order they first did
+(hunt cases left out, at most :data:`ORDER_CASES` a line): a mutant's run tries them
+first, so that a run that stops at its first failing case stops early.  The map is
 only as good as the runtime is deterministic: a line that one run reaches and another
 does not (an order decided by random identifiers) may be missed.
 """
@@ -25,10 +29,15 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-__all__ = ["EVERY_RULE", "recording"]
+__all__ = ["EVERY_RULE", "ORDER_CASES", "ORDER_FILE", "recording"]
 
 #: the reach of a line that every rule's cases may depend on
 EVERY_RULE = "*"
+#: the cases kept a line in the order map: a line this many cases run is run by most,
+#: and the first of them fails as soon as any would
+ORDER_CASES = 50
+#: the order map's name, beside the reach map
+ORDER_FILE = "order.json"
 
 _Tracer = Callable[[FrameType, str, Any], Any]
 
@@ -45,12 +54,19 @@ def recording(package: Path, into: Path) -> Iterator[None]:
 
     root = str(package.resolve()) + "/"
     current: list[tuple[str, ...]] = [(EVERY_RULE,)]
+    case_now: list[str | None] = [None]
     reach: dict[tuple[str, int], set[str]] = {}
+    order: dict[tuple[str, int], dict[str, None]] = {}
 
     def note(frame: FrameType) -> None:
         body = not frame.f_code.co_flags & inspect.CO_NEWLOCALS  # a module or class body
         rules = (EVERY_RULE,) if body else current[0]
-        reach.setdefault((frame.f_code.co_filename, frame.f_lineno), set()).update(rules)
+        where = (frame.f_code.co_filename, frame.f_lineno)
+        reach.setdefault(where, set()).update(rules)
+        if case_now[0] is not None:
+            ran = order.setdefault(where, {})
+            if len(ran) < ORDER_CASES:
+                ran[case_now[0]] = None
 
     def local(frame: FrameType, event: str, arg: object) -> _Tracer:
         if event == "line":
@@ -67,10 +83,12 @@ def recording(package: Path, into: Path) -> Iterator[None]:
 
     def execute(self: SuiteState, case: Any) -> Any:
         current[0] = hunted if case.kind == "hunt" else tuple(case.rules)
+        case_now[0] = None if case.kind == "hunt" else case.id
         try:
             return original(self, case)
         finally:
             current[0] = (EVERY_RULE,)
+            case_now[0] = None
 
     SuiteState.execute = execute  # type: ignore[method-assign]
     threading.settrace(calls)
@@ -81,15 +99,20 @@ def recording(package: Path, into: Path) -> Iterator[None]:
         sys.settrace(None)
         threading.settrace(None)
         SuiteState.execute = original  # type: ignore[method-assign]
-        _write(reach, root, into)
+        shown = {
+            where: [EVERY_RULE] if EVERY_RULE in rules else sorted(rules)
+            for where, rules in reach.items()
+        }
+        _write({where: shown[where] for where in reach}, root, into)
+        _write(
+            {where: list(cases) for where, cases in order.items()}, root, into.with_name(ORDER_FILE)
+        )
 
 
-def _write(reach: dict[tuple[str, int], set[str]], root: str, into: Path) -> None:
+def _write(found: dict[tuple[str, int], list[str]], root: str, into: Path) -> None:
     by_module: dict[str, dict[str, list[str]]] = {}
-    for (filename, line), rules in reach.items():
-        module = filename[len(root) :]
-        shown = [EVERY_RULE] if EVERY_RULE in rules else sorted(rules)
-        by_module.setdefault(module, {})[str(line)] = shown
+    for (filename, line), names in found.items():
+        by_module.setdefault(filename[len(root) :], {})[str(line)] = names
     from adapters.files import write_file
 
     write_file(into.parent, into.name, json.dumps(by_module, sort_keys=True).encode("utf-8"))

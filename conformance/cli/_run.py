@@ -87,6 +87,21 @@ def _selection_arguments(parser: argparse.ArgumentParser) -> None:
         help="run only these rules or clauses; repeatable",
     )
     parser.add_argument(
+        "--first",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="run the cases of these rules, clauses or case ids first, in the order given; "
+        "the rest follow, the hunt last; repeatable",
+    )
+    parser.add_argument(
+        "-x",
+        "--exitfirst",
+        action="store_true",
+        help="stop at the first failing case: the cases not run are reported untested, so "
+        "the standing says only that something fails (what scoring a mutant needs)",
+    )
+    parser.add_argument(
         "-n",
         "--workers",
         type=positive_int,

@@ -301,6 +301,7 @@ def _pytest_args(args: argparse.Namespace, report_dir: Path, levels: tuple[str, 
         ("--rttool-mutant", args.mutant),
         ("--rttool-variant", args.variant),
         *(("--rttool-only", only) for only in args.only),
+        *(("--rttool-first", first) for first in getattr(args, "first", ())),
         ("--rttool-examples", args.examples),
         ("--rttool-hunt-seconds", args.hunt_seconds),
         ("--rttool-seed", args.seed),
@@ -311,6 +312,8 @@ def _pytest_args(args: argparse.Namespace, report_dir: Path, levels: tuple[str, 
             out += [option, str(value)]
     if args.no_hunt:
         out.append("--rttool-no-hunt")
+    if getattr(args, "exitfirst", False):
+        out.append("--exitfirst")
     for level in levels:
         out += ["--rttool-gate", level]
     if args.workers > 1:

@@ -3,6 +3,7 @@ implementation cannot be driven, with credentials kept out of what it writes."""
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from tests.conformance._support import rttool
         (["--impl", "foo"], "unknown implementation spec; use reference, python:MODULE:ATTR"),
         (["--impl", "python:no_such_module_xyz:create"], "no such harness module"),
         (["--api-key=s3cr3t"], "unrecognized arguments: --api-key=***"),
+        (["--first", "RT-TOOL-99#c1/x"], "--first RT-TOOL-99#c1/x names no rule, clause or"),
     ],
 )
 def test_a_bad_selection_or_argument_is_refused_in_one_line(
@@ -39,6 +41,34 @@ def test_a_bad_selection_or_argument_is_refused_in_one_line(
     assert "Traceback" not in done.stderr and "s3cr3t" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1  # one line, no usage block
     assert not (tmp_path / "out" / "standing.json").exists()
+
+
+def test_a_run_tries_the_named_cases_first_and_may_stop_at_the_first_failure(
+    tmp_path: Path,
+) -> None:
+    """``--first`` puts the named rule's cases first; ``--exitfirst`` stops at the first
+    failing case, and the cases it never ran are untested, not errors."""
+    out = tmp_path / "out"
+    done = rttool(
+        "run",
+        *("--mutant", "malformed-calls-counted-as-work", "--no-hunt", "-q"),
+        *("--only", "RT-TOOL-9", "--only", "RT-TOOL-10", "--first", "RT-TOOL-10", "-x"),
+        *("--report-dir", str(out)),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1, done.stderr
+    standing = json.loads((out / "standing.json").read_text(encoding="utf-8"))
+    checks = [
+        (clause["id"], check)
+        for rule in standing["rules"]
+        for clause in rule["clauses"]
+        for check in clause["checks"]
+    ]
+    failed = [at for at, check in checks if check["outcome"] == "failed"]
+    assert failed == ["RT-TOOL-10#c4"]  # the first failing case, and nothing after it
+    assert not [at for at, check in checks if check["outcome"] == "error"]
+    rt9 = [check for at, check in checks if at.startswith("RT-TOOL-9#")]
+    assert rt9 and all("stopped at its first failing case" in c["message"] for c in rt9)
 
 
 def test_an_undrivable_run_leaves_a_junit_error_without_credentials(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from mutation._execute import (
     compile_error,
     failing_clauses,
     failing_kinds,
+    suite_arguments,
     suite_command,
 )
 
@@ -171,11 +172,11 @@ def test_sigterm_stops_a_run_like_ctrl_c() -> None:
 
 
 def test_the_hunt_runs_seeded_and_counted_or_not_at_all(tmp_path: Path) -> None:
-    searched = suite_command(tmp_path, HuntPlan(seed=7, examples=40))
+    searched = suite_command(suite_arguments(tmp_path, HuntPlan(seed=7, examples=40)))
     assert searched[searched.index("--seed") + 1] == "7"
     assert searched[searched.index("--examples") + 1] == "40"
     assert "--no-hunt" not in searched
-    assert "--no-hunt" in suite_command(tmp_path)
+    assert "--no-hunt" in suite_command(suite_arguments(tmp_path))
     space = Workspace(tmp_path / "w", tmp_path, HuntPlan(seed=7, examples=40))
     assert space.environment()["CI"] == "true"  # the hunt's reproducible mode
 
@@ -198,3 +199,17 @@ def test_a_mutant_only_the_hunt_killed_is_told_apart(tmp_path: Path) -> None:
     _cases(tmp_path, {"hunt": "failed"})
     assert classify(1, False, tmp_path, "")[1].endswith("(the hunt only)")
     assert failing_kinds(tmp_path / "missing.json") == set()
+
+
+def test_a_mutants_run_tries_the_cases_of_its_line_first_and_may_stop_at_a_failure(
+    tmp_path: Path,
+) -> None:
+    """The cases that ran the mutated line go first, each as ``--first``; one of a rule
+    the run leaves out is dropped, as it cannot run; ``--exitfirst`` only when asked."""
+    first = ("DR-1#c3/done-pairs", "RT-TOOL-9#c1/guard[x]")
+    argv = suite_arguments(tmp_path, None, ("DR-1",), first, exitfirst=True)
+    assert [argv[i + 1] for i, a in enumerate(argv) if a == "--first"] == ["DR-1#c3/done-pairs"]
+    assert "--exitfirst" in argv
+    every = suite_arguments(tmp_path, None, (), first)
+    assert [every[i + 1] for i, a in enumerate(every) if a == "--first"] == list(first)
+    assert "--exitfirst" not in every
