@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from adapters.handshake import Handshake
 from conformance import __version__
 from conformance._pytest._options import RunOptions
-from conformance._pytest._state import EVIDENCE_NOT_WRITTEN, CaseOutcome, SuiteState
+from conformance._pytest._state import CaseOutcome, SuiteState
 from conformance._redact import redacted
 from conformance.report import (
     CheckResult,
@@ -60,10 +60,7 @@ def charged(outcome: CaseOutcome, clause_id: str) -> CaseOutcome:
             scenario = first.get("scenario")
             message += f" (at {where}" + (f" of {scenario})" if scenario else ")")
         # A case whose evidence could not be written says so on every clause it lands on.
-        unwritten = outcome.message.find(EVIDENCE_NOT_WRITTEN)
-        if unwritten >= 0:
-            message += outcome.message[unwritten:]
-        return replace(outcome, message=message, failures=mine)
+        return replace(outcome, message=message + outcome.unwritten(), failures=mine)
     if outcome.complete:  # every expectation was judged, and this clause's held
         return replace(outcome, outcome="passed", message="", failures=[])
     others = dict.fromkeys(str(item["clause"]) for item in outcome.failures)

@@ -56,6 +56,13 @@ class CaseOutcome:
     #: a failed case judged every expectation (none ended it early): a clause of it that
     #: no failure is charged to held
     complete: bool = False
+    #: why the evidence of a failed or erring case could not be written (empty: it was,
+    #: or there was none to write); the verdict stands, and every clause it lands on says so
+    evidence_error: str = ""
+
+    def unwritten(self) -> str:
+        """What a message about this case adds when its evidence could not be written."""
+        return f"{EVIDENCE_NOT_WRITTEN}{self.evidence_error})" if self.evidence_error else ""
 
     def to_json(self) -> str:
         """One JSON string (pytest's user properties carry it)."""
@@ -143,18 +150,20 @@ class SuiteState:
             outcome = CaseOutcome(case.id, "error", _raised(err), fault="suite")
         duration = round(time.perf_counter() - started, 6)
         evidence: dict[str, str] = {}
-        message = outcome.message
+        unwritten = ""
         if outcome.outcome in ("failed", "error") and context is not None:
             try:
                 evidence = self._write_evidence(case, context, error)
             except KeyboardInterrupt:
                 raise
             except BaseException as err:
-                message = _line(f"{message}{EVIDENCE_NOT_WRITTEN}{_raised(err)})")
+                unwritten = _raised(err)
         return CaseOutcome(
             outcome.id,
             outcome.outcome,
-            message,
+            _line(f"{outcome.message}{EVIDENCE_NOT_WRITTEN}{unwritten})")
+            if unwritten
+            else outcome.message,
             outcome.skip_kind,
             outcome.fault,
             duration,
@@ -164,6 +173,7 @@ class SuiteState:
             _reached(case, context) if context is not None else {},
             dict(context.blocked) if context is not None else {},
             outcome.complete,
+            unwritten,
         )
 
     def _judge(

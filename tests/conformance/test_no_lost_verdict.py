@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from conformance._pytest import RunOptions, SuiteState
+from conformance._pytest._build import charged
+from conformance._pytest._state import CaseOutcome
 from conformance.cases import Case, Selection, collect_cases
 from conformance.rules import load_corpus
 from conformance.toolkit import CheckContext
@@ -167,6 +169,17 @@ def test_a_failure_writing_evidence_keeps_the_verdict(
     assert outcome.outcome == "failed"
     assert "the probe always fails" in outcome.message
     assert "evidence not written" in outcome.message and outcome.evidence == {}
+    assert outcome.evidence_error
+    assert CaseOutcome.from_json(outcome.to_json()) == outcome
+    # Charged to one of two clauses, the failure still says its evidence is missing.
+    failures = [
+        {"message": "one", "scenario": "s", "pointer": "/steps", "clause": "RT-TOOL-1#c1"},
+        {"message": "two", "scenario": "s", "pointer": "/steps", "clause": "RT-TOOL-1#c2"},
+    ]
+    split = replace(outcome, failures=failures)  # type: ignore[arg-type]
+    landed = charged(split, "RT-TOOL-1#c1")
+    assert landed.message == "one (at /steps of s)" + outcome.unwritten()
+    assert "evidence not written" in landed.message
 
 
 @pytest.mark.parametrize(
