@@ -69,13 +69,14 @@ bench: $(STAMP)
 
 ## mutation: machine-made mutants of the reference runtime scored against the suite (long;
 ## not part of test). SAMPLE=N SEED=S for a quick estimate, ONLY=FILE to re-run listed
-## mutants (build/mutation/survivors.txt), JOBS=N, TIMEOUT=S, HUNT_EXAMPLES=N, NO_HUNT=1;
-## see docs/mutants.md
+## mutants (build/mutation/survivors.txt), JOBS=N, TIMEOUT=S, HUNT_EXAMPLES=N, NO_HUNT=1,
+## ALL_FAILURES=1 (every case of each mutant, not only up to its first failure); see docs/mutants.md
 mutation: $(STAMP)
 	$(BIN)/python -m mutation $(if $(SAMPLE),--sample $(SAMPLE)) $(if $(SEED),--seed $(SEED)) \
 		$(if $(ONLY),--only $(ONLY)) $(if $(JOBS),--jobs $(JOBS)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
 		$(if $(RESUME),--resume) $(if $(HUNT_EXAMPLES),--hunt-examples $(HUNT_EXAMPLES)) \
-		$(if $(NO_HUNT),--no-hunt) $(if $(SPAWN),--spawn) $(if $(REACH),--reach)
+		$(if $(NO_HUNT),--no-hunt) $(if $(SPAWN),--spawn) $(if $(REACH),--reach) \
+		$(if $(ALL_FAILURES),--all-failures)
 
 ## golden: regenerate the report formats' golden files after an intended change
 golden: $(STAMP)

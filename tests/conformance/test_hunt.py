@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -173,3 +173,34 @@ def test_prose_leak_and_bound_invariants_catch_doctored_traces() -> None:
 def test_steps_summary_is_one_line() -> None:
     made, _ = _delivering_trace()
     assert steps_summary(made) == "start_turn(t1) -> answer(t1)"
+
+
+@pytest.mark.parametrize("with_finding", [False, True], ids=["alone", "beside-a-finding"])
+def test_a_stop_reported_in_a_group_stops_the_hunt(
+    with_finding: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stop signal that lands while hypothesis replays what it found comes back in a
+    group, beside the finding: the hunt keeps the finding, says it was interrupted, and
+    searches no further (before, it went on to the next batch)."""
+    import contextlib
+
+    from conformance.hunt import _search
+    from conformance.toolkit import Violation
+
+    made, trace = _delivering_trace()
+    found = Violation("doctored", made, trace)
+    found.invariant = INVARIANTS[0].name
+    batches: list[int] = []
+
+    @contextlib.contextmanager
+    def replaying(seconds: float, shrinks: int | None) -> Iterator[None]:
+        batches.append(1)
+        members: list[BaseException] = [KeyboardInterrupt()]
+        raise BaseExceptionGroup("replayed", [found, *members] if with_finding else members)
+        yield
+
+    monkeypatch.setattr(_search, "_shrinking_bounded", replaying)
+    outcome = hunt(reference_driver(), FULL, INVARIANTS, Budget(examples=60, seconds=4, seed=7))
+    assert outcome.interrupted
+    assert batches == [1]  # no second batch after the stop
+    assert (INVARIANTS[0].name in outcome.findings) is with_finding
