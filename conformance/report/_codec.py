@@ -62,6 +62,11 @@ def _objects(value: object) -> list[_Object]:
     return cast("list[_Object]", value)
 
 
+def _each(pointer: str, items: object, decode: Callable[[str, _Object], _T]) -> tuple[_T, ...]:
+    """Each object of the list ``items`` decoded at its own pointer under ``pointer``."""
+    return tuple(decode(f"{pointer}/{index}", item) for index, item in enumerate(_objects(items)))
+
+
 def _strings(value: object) -> tuple[str, ...]:
     return tuple(cast("list[str]", value))
 
@@ -113,10 +118,7 @@ def _decode_check(pointer: str, data: _Object) -> CheckResult:
 
 
 def _decode_clause(pointer: str, data: _Object) -> ClauseResult:
-    checks = tuple(
-        _decode_check(f"{pointer}/checks/{index}", item)
-        for index, item in enumerate(_objects(data["checks"]))
-    )
+    checks = _each(f"{pointer}/checks", data["checks"], _decode_check)
     return _make(
         pointer,
         ClauseResult,
@@ -130,10 +132,7 @@ def _decode_clause(pointer: str, data: _Object) -> ClauseResult:
 
 
 def _decode_rule(pointer: str, data: _Object) -> RuleResult:
-    clauses = tuple(
-        _decode_clause(f"{pointer}/clauses/{index}", item)
-        for index, item in enumerate(_objects(data["clauses"]))
-    )
+    clauses = _each(f"{pointer}/clauses", data["clauses"], _decode_clause)
     return _make(
         pointer,
         RuleResult,
@@ -204,10 +203,7 @@ def _decode(data: _Object) -> StandingReport:
             mutant=run["mutant"],
             shard=_decode_shard("/run/shard", cast("_Object | None", run.get("shard"))),
         ),
-        rules=tuple(
-            _decode_rule(f"/rules/{index}", item)
-            for index, item in enumerate(_objects(data["rules"]))
-        ),
+        rules=_each("/rules", data["rules"], _decode_rule),
         warnings=_strings(data["warnings"]),
         hunt=None
         if hunt is None
