@@ -95,9 +95,25 @@ def test_a_durable_resume_clause_whose_situations_were_not_reached_does_not_conf
 
 
 def test_the_reference_reaches_every_situation_these_harnesses_miss(tmp_path: Path) -> None:
-    for clause, found in _clauses("reference", CLAUSES, tmp_path).items():
-        assert found["standing"] == "conforms", clause
-        assert found["situations"] and found["unreached"] == [], clause
+    found = _clauses("reference", CLAUSES, tmp_path)
+    for clause, one in found.items():
+        assert one["standing"] == "conforms", clause
+        assert one["situations"] and one["unreached"] == [], clause
+    # Each case reaches what it plays, and nothing else: a cut by the time limit is no
+    # gateway timeout, and a cut before a tool's body ran lands no side effect.
+    reached = {
+        check["name"]: check["reached"]
+        for one in found.values()
+        for check in one["checks"]  # type: ignore[attr-defined]
+    }
+    assert reached["note-right-after-nudge[time-limit]"] == [
+        "a run resumed after a soft timeout (its time limit)"
+    ]
+    assert reached["note-right-after-nudge[gateway-timeout]"] == [
+        "a run resumed after a gateway timeout"
+    ]
+    assert reached["landed-but-unrecorded-is-interrupted[cut-before-the-body]"] == []
+    assert reached["other-stops-wait-for-continue[cancel]"] == ["a run ended by a cancellation"]
 
 
 def test_an_unknown_mode_is_refused() -> None:

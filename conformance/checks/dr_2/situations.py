@@ -17,14 +17,15 @@ RESUMING = ("auto_continue", "continue")
 
 
 def cut_by(scenario: Scenario, run: RunRecord) -> str | None:
-    """The cause that cut ``run`` short: the cause its interruption names, else, where the
-    scenario armed cuts of one cause only, that cause; ``None`` for a run not cut."""
+    """The cause that cut ``run`` short, of those the scenario armed: the one its
+    interruption names, else, where the scenario armed cuts of one cause only, that one;
+    ``None`` for a run not cut, or cut by a cause the scenario never armed."""
     if run.end not in ("interrupted", "crashed"):
         return None
+    armed = {step.cause for step in scenario.steps if isinstance(step, Interrupt)}
     named = mapping(run.interruption).get("cause")
     if isinstance(named, str):
-        return named
-    armed = {step.cause for step in scenario.steps if isinstance(step, Interrupt)}
+        return named if named in armed else None
     return armed.pop() if len(armed) == 1 else None
 
 
