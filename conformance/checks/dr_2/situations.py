@@ -1,5 +1,6 @@
-"""The situations DR-2's clauses name, and the reading of a trace's cuts that DR-5's
-situations share (:func:`cut_by`, :func:`runs_by_turn`)."""
+"""The situations DR-2's clauses name, and the reading of a trace's runs and cuts that
+the other DR rules' situations share (:data:`RESUMING`, :func:`cut_by`,
+:func:`runs_by_turn`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from adapters.scenario import Interrupt, Scenario
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit import ClauseSituation, Situation, mapping, situation
 
-__all__ = ["SITUATIONS", "WITHOUT_SITUATIONS", "cut_by", "runs_by_turn"]
+__all__ = ["RESUMING", "SITUATIONS", "WITHOUT_SITUATIONS", "cut_by", "runs_by_turn"]
 
 #: The run causes of a run that resumed its turn after an interruption.
 RESUMING = ("auto_continue", "continue")

@@ -10,12 +10,10 @@ from dataclasses import dataclass
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import RunRecord, Trace
+from conformance.checks.dr_2.situations import RESUMING
 from conformance.toolkit import ClauseSituation, mapping, situation
 
-__all__ = ["RESUMING", "SITUATIONS", "WITHOUT_SITUATIONS", "Dispatched", "dispatched", "writes"]
-
-#: The run causes of a run that resumed its turn after an interruption.
-RESUMING = ("auto_continue", "continue")
+__all__ = ["SITUATIONS", "WITHOUT_SITUATIONS", "Dispatched", "dispatched", "writes"]
 
 
 @dataclass(frozen=True)
