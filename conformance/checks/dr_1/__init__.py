@@ -29,5 +29,6 @@ suite's tools take any arguments), and whether a call that never ran (unknown to
 invalid arguments) is recorded at all.
 
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
-invariants in ``invariants.py``.
+invariants in ``invariants.py``, and the situations the clauses name (or why a clause
+names none) in ``situations.py``.
 """

@@ -26,5 +26,6 @@ says an outcome is unknown (its wording is the runtime's), how often an identica
 completed twice is named, and calls of earlier turns (the note is the turn's journal).
 
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
-invariants in ``invariants.py``.
+invariants in ``invariants.py``, and the situations the clauses name (or why a clause
+names none) in ``situations.py``.
 """

@@ -32,5 +32,6 @@ a write that completed inside the resumed chunk, re-dispatched after a pause in 
 in a prior chunk either way, and is judged).
 
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
-invariants in ``invariants.py``.
+invariants in ``invariants.py``, and the situations the clauses name (or why a clause
+names none) in ``situations.py``.
 """

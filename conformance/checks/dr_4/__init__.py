@@ -21,5 +21,6 @@ history does not mention it, the refusal is not judged.  Left unjudged: whether 
 itself keeps showing the interruption to a later retry.
 
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
-invariants in ``invariants.py``.
+invariants in ``invariants.py``, and the situations the clauses name (or why a clause
+names none) in ``situations.py``.
 """

@@ -25,5 +25,6 @@ Stop on a resuming turn works when it is accepted, no automatic continuation fol
 and the turn then waits with Continue available, as ¶5 has it after a stop.
 
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
-invariants in ``invariants.py``.
+invariants in ``invariants.py``, and the situations the clauses name (or why a clause
+names none) in ``situations.py``.
 """

@@ -23,5 +23,6 @@ whether a Continue chosen on an older stop is refused or carried out
 message withdraws an earlier stop's Continue.
 
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
-invariants in ``invariants.py``.
+invariants in ``invariants.py``, and the situations the clauses name (or why a clause
+names none) in ``situations.py``.
 """

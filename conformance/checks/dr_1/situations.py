@@ -1,0 +1,114 @@
+"""The situations DR-1's clauses name.  The ledgers are the ones the scenario hands the
+journal probe (a ``classify_ledger`` step the harness answered), read as DR-1 pairs them."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+
+from adapters.handshake import Handshake
+from adapters.scenario import ClassifyLedger, Scenario
+from adapters.trace import Trace
+from conformance.checks.dr_1._ledger import tally
+from conformance.toolkit import ClauseSituation, Situation, mapping, situation
+
+__all__ = ["SITUATIONS", "WITHOUT_SITUATIONS"]
+
+Events = Sequence[Mapping[str, object]]
+
+
+def _classified(scenario: Scenario, trace: Trace, handshake: Handshake) -> Iterator[Events]:
+    """The ledgers the journal probe classified, on a harness that offers it."""
+    if not handshake.capabilities.journal_probe:
+        return
+    for step in trace.steps:
+        if not 0 <= step.index < len(scenario.steps) or step.outcome != "ok":
+            continue
+        played = scenario.steps[step.index]
+        if isinstance(played, ClassifyLedger) and step.journal is not None:
+            yield [mapping(event) for event in played.events]
+
+
+def _completed(events: Events) -> bool:
+    return bool(tally(events).pairs)
+
+
+def _interrupted(events: Events) -> bool:
+    return bool(tally(events).open)
+
+
+def _open_at_each_done(events: Events) -> Iterator[tuple[object, dict[object, int]]]:
+    """At each ``tool_done``: its tool name, and how many starts of each tool were open."""
+    waiting: dict[object, deque[int]] = {}
+    for position, event in enumerate(events):
+        kind, tool = event.get("event"), event.get("tool")
+        if kind == "tool_start":
+            waiting.setdefault(tool, deque()).append(position)
+        elif kind == "tool_done":
+            yield tool, {name: len(queue) for name, queue in waiting.items()}
+            if waiting.get(tool):
+                waiting[tool].popleft()
+        elif kind == "clear":
+            waiting.clear()
+
+
+def _two_of_its_tool_open(events: Events) -> bool:
+    return any(open_.get(tool, 0) >= 2 for tool, open_ in _open_at_each_done(events))
+
+
+def _another_tool_open(events: Events) -> bool:
+    return any(
+        open_.get(tool, 0) >= 1 and any(n for name, n in open_.items() if name != tool)
+        for tool, open_ in _open_at_each_done(events)
+    )
+
+
+def _in_a_classified_ledger(holds: Callable[[Events], bool]) -> Situation:
+    """Some ledger the journal probe classified has what ``holds`` looks for."""
+
+    def reached(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+        return any(holds(events) for events in _classified(scenario, trace, handshake))
+
+    return reached
+
+
+SITUATIONS: tuple[ClauseSituation, ...] = (
+    # ¶3: "a call with a tool_start and a matching tool_done is completed; a call with a
+    # tool_start and no matching tool_done is interrupted"
+    situation(
+        "DR-1#c3",
+        "a call with a tool_start and a matching tool_done",
+        _in_a_classified_ledger(_completed),
+    ),
+    situation(
+        "DR-1#c3",
+        "a call with a tool_start and no matching tool_done",
+        _in_a_classified_ledger(_interrupted),
+    ),
+    # ¶4: "pairs with the oldest still-open tool_start of the same tool name"
+    situation(
+        "DR-1#c4",
+        "a tool_done while two starts of its tool are open",
+        _in_a_classified_ledger(_two_of_its_tool_open),
+    ),
+    situation(
+        "DR-1#c4",
+        "a tool_done while a start of another tool is open",
+        _in_a_classified_ledger(_another_tool_open),
+    ),
+)
+
+WITHOUT_SITUATIONS: dict[str, str] = {
+    "DR-1#c1": (
+        "one recording for every call alike, a start before its body runs and a done once "
+        "it returned; the text names no circumstance to tell apart"
+    ),
+    "DR-1#c2": (
+        "a property of the journal as a whole (it records nothing of its own), in no "
+        "circumstance the text tells apart"
+    ),
+    "DR-1#c5": (
+        "one behaviour in one circumstance, a clear recorded while calls are open, which "
+        "every case of the clause plays"
+    ),
+}
