@@ -35,7 +35,9 @@ Situations:
     :func:`situation` declares a situation a clause's text names (in a rule package's
     ``situations`` module), reached where its test holds of a trace; every case records
     the situations its traces reached (:func:`reached_situations`), and a clause
-    conforms only when passing cases reached each.
+    conforms only when passing cases reached each.  How runs resume their turns, as
+    the durable-resume rules' situations read it: :data:`RESUMING`, :func:`cut_by`,
+    :func:`runs_by_turn`, :func:`dispatched` (:class:`Dispatched`), :func:`writes`.
 Invariants:
     :func:`invariant` declares what the hunt holds every generated trace to (a verdict
     that is a :class:`Breach` names the clauses its counterexample breaks); the
@@ -159,6 +161,14 @@ from conformance.toolkit._resumed import (
     completed_calls,
     interrupted_calls,
 )
+from conformance.toolkit._resuming import (
+    RESUMING,
+    Dispatched,
+    cut_by,
+    dispatched,
+    runs_by_turn,
+    writes,
+)
 from conformance.toolkit._running import (
     has_port,
     one_result,
@@ -233,6 +243,7 @@ __all__ = [
     "CANARY_PREFIX",
     "CONTINUING_CAUSES",
     "CY",
+    "RESUMING",
     "SHORT",
     "TICKET",
     "UNENCODABLE",
@@ -244,6 +255,7 @@ __all__ = [
     "CheckContext",
     "CheckFailed",
     "ClauseSituation",
+    "Dispatched",
     "Evidence",
     "Failure",
     "Invariant",
@@ -287,10 +299,12 @@ __all__ = [
     "count_on_wire",
     "counted",
     "cut",
+    "cut_by",
     "delivered",
     "delivered_at",
     "delivered_steps",
     "describe",
+    "dispatched",
     "doubtful_ids",
     "emitting_tools",
     "entries",
@@ -356,6 +370,7 @@ __all__ = [
     "resumes_by_itself",
     "rows_with_artifacts",
     "run_of_call",
+    "runs_by_turn",
     "runs_of",
     "same_json",
     "say",
@@ -391,4 +406,5 @@ __all__ = [
     "wire_canaries",
     "wire_pointer",
     "wires",
+    "writes",
 ]

@@ -1,41 +1,22 @@
-"""The situations DR-2's clauses name, and the reading of a trace's runs and cuts that
-the other DR rules' situations share (:data:`RESUMING`, :func:`cut_by`,
-:func:`runs_by_turn`)."""
+"""The situations DR-2's clauses name."""
 
 from __future__ import annotations
 
 from itertools import pairwise
 
 from adapters.handshake import Handshake
-from adapters.scenario import Interrupt, Scenario
-from adapters.trace import RunRecord, Trace
-from conformance.toolkit import ClauseSituation, Situation, mapping, situation
+from adapters.scenario import Scenario
+from adapters.trace import Trace
+from conformance.toolkit import (
+    RESUMING,
+    ClauseSituation,
+    Situation,
+    cut_by,
+    runs_by_turn,
+    situation,
+)
 
-__all__ = ["RESUMING", "SITUATIONS", "WITHOUT_SITUATIONS", "cut_by", "runs_by_turn"]
-
-#: The run causes of a run that resumed its turn after an interruption.
-RESUMING = ("auto_continue", "continue")
-
-
-def cut_by(scenario: Scenario, run: RunRecord) -> str | None:
-    """The cause that cut ``run`` short, of those the scenario armed: the one its
-    interruption names, else, where the scenario armed cuts of one cause only, that one;
-    ``None`` for a run not cut, or cut by a cause the scenario never armed."""
-    if run.end not in ("interrupted", "crashed"):
-        return None
-    armed = {step.cause for step in scenario.steps if isinstance(step, Interrupt)}
-    named = mapping(run.interruption).get("cause")
-    if isinstance(named, str):
-        return named if named in armed else None
-    return armed.pop() if len(armed) == 1 else None
-
-
-def runs_by_turn(trace: Trace) -> dict[tuple[str, str], list[RunRecord]]:
-    """Each turn's runs in order, by (conversation, turn label)."""
-    found: dict[tuple[str, str], list[RunRecord]] = {}
-    for run in trace.runs():
-        found.setdefault((run.conversation, run.turn), []).append(run)
-    return found
+__all__ = ["SITUATIONS", "WITHOUT_SITUATIONS"]
 
 
 def _resumed_after(cause: str) -> Situation:

@@ -1,59 +1,22 @@
-"""The situations DR-3's clauses name, and the reading of a run's calls that DR-4's
-situations share (:func:`dispatched`, :func:`writes`)."""
+"""The situations DR-3's clauses name."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import RunRecord, Trace
-from conformance.checks.dr_2.situations import RESUMING
-from conformance.toolkit import ClauseSituation, mapping, situation
+from conformance.toolkit import (
+    RESUMING,
+    ClauseSituation,
+    Dispatched,
+    dispatched,
+    situation,
+    writes,
+)
 
-__all__ = ["SITUATIONS", "WITHOUT_SITUATIONS", "Dispatched", "dispatched", "writes"]
-
-
-@dataclass(frozen=True)
-class Dispatched:
-    """One call a run dispatched: where (``place``: the pass, and its place in the
-    batch), the tool, its arguments and a canonical form of them, its id, and how its
-    result was disposed of (``None``: the run recorded no result for it)."""
-
-    place: tuple[int, int]
-    tool: object
-    arguments: object
-    input: str
-    call_id: object
-    disposition: str | None
-
-
-def _canonical(value: object) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
-
-
-def dispatched(run: RunRecord) -> Iterator[Dispatched]:
-    """Every call ``run`` dispatched, in order."""
-    for number, one in enumerate(run.passes):
-        disposed = {result.tool_call_id: result.disposition for result in one.results}
-        for index, raw in enumerate(one.batch):
-            fields = mapping(raw)
-            call_id = fields.get("tool_call_id")
-            yield Dispatched(
-                (number, index),
-                fields.get("name"),
-                fields.get("args"),
-                _canonical(fields.get("args")),
-                call_id,
-                disposed.get(call_id) if isinstance(call_id, str) else None,
-            )
-
-
-def writes(scenario: Scenario) -> set[str]:
-    """The names of the scenario's write tools (every tool not read-only)."""
-    return {tool.name for tool in scenario.tools if not tool.read_only}
+__all__ = ["SITUATIONS", "WITHOUT_SITUATIONS"]
 
 
 def _completed_writes(scenario: Scenario, runs: list[RunRecord]) -> list[Dispatched]:

@@ -7,9 +7,17 @@ from collections.abc import Iterator
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import RunRecord, Trace
-from conformance.checks.dr_2.situations import RESUMING
-from conformance.checks.dr_3.situations import Dispatched, dispatched, writes
-from conformance.toolkit import ClauseSituation, mapping, mentions, resume_prompt, situation
+from conformance.toolkit import (
+    RESUMING,
+    ClauseSituation,
+    Dispatched,
+    dispatched,
+    mapping,
+    mentions,
+    resume_prompt,
+    situation,
+    writes,
+)
 
 __all__ = ["SITUATIONS", "WITHOUT_SITUATIONS"]
 

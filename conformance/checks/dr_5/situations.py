@@ -5,8 +5,7 @@ from __future__ import annotations
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario, Wait
 from adapters.trace import Trace
-from conformance.checks.dr_2.situations import cut_by, runs_by_turn
-from conformance.toolkit import ClauseSituation, Situation, situation
+from conformance.toolkit import ClauseSituation, Situation, cut_by, runs_by_turn, situation
 
 __all__ = ["SITUATIONS", "WITHOUT_SITUATIONS"]
 

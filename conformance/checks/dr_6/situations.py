@@ -8,8 +8,7 @@ from itertools import pairwise
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import RunRecord, Trace
-from conformance.checks.dr_2.situations import runs_by_turn
-from conformance.toolkit import ClauseSituation, situation
+from conformance.toolkit import ClauseSituation, runs_by_turn, situation
 
 __all__ = ["SITUATIONS", "WITHOUT_SITUATIONS"]
 
