@@ -1,13 +1,73 @@
-"""The situations RT-TOOL-2's clauses name."""
+"""The situations RT-TOOL-2's clauses name.
+
+What a call's node emitted on the reserved key is read from the scenario (the tool's
+scripted invocations, in the order the trace shows the tool executed), never from what
+the implementation made of it: a situation is the circumstance, not the verdict.
+:func:`node_outputs` is the one reading of that, shared with the rules that speak of a
+node's artifacts (RT-TOOL-1, RT-TOOL-3, RT-TOOL-4).
+"""
 
 from __future__ import annotations
 
-from adapters.handshake import Handshake
-from adapters.scenario import Scenario
-from adapters.trace import Trace
-from conformance.toolkit import ClauseSituation, Situation, situation
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 
-__all__ = ["SITUATIONS"]
+from adapters.handshake import Handshake
+from adapters.scenario import Return, Scenario
+from adapters.trace import PassRecord, RunRecord, ToolResultRecord, Trace
+from conformance.toolkit import ClauseSituation, Situation, kept_entry, situation
+
+__all__ = ["SITUATIONS", "WITHOUT_SITUATIONS", "NodeOutput", "node_outputs"]
+
+
+@dataclass(frozen=True)
+class NodeOutput:
+    """One executed call: its run, its pass, its result, and what its tool's node did on
+    that invocation (``returned``)."""
+
+    run: RunRecord
+    one: PassRecord
+    result: ToolResultRecord
+    returned: Return
+
+    @property
+    def has_reserved_key(self) -> bool:
+        """The node's output carries the reserved ``artifacts`` key."""
+        return isinstance(self.returned.output, Mapping) and "artifacts" in self.returned.output
+
+    @property
+    def entries(self) -> list[object]:
+        """The entries on the reserved key (``[]`` when it holds no list)."""
+        output = self.returned.output
+        found = output.get("artifacts") if isinstance(output, Mapping) else None
+        return list(found) if isinstance(found, list) else []
+
+    @property
+    def failed(self) -> bool:
+        """The invocation was a failure (whatever the node emitted before it)."""
+        return self.returned.fail is not None
+
+    @property
+    def attached(self) -> list[object]:
+        """The entries a successful call attaches (RT-TOOL-2 ¶3's kept entries)."""
+        return [] if self.failed else [entry for entry in self.entries if kept_entry(entry)]
+
+
+def node_outputs(scenario: Scenario, trace: Trace) -> Iterator[NodeOutput]:
+    """Every executed call of ``trace``, with what its tool's node did: the n-th executed
+    call of a tool plays the n-th of the tool's scripted returns, the last repeating."""
+    tools = {tool.name: tool for tool in scenario.tools}
+    played: dict[str, int] = {}
+    for run, one in trace.passes():
+        for result in one.results:
+            if result.disposition != "executed" or not isinstance(result.tool, str):
+                continue
+            tool = tools.get(result.tool)
+            if tool is None or not tool.returns:
+                continue
+            count = played.get(tool.name, 0)
+            played[tool.name] = count + 1
+            yield NodeOutput(run, one, result, tool.returns[min(count, len(tool.returns) - 1)])
 
 
 def _ran_with_port(exposed: bool) -> Situation:
@@ -28,8 +88,97 @@ def _ran_with_port(exposed: bool) -> Situation:
     return reached
 
 
+def _entry_on_a_successful_call(well_formed: bool) -> Situation:
+    """A successful call whose node emitted an entry that is (or is not) a map with a
+    string ``type`` and a map ``payload``."""
+
+    def reached(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+        return any(
+            not made.failed and any(kept_entry(entry) is well_formed for entry in made.entries)
+            for made in node_outputs(scenario, trace)
+        )
+
+    return reached
+
+
+def _reserved_key_on(failed: bool, kept: bool) -> Situation:
+    """A call whose node output carries the reserved key: a failed call, or a successful
+    one on which some entry is (or no entry is) kept."""
+
+    def reached(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+        return any(
+            made.has_reserved_key
+            and made.failed is failed
+            and (failed or bool(made.attached) is kept)
+            for made in node_outputs(scenario, trace)
+        )
+
+    return reached
+
+
+def _failed_after_emitting(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A call failed whose node had emitted well-formed entries before failing: the
+    artifacts the clause says it must not carry existed."""
+    return any(
+        made.failed and any(kept_entry(entry) for entry in made.entries)
+        for made in node_outputs(scenario, trace)
+    )
+
+
+def _declined(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A gated call the operator declined."""
+    return any(
+        result.disposition == "declined" for _, one in trace.passes() for result in one.results
+    )
+
+
 SITUATIONS: tuple[ClauseSituation, ...] = (
     # ¶2: "survives whether or not the author exposed the port"
     situation("RT-TOOL-2#c2", "the tool's artifacts port exposed", _ran_with_port(True)),
     situation("RT-TOOL-2#c2", "the tool's artifacts port not exposed", _ran_with_port(False)),
+    # ¶3: "an entry with a string `type` and a map `payload` is kept, and any other entry
+    # is dropped without failing the call"
+    situation(
+        "RT-TOOL-2#c3",
+        "a well-formed entry on a successful call's output",
+        _entry_on_a_successful_call(True),
+    ),
+    situation(
+        "RT-TOOL-2#c3",
+        "a malformed entry on a successful call's output",
+        _entry_on_a_successful_call(False),
+    ),
+    # ¶4: "The reserved key is always removed from the result's `data`": whatever ¶3 made
+    # of it ("On a successful call those entries are lifted"): entries kept, none kept
+    # ("even a node that emitted nothing valid on it"), or a call that did not succeed
+    situation(
+        "RT-TOOL-2#c4",
+        "the reserved key on a successful call, entries kept",
+        _reserved_key_on(failed=False, kept=True),
+    ),
+    situation(
+        "RT-TOOL-2#c4",
+        "the reserved key on a successful call, nothing kept",
+        _reserved_key_on(failed=False, kept=False),
+    ),
+    situation(
+        "RT-TOOL-2#c4",
+        "the reserved key on a failed call",
+        _reserved_key_on(failed=True, kept=False),
+    ),
+    # ¶5: "A call that failed or was declined carries no artifacts"
+    situation(
+        "RT-TOOL-2#c5",
+        "a call that failed after its node emitted artifacts",
+        _failed_after_emitting,
+    ),
+    situation("RT-TOOL-2#c5", "a declined call", _declined),
 )
+
+
+WITHOUT_SITUATIONS: dict[str, str] = {
+    "RT-TOOL-2#c1": (
+        "a permission (a node's output may carry the reserved key) and the form of what it "
+        "carries: the text names no circumstance to tell apart"
+    ),
+}
