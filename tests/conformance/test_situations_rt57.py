@@ -68,6 +68,32 @@ def test_a_clause_whose_situations_were_not_reached_does_not_conform(
     assert f"not reached: {', '.join(unreached)}" in page.replace("\\'", "'")
 
 
+#: What single cases of the reference reach: each situation is reached where its
+#: circumstance happened, and only there.
+REACHED = {
+    "RT-TOOL-5#c4::late-arrival-after-release-dropped[return]": ["a run that returns"],
+    "RT-TOOL-5#c4::late-arrival-after-release-dropped[error]": ["a run that fails"],
+    "RT-TOOL-5#c3::drain-does-not-end-collection[second-pass]": [
+        "a later tool call in the same run, after a drain"
+    ],
+    "RT-TOOL-6#c3::drop-warns-and-leaves-no-placeholder[unencodable-payload]": [
+        "a payload that does not encode"
+    ],
+    "RT-TOOL-6#c3::drop-warns-and-leaves-no-placeholder[count-bound]": [
+        "an artifact over the run's count bound"
+    ],
+    "RT-TOOL-6#c2::floors-accepted[aggregate]": ["2 MB of payload across a run"],
+    "RT-TOOL-7#c1::held-durably-off-the-wire[question]": [],
+    "RT-TOOL-7#c1::held-durably-off-the-wire[restart-while-paused]": [
+        "held artifacts across a restart"
+    ],
+    "RT-TOOL-7#c2::held-prepended-on-resumed-message[held-only]": [
+        "a resumed run that collected none of its own"
+    ],
+    "RT-TOOL-7#c3::taking-is-destructive[one-pause]": [],
+}
+
+
 def test_the_reference_reaches_every_situation_of_these_rules(tmp_path: Path) -> None:
     clauses = _clauses("reference", RULES, tmp_path)
     declared = [clause for clause in clauses.values() if clause.get("situations")]
@@ -75,3 +101,10 @@ def test_the_reference_reaches_every_situation_of_these_rules(tmp_path: Path) ->
     for clause in clauses.values():
         assert clause["standing"] == "conforms", clause["id"]
         assert clause.get("unreached", []) == [], clause["id"]
+    reached: dict[str, object] = {}
+    for clause in clauses.values():
+        checks = clause["checks"]
+        assert isinstance(checks, list)
+        reached.update((check["id"], check.get("reached")) for check in checks)
+    for case, situations in REACHED.items():
+        assert reached[case] == situations, case
