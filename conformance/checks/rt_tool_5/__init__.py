@@ -26,5 +26,6 @@ arrival is warned about; what the ``tool_artifacts`` port shows of it; run ids t
 ``open_collections`` lists besides the runs that ended.
 
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
-invariants in ``invariants.py``.
+invariants in ``invariants.py``, the situations the clauses name (and why the others
+name none) in ``situations.py``.
 """

@@ -30,5 +30,6 @@ refusal warns (empty-type); whether a warning names things in its fields or its 
 this rule.
 
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
-invariants in ``invariants.py``.
+invariants in ``invariants.py``, the situations the clauses name (and why the others
+name none) in ``situations.py``.
 """

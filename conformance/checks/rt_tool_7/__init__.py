@@ -28,5 +28,6 @@ of one conversation both holding.  An implementation that collects nothing (RT-T
 is not held to this rule.
 
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
-invariants in ``invariants.py``.
+invariants in ``invariants.py``, the situations the clauses name (and why the others
+name none) in ``situations.py``.
 """
