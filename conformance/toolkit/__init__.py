@@ -37,7 +37,8 @@ Situations:
     the situations its traces reached (:func:`reached_situations`), and a clause
     conforms only when passing cases reached each.  How runs resume their turns, as
     the durable-resume rules' situations read it: :data:`RESUMING`, :func:`cut_by`,
-    :func:`runs_by_turn`, :func:`dispatched` (:class:`Dispatched`), :func:`writes`.
+    :func:`runs_by_turn`, :func:`dispatched` (:class:`Dispatched`), :func:`writes`;
+    what a call's node did, read from the scenario: :func:`node_outputs`.
 Invariants:
     :func:`invariant` declares what the hunt holds every generated trace to (a verdict
     that is a :class:`Breach` names the clauses its counterexample breaks); the
@@ -95,6 +96,7 @@ from conformance.toolkit._invariant import (
     invariant,
 )
 from conformance.toolkit._json import array, json_keys, mapping, string_values
+from conformance.toolkit._node_outputs import NodeOutput, node_outputs
 from conformance.toolkit._outcomes import (
     Blocked,
     CheckFailed,
@@ -259,6 +261,7 @@ __all__ = [
     "Evidence",
     "Failure",
     "Invariant",
+    "NodeOutput",
     "NotApplicable",
     "Produced",
     "ResumePrompt",
@@ -342,6 +345,7 @@ __all__ = [
     "names_call",
     "needs_delivery",
     "no_loss",
+    "node_outputs",
     "nudge",
     "one_result",
     "one_turn",

@@ -168,3 +168,18 @@ def test_the_privacy_scan_reads_the_real_tree() -> None:
     assert _owner("conformance._redact") == "conformance"
     assert _owner("conformance._pytest._options") == "conformance._pytest"
     assert _owner("adapters.codec") is None
+
+
+def test_no_rule_package_imports_another() -> None:
+    """A rule package holds everything that judges its rule; what several rules share
+    lives in the toolkit (``conformance/checks/__init__.py`` says so)."""
+    checks = ROOT / "conformance" / "checks"
+    offences = []
+    for path in sorted(checks.glob("*/*.py")):
+        own = f"conformance.checks.{path.parent.name}"
+        for line, module in _imports(path):
+            if module.startswith("conformance.checks.") and not (
+                module == own or module.startswith(own + ".")
+            ):
+                offences.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert offences == []

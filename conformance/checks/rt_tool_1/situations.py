@@ -5,8 +5,7 @@ from __future__ import annotations
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
-from conformance.checks.rt_tool_2.situations import node_outputs
-from conformance.toolkit import ClauseSituation, Situation, situation
+from conformance.toolkit import ClauseSituation, Situation, node_outputs, situation
 
 __all__ = ["SITUATIONS", "WITHOUT_SITUATIONS"]
 

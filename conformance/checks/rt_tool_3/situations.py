@@ -7,8 +7,7 @@ from collections.abc import Callable, Mapping
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
-from conformance.checks.rt_tool_2.situations import NodeOutput, node_outputs
-from conformance.toolkit import ClauseSituation, Situation, situation
+from conformance.toolkit import ClauseSituation, NodeOutput, Situation, node_outputs, situation
 
 __all__ = ["SITUATIONS", "WITHOUT_SITUATIONS"]
 

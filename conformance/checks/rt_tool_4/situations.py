@@ -5,11 +5,11 @@ from __future__ import annotations
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import RunRecord, Trace
-from conformance.checks.rt_tool_2.situations import node_outputs
 from conformance.toolkit import (
     ClauseSituation,
     assistant_indexes,
     delivered_steps,
+    node_outputs,
     read_from_the_implementation,
     situation,
 )
