@@ -12,7 +12,8 @@ guard-scope).  What the clauses quantify over, and how the checks vary it:
   success and a stored failure, the repeat alone or beside a new call, before and after a
   pause.
 * ¶3 and ¶4 (a batch paused midway is re-issued; only what returned was recorded): the
-  gated call last, in the middle, after a restart, and a batch with two gated calls.
+  gated call last, in the middle, after a restart, and a batch with two gated calls and
+  a call between them that fails recoverably before the second pause.
 * ¶5 (a call without an identifier always runs): two and three passes, twice in one
   batch, after a pause, an identifier given as ``null``.
 
