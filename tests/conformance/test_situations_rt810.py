@@ -6,7 +6,8 @@ sends the node only calls its history has not answered (RT-TOOL-9 ¶1 speaks of 
 whose identifier the run already recorded), one whose typed call cannot hold a malformed
 call (RT-TOOL-10 ¶4 speaks of three kinds).  Every check of either clause passes on
 them, and before the clauses declared their situations each was reported as
-conforming.  The reference runtime reaches every situation RT-TOOL-8, 9 and 10 declare."""
+conforming.  The reference runtime reaches every situation RT-TOOL-8, 9 and 10 declare,
+and a turn of one plain call reaches only the two it plays."""
 
 from __future__ import annotations
 
@@ -15,8 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from adapters.scenario import Scenario, StartTurn
+from adapters.trace import Trace
 from conformance.situations import clause_situations
-from tests.conformance._support import harness_env, rttool
+from conformance.toolkit import call, calls, reached_situations, say, tool
+from tests.conformance._support import harness_env, reference_driver, rttool
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestAssertRewriteWarning")
 
@@ -85,3 +89,29 @@ def test_the_reference_reaches_every_situation_of_rt_tool_8_9_10(tmp_path: Path)
     for clause in declared:
         assert clause["standing"] == "conforms", clause["id"]
         assert clause["unreached"] == [], clause["id"]
+
+
+def test_a_plain_call_reaches_only_what_it_plays() -> None:
+    """A turn of one new, well-formed call with plain text, run once, reaches none of the
+    situations the three rules name but the two it plays: each test is false where its
+    circumstance did not happen."""
+    driver = reference_driver()
+    scenario = Scenario(
+        id="rt810-plain-call",
+        tools=(tool("target", schema={"type": "object", "properties": {"a": {"type": "array"}}}),),
+        model=(calls(call("target", {"a": [1], "s": "plain"}, "c1")), say("done")),
+        steps=(StartTurn("t1"),),
+    )
+    trace = driver.run(scenario)
+    assert isinstance(trace, Trace)
+    declared = [
+        one
+        for clause, situations in clause_situations().items()
+        if clause.startswith(RULES)
+        for one in situations
+    ]
+    reached = reached_situations(declared, [(scenario, trace)], driver.handshake())
+    assert set(reached) == {
+        "text holding no character reference",
+        "a pass with a call handled for the first time",
+    }
