@@ -27,5 +27,6 @@ Whether a result reused from the journal on resume is work done for the first ti
 not judged either.
 
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
-invariants in ``invariants.py``.
+invariants in ``invariants.py``, the situations the clauses name (which a passing case
+must reach for a clause to conform) in ``situations.py``.
 """

@@ -22,5 +22,6 @@ id repeated inside one batch (same-batch-repeats), a repeat of a call that named
 unwired tool or was declined, an id reused in a later turn (guard-scope).
 
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
-invariants in ``invariants.py``.
+invariants in ``invariants.py``, the situations the clauses name (which a passing case
+must reach for a clause to conform) in ``situations.py``.
 """
