@@ -30,5 +30,6 @@ nothing shows where the calls were dropped or what ``executed_any`` was left at;
 that answers them is judged.
 
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
-invariants in ``invariants.py``.
+invariants in ``invariants.py``, the situations the clauses name (which a passing case
+must reach for a clause to conform) in ``situations.py``.
 """

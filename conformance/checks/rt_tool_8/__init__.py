@@ -36,5 +36,6 @@ beyond the declared bound (decoding-pass-bound), a parameter whose union type na
 not call arguments.
 
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
-invariants in ``invariants.py``.
+invariants in ``invariants.py``, the situations the clauses name (which a passing case
+must reach for a clause to conform) in ``situations.py``.
 """

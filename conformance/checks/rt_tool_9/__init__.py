@@ -12,7 +12,8 @@ guard-scope).  What the clauses quantify over, and how the checks vary it:
   success and a stored failure, the repeat alone or beside a new call, before and after a
   pause.
 * ¶3 and ¶4 (a batch paused midway is re-issued; only what returned was recorded): the
-  gated call last, in the middle, after a restart, and a batch with two gated calls.
+  gated call last, in the middle, after a restart, and a batch with two gated calls and
+  a call between them that fails recoverably before the second pause.
 * ¶5 (a call without an identifier always runs): two and three passes, twice in one
   batch, after a pause, an identifier given as ``null``.
 
@@ -21,5 +22,6 @@ id repeated inside one batch (same-batch-repeats), a repeat of a call that named
 unwired tool or was declined, an id reused in a later turn (guard-scope).
 
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
-invariants in ``invariants.py``.
+invariants in ``invariants.py``, the situations the clauses name (which a passing case
+must reach for a clause to conform) in ``situations.py``.
 """

@@ -200,11 +200,13 @@ GATED: dict[str, GatedBatch] = {
     "gate-in-the-middle": GatedBatch(
         (("do_thing", "call_a"), ("gated_thing", "call_gate"), ("other_thing", "call_b"))
     ),
+    # The call between the gates fails recoverably before the second pause: a recoverable
+    # error is recorded as a success is (¶4: "success or a recoverable error").
     "two-gates": GatedBatch(
         (
             ("do_thing", "call_a"),
             ("gated_thing", "call_gate"),
-            ("other_thing", "call_b"),
+            ("failing_thing", "call_b"),
             ("gated_thing", "call_gate_2"),
         )
     ),
@@ -218,6 +220,7 @@ def _gate_trace(ctx: CheckContext, name: str, shape: GatedBatch) -> Trace:
     tools = [
         tool("do_thing", output({"result": "did it"}), schema=dict(ANY_ARGS)),
         tool("other_thing", output({"result": "other"}), schema=dict(ANY_ARGS)),
+        tool("failing_thing", failure("no such record"), schema=dict(ANY_ARGS)),
         tool("gated_thing", output({"result": "sent"}), schema=dict(ANY_ARGS), gate=True),
     ]
     steps: list[Step] = [StartTurn("t1")]
@@ -269,7 +272,7 @@ def check_recorded_only_once_returned(ctx: CheckContext, variant: GatedBatch) ->
     calls that had returned before the pause are skipped, never run again."""
     trace = _gate_trace(ctx, "rt9-c4-after-approval", variant)
     # The clause's own expectations first: what ran, and how often.
-    for name in ("do_thing", "other_thing"):
+    for name in ("do_thing", "other_thing", "failing_thing"):
         ran = _ran(trace, name)
         expected = sum(1 for tool_name, _ in variant.batch if tool_name == name)
         ctx.expect(

@@ -28,14 +28,14 @@ from conformance.toolkit import (
     well_formed,
 )
 
-__all__ = ["INVARIANTS"]
+__all__ = ["INVARIANTS", "stretches"]
 
 #: The dispositions of a call handled for the first time that did not run its tool body
 #: by the RT-TOOL rules' choice (durable resume answers or refuses some calls instead).
 _DURABLE = frozenset({"reused", "refused"})
 
 
-def _chunks(trace: Trace) -> dict[str, tuple[str, str, int]]:
+def stretches(trace: Trace) -> dict[str, tuple[str, str, int]]:
     """Each run's stretch of its turn: ``(conversation, turn, cuts before it)``.  The
     guard's record must last across pauses; whether it lasts across a cut and the run
     that resumes it, the rules leave open (docs/interpretations.md#guard-scope)."""
@@ -55,7 +55,7 @@ def at_most_once(scenario: Scenario, trace: Trace, handshake: Handshake) -> str 
     A body cut before it returned was never recorded, and may run again; so may a call
     whose run's write-back failed (the run is retried from the state before it), and a
     call of an earlier stretch of the turn, before a cut (docs/interpretations.md)."""
-    stretch = _chunks(trace)
+    stretch = stretches(trace)
     returned: dict[tuple[object, ...], Seen] = {}
     for seen in seen_passes(trace):
         now: list[tuple[object, ...]] = []
@@ -106,7 +106,7 @@ def _ran_again(trace: Trace, stretch: Mapping[str, tuple[str, str, int]]) -> str
 
 def _repeated_later(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
     """A call id that returned is sent again in a later pass of its turn's stretch."""
-    stretch = _chunks(trace)
+    stretch = stretches(trace)
     returned: set[tuple[object, ...]] = set()
     for seen in seen_passes(trace):
         for call in well_formed(seen.one.batch):

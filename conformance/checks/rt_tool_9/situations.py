@@ -1,0 +1,136 @@
+"""The situations RT-TOOL-9's clauses name.
+
+A repeat is a call the batch of a pass carries under an identifier that an earlier pass
+of the same stretch of its turn executed (the guard's scope: every run of a turn, across
+its pauses; docs/interpretations.md, guard-scope).  Each test reads the batches, results
+and runs a trace reports: a call a harness never lets reach the runtime's tool node
+again reaches no repeat."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from adapters.handshake import Handshake
+from adapters.scenario import Scenario
+from adapters.trace import ToolResultRecord, Trace
+from conformance.checks.rt_tool_9.invariants import stretches
+from conformance.toolkit import (
+    ClauseSituation,
+    Situation,
+    guarded_results,
+    identifier,
+    mapping,
+    seen_passes,
+    situation,
+    well_formed,
+)
+
+__all__ = ["SITUATIONS", "WITHOUT_SITUATIONS"]
+
+
+def _repeats(trace: Trace) -> Iterator[ToolResultRecord]:
+    """The stored first result of each call sent again (the result of the execution that
+    recorded its identifier)."""
+    stretch = stretches(trace)
+    returned: dict[tuple[object, ...], ToolResultRecord] = {}
+    for seen in seen_passes(trace):
+        for call in well_formed(seen.one.batch):
+            call_id = identifier(call)
+            if isinstance(call_id, str):
+                stored = returned.get((*stretch[seen.run.id], call_id))
+                if stored is not None:
+                    yield stored
+        for _, result, call_id in guarded_results(seen):
+            if result.disposition == "executed":
+                returned.setdefault((*stretch[seen.run.id], call_id), result)
+
+
+def _repeat(holds: Callable[[ToolResultRecord], bool] = lambda _: True) -> Situation:
+    """Reached where some repeat of the trace is one ``holds`` of."""
+
+    def reached(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+        return any(holds(one) for one in _repeats(trace))
+
+    return reached
+
+
+def _stored(success: bool) -> Callable[[ToolResultRecord], bool]:
+    """A repeat of a call whose first execution succeeded, or failed recoverably."""
+    return lambda stored: mapping(stored.result).get("success") is success
+
+
+def _paused_batch_sent_again(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A call of a batch that paused midway, executed before the pause, is sent again in a
+    later pass of the stretch.  Executed: its result says so, or its body ran in the run
+    (a node that pauses may report no result for what ran before the pause)."""
+    stretch = stretches(trace)
+    before_a_pause: set[tuple[object, ...]] = set()
+    for seen in seen_passes(trace):
+        key = stretch[seen.run.id]
+        sent = {identifier(call) for call in well_formed(seen.one.batch)}
+        if any(isinstance(call_id, str) and (*key, call_id) in before_a_pause for call_id in sent):
+            return True
+        if seen.one.paused:
+            ran: set[object] = {
+                r.model_call_id for r in seen.one.results if r.disposition == "executed"
+            }
+            ran |= {mapping(effect).get("tool_call_id") for effect in seen.run.side_effects}
+            before_a_pause |= {
+                (*key, call_id) for call_id in sent & ran if isinstance(call_id, str)
+            }
+    return False
+
+
+def _approved_and_run(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A gated call ran in a run the operator's approval started."""
+    gated = {tool.name for tool in scenario.tools if tool.gate}
+    return any(
+        run.cause == "approve" and result.disposition == "executed" and str(result.tool) in gated
+        for run in trace.runs()
+        for one in run.passes
+        for result in one.results
+    )
+
+
+def _unguarded_again(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """Two calls without an identifier sent in one stretch of a turn."""
+    stretch = stretches(trace)
+    sent: dict[tuple[object, ...], int] = {}
+    for seen in seen_passes(trace):
+        key = stretch[seen.run.id]
+        sent[key] = sent.get(key, 0) + sum(
+            1 for call in well_formed(seen.one.batch) if identifier(call) is None
+        )
+    return any(count >= 2 for count in sent.values())
+
+
+SITUATIONS: tuple[ClauseSituation, ...] = (
+    # ¶1: "does not invoke a call whose identifier it has already recorded"
+    situation("RT-TOOL-9#c1", "a call sent again under an identifier the run recorded", _repeat()),
+    # ¶2: "the stored result of its first execution (the tool-role message and whether
+    # it succeeded)"
+    situation("RT-TOOL-9#c2", "a repeat of a call that succeeded", _repeat(_stored(True))),
+    situation("RT-TOOL-9#c2", "a repeat of a call that failed", _repeat(_stored(False))),
+    # ¶3: "a batch that paused midway never delivered the already-executed call's message"
+    situation(
+        "RT-TOOL-9#c3",
+        "a batch that paused midway, sent again with a call it had executed",
+        _paused_batch_sent_again,
+    ),
+    # ¶4: "recorded only once it has returned a result, success or a recoverable error"
+    situation("RT-TOOL-9#c4", "a call that returned success, sent again", _repeat(_stored(True))),
+    situation(
+        "RT-TOOL-9#c4",
+        "a call that returned a recoverable error, sent again",
+        _repeat(_stored(False)),
+    ),
+    # ¶4: "a call that interrupts the node for human approval is re-asked and executed
+    # once approved"
+    situation(
+        "RT-TOOL-9#c4", "a call that paused for approval, run once approved", _approved_and_run
+    ),
+    # ¶5: "A call that carries no identifier cannot be guarded and always runs"
+    situation("RT-TOOL-9#c5", "a call without an identifier sent more than once", _unguarded_again),
+)
+
+WITHOUT_SITUATIONS: dict[str, str] = {}

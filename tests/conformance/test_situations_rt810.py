@@ -1,0 +1,117 @@
+"""RT-TOOL-9 ¶1 and RT-TOOL-10 ¶4 conform only where the runtime's tool node met what
+they speak of.
+
+Two harnesses whose framework keeps it from the node (``unreached_rt810``): one that
+sends the node only calls its history has not answered (RT-TOOL-9 ¶1 speaks of a call
+whose identifier the run already recorded), one whose typed call cannot hold a malformed
+call (RT-TOOL-10 ¶4 speaks of three kinds).  Every check of either clause passes on
+them, and before the clauses declared their situations each was reported as
+conforming.  The reference runtime reaches every situation RT-TOOL-8, 9 and 10 declare,
+and a turn of one plain call reaches only the two it plays."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from adapters.scenario import Scenario, StartTurn
+from adapters.trace import Trace
+from conformance.situations import clause_situations
+from conformance.toolkit import call, calls, reached_situations, say, tool
+from tests.conformance._support import harness_env, reference_driver, rttool
+
+pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestAssertRewriteWarning")
+
+UNREACHED = "python:tests.conformance.unreached_rt810:create?mode="
+RULES = ("RT-TOOL-8#", "RT-TOOL-9#", "RT-TOOL-10#")
+
+
+def _clauses(spec: str, only: tuple[str, ...], tmp_path: Path) -> dict[str, dict[str, object]]:
+    out = tmp_path / "out"
+    done = rttool(
+        "run",
+        "--impl",
+        spec,
+        *(arg for one in only for arg in ("--only", one)),
+        "--no-hunt",
+        "--report-dir",
+        str(out),
+        "-q",
+        cwd=tmp_path,
+        env=harness_env(),
+    )
+    assert done.returncode in (0, 1), done.stderr
+    standing = json.loads((out / "standing.json").read_text(encoding="utf-8"))
+    return {clause["id"]: clause for rule in standing["rules"] for clause in rule["clauses"]}
+
+
+@pytest.mark.parametrize(
+    ("mode", "clause", "unreached"),
+    [
+        (
+            "drops-repeats",
+            "RT-TOOL-9#c1",
+            ["a call sent again under an identifier the run recorded"],
+        ),
+        (
+            "drops-malformed",
+            "RT-TOOL-10#c4",
+            [
+                "a call that is not a map",
+                "a call whose name is blank",
+                "a call whose name is not a scalar",
+            ],
+        ),
+    ],
+)
+def test_a_clause_whose_node_never_met_its_situations_does_not_conform(
+    mode: str, clause: str, unreached: list[str], tmp_path: Path
+) -> None:
+    found = _clauses(UNREACHED + mode, (clause,), tmp_path)[clause]
+    checks = found["checks"]
+    assert isinstance(checks, list) and checks
+    # Every check passes: only the situations they reached tell the clause is not shown.
+    assert all(check["outcome"] == "passed" for check in checks)
+    assert found["standing"] == "untested"
+    assert found["unreached"] == unreached
+    page = (tmp_path / "out" / "STANDING.md").read_text(encoding="utf-8")
+    assert f"not reached: {', '.join(unreached)}" in page
+
+
+def test_the_reference_reaches_every_situation_of_rt_tool_8_9_10(tmp_path: Path) -> None:
+    clauses = _clauses("reference", tuple(rule.rstrip("#") for rule in RULES), tmp_path)
+    declared = [clause for clause in clauses.values() if clause.get("situations")]
+    assert {clause["id"] for clause in declared} == {
+        clause for clause in clause_situations() if clause.startswith(RULES)
+    }
+    for clause in declared:
+        assert clause["standing"] == "conforms", clause["id"]
+        assert clause["unreached"] == [], clause["id"]
+
+
+def test_a_plain_call_reaches_only_what_it_plays() -> None:
+    """A turn of one new, well-formed call with plain text, run once, reaches none of the
+    situations the three rules name but the two it plays: each test is false where its
+    circumstance did not happen."""
+    driver = reference_driver()
+    scenario = Scenario(
+        id="rt810-plain-call",
+        tools=(tool("target", schema={"type": "object", "properties": {"a": {"type": "array"}}}),),
+        model=(calls(call("target", {"a": [1], "s": "plain"}, "c1")), say("done")),
+        steps=(StartTurn("t1"),),
+    )
+    trace = driver.run(scenario)
+    assert isinstance(trace, Trace)
+    declared = [
+        one
+        for clause, situations in clause_situations().items()
+        if clause.startswith(RULES)
+        for one in situations
+    ]
+    reached = reached_situations(declared, [(scenario, trace)], driver.handshake())
+    assert set(reached) == {
+        "text holding no character reference",
+        "a pass with a call handled for the first time",
+    }
