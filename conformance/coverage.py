@@ -13,7 +13,14 @@ if TYPE_CHECKING:
     from conformance.cases import CaseKind
     from conformance.rules import Corpus, Rule
 
-__all__ = ["BoundCase", "clause_cases", "covered_clauses", "suite_policy"]
+__all__ = [
+    "BoundCase",
+    "ClauseSituations",
+    "clause_cases",
+    "clause_situation_notes",
+    "covered_clauses",
+    "suite_policy",
+]
 
 #: What file names are shown relative to: the folder holding the ``conformance`` package
 #: (the project's root in a checkout).
@@ -96,5 +103,33 @@ def clause_cases(rule: Rule, corpus: Corpus) -> dict[str, tuple[BoundCase, ...]]
         found.append((invariant.clauses, bound))
     return {
         clause.id: tuple(case for clauses, case in found if clause.id in clauses)
+        for clause in rule.clauses
+    }
+
+
+@dataclass(frozen=True)
+class ClauseSituations:
+    """What a clause's text names: its situations, each as ``(words, file, line)`` of
+    the test that tells it was reached, or why it names none (``none_because``)."""
+
+    named: tuple[tuple[str, str, int], ...]
+    none_because: str | None
+
+
+def clause_situation_notes(rule: Rule) -> dict[str, ClauseSituations]:
+    """Each clause of ``rule`` with the situations its rule package declares for it, or
+    the reason it gives for none (``None`` where the package says neither)."""
+    from conformance.situations import clause_situations, clauses_without_situations
+    from conformance.toolkit import where_defined
+
+    declared, without = clause_situations(), clauses_without_situations()
+    return {
+        clause.id: ClauseSituations(
+            tuple(
+                (one.words, *_place(where_defined(one.reached)))
+                for one in declared.get(clause.id, ())
+            ),
+            without.get(clause.id),
+        )
         for clause in rule.clauses
     }

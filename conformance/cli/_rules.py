@@ -70,7 +70,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--cases",
         action="store_true",
         help="under each clause, every check (each variant), vector and hunt invariant bound "
-        "to it, with the file and line of its code",
+        "to it, and the situations its text names (or why none), each with the file and "
+        "line of its code",
     )
     _add_format(show)
     _add_corpus(show)
@@ -159,12 +160,13 @@ def _show(args: argparse.Namespace) -> int:
     rule = corpus.get(args.rule_id)
     if rule is None:
         raise CorpusError("no such rule in the corpus", id=args.rule_id)
-    cases = None
+    cases = notes = None
     if args.cases:
-        from conformance.coverage import clause_cases
+        from conformance.coverage import clause_cases, clause_situation_notes
 
-        cases = clause_cases(rule, corpus)
-    emit(rule_json(rule, cases) if args.format == "json" else rule_text(rule, cases))
+        cases, notes = clause_cases(rule, corpus), clause_situation_notes(rule)
+    shown = rule_json if args.format == "json" else rule_text
+    emit(shown(rule, cases, notes))
     return _EXIT_OK
 
 

@@ -13,7 +13,7 @@ from conformance.cli import plural
 from conformance.cli._output import Output, json_output, text
 
 if TYPE_CHECKING:
-    from conformance.coverage import BoundCase
+    from conformance.coverage import BoundCase, ClauseSituations
     from conformance.rules import Comparison, Corpus, LintReport, Rule
 
 __all__ = [
@@ -31,6 +31,8 @@ __all__ = [
 
 #: Under each clause, its cases (``rttool rules show ID --cases``); ``None`` without.
 ClauseCases: TypeAlias = Mapping[str, Sequence["BoundCase"]] | None
+#: Under each clause, the situations it names (shown with its cases); ``None`` without.
+ClauseNotes: TypeAlias = Mapping[str, "ClauseSituations"] | None
 
 # Control characters from a page never reach the terminal as themselves.
 _BIDI = (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
@@ -129,7 +131,17 @@ def _case_json(case: BoundCase) -> dict[str, object]:
     }
 
 
-def _rule_json(rule: Rule, cases: ClauseCases = None) -> dict[str, object]:
+def _situations_json(notes: ClauseNotes, clause_id: str) -> dict[str, object]:
+    note = None if notes is None else notes.get(clause_id)
+    if note is None:
+        return {}
+    named = [{"words": words, "file": file, "line": line} for words, file, line in note.named]
+    return {"situations": named, "without_situations": note.none_because}
+
+
+def _rule_json(
+    rule: Rule, cases: ClauseCases = None, notes: ClauseNotes = None
+) -> dict[str, object]:
     return {
         "id": rule.id,
         "family": rule.family,
@@ -159,6 +171,7 @@ def _rule_json(rule: Rule, cases: ClauseCases = None) -> dict[str, object]:
                     if cases is None
                     else {"cases": [_case_json(case) for case in cases.get(clause.id, ())]}
                 ),
+                **_situations_json(notes, clause.id),
             }
             for clause in rule.clauses
         ],
@@ -182,9 +195,9 @@ def _rule_json(rule: Rule, cases: ClauseCases = None) -> dict[str, object]:
     }
 
 
-def rule_json(rule: Rule, cases: ClauseCases = None) -> Output:
-    """The rule as JSON, with each clause's cases when they were asked for."""
-    return json_output(_rule_json(rule, cases))
+def rule_json(rule: Rule, cases: ClauseCases = None, notes: ClauseNotes = None) -> Output:
+    """The rule as JSON, with each clause's cases and situations when they were asked for."""
+    return json_output(_rule_json(rule, cases, notes))
 
 
 def _head(rule: Rule) -> list[str]:
@@ -209,14 +222,26 @@ def _case_lines(cases: Sequence[BoundCase]) -> list[str]:
     ]
 
 
-def rule_text(rule: Rule, cases: ClauseCases = None) -> Output:
-    """The rule: its facts, its clauses (each with its cases, when asked for), its
-    examples, its names and what refers to it."""
+def _situation_lines(notes: ClauseNotes, clause_id: str) -> list[str]:
+    """Under a clause, each situation it names with ``file:line`` of its test, or why it
+    names none."""
+    note = None if notes is None else notes.get(clause_id)
+    if note is None:
+        return []
+    if not note.named:
+        return [f"      names no situation: {note.none_because or '(no reason given)'}"]
+    return [f"      situation  {words}  {file}:{line}" for words, file, line in note.named]
+
+
+def rule_text(rule: Rule, cases: ClauseCases = None, notes: ClauseNotes = None) -> Output:
+    """The rule: its facts, its clauses (each with its cases and situations, when asked
+    for), its examples, its names and what refers to it."""
     lines = [*_head(rule), "", "Clauses:"]
     for clause in rule.clauses:
         lines.append(f"  {clause.citation}  [{clause.id}, line {clause.line}]  {clause.text}")
         if cases is not None:
             lines += _case_lines(cases.get(clause.id, ()))
+        lines += _situation_lines(notes, clause.id)
     if rule.examples:
         lines += ["", "Examples:"]
         lines += [

@@ -97,3 +97,22 @@ def test_without_cases_nothing_changes(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["rules", "show", "RT-TOOL-9", "--format", "json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert all("cases" not in clause for clause in shown["clauses"])
+
+
+def test_each_clause_shows_the_situations_it_names_or_why_none(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """With ``--cases``, a clause lists each situation its text names, with the file and
+    line of the test that tells it was reached, or the reason it names none."""
+    assert main(["rules", "show", "RT-TOOL-5", "--cases", "--format", "json"]) == 0
+    clauses = {c["id"]: c for c in json.loads(capsys.readouterr().out)["clauses"]}
+    returns = [s["words"] for s in clauses["RT-TOOL-5#c4"]["situations"]]
+    assert returns == ["a run that returns", "a run that pauses", "a run that fails"]
+    for one in clauses["RT-TOOL-5#c4"]["situations"]:
+        assert one["file"] == "conformance/checks/rt_tool_5/situations.py" and one["line"] > 0
+    assert clauses["RT-TOOL-5#c1"]["situations"] == []
+    assert "permission" in clauses["RT-TOOL-5#c1"]["without_situations"]
+    assert main(["rules", "show", "RT-TOOL-5", "--cases"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"\n +situation +a run that fails +\S+situations\.py:\d+\n", out)
+    assert re.search(r"\n +names no situation: a permission", out)
