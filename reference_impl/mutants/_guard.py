@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 
 from reference_impl import records
@@ -100,6 +101,51 @@ class _RefusalSpansTurns(ToolNode):
         return super().refuse_interrupted(ctx, journal, tool, args)
 
 
+def _calls_of(entry: dict[str, object]) -> list[dict[str, object]]:
+    """The calls a thread entry declares."""
+    declared = entry.get("tool_calls")
+    return [c for c in declared if isinstance(c, dict)] if isinstance(declared, list) else []
+
+
+class _InterruptionHiddenByAnEarlierAnswer(ToolNode):
+    """Takes call identifiers as unique in the conversation: an interrupted call whose
+    identifier an earlier turn already answered counts as answered, so its history is not
+    taken to show the interruption."""
+
+    def refuse_interrupted(
+        self, ctx: PassContext, journal: Snapshot, tool: ToolSpec, args: object
+    ) -> bool:
+        if not super().refuse_interrupted(ctx, journal, tool, args):
+            return False
+        entries = records.thread_entries(ctx.store.read(), ctx.conversation_id)
+        answered = {(turn, e.get("tool_call_id")) for turn, e in entries if e.get("role") == "tool"}
+        wanted = signature(tool.name, args)
+        declared = {
+            c.get("tool_call_id")
+            for turn, e in entries
+            if turn == ctx.turn_id
+            for c in _calls_of(e)
+            if signature(tool.name, c.get("args", {})) == wanted
+        }
+        earlier = {call_id for turn, call_id in answered if turn != ctx.turn_id}
+        return not (declared & earlier)
+
+
+class _InterruptedMatchedInSentOrder(Snapshot):
+    """Finds an interrupted call by its input encoded in the order its keys were sent."""
+
+    def interrupted(self, tool: str, args: object) -> bool:
+        return any(
+            e.tool == tool and json.dumps(e.input) == json.dumps(args)
+            for e in self.journal.interrupted
+        )
+
+
+class _InterruptedMatchedInSentOrderBehaviour(Behaviour):
+    def snapshot(self, journal: Journal) -> Snapshot:
+        return _InterruptedMatchedInSentOrder(journal)
+
+
 MUTANTS = (
     Mutant(
         "interrupted-write-answered-from-journal",
@@ -130,5 +176,18 @@ MUTANTS = (
         ("DR-4#c2",),
         "a new turn refuses an identical retry of the unfinished turn's interrupted write",
         with_node(_RefusalSpansTurns),
+    ),
+    Mutant(
+        "interrupted-id-answered-in-an-earlier-turn",
+        ("DR-4#c2",),
+        "an interrupted call whose id an earlier turn answered counts as answered, so its "
+        "identical retry runs",
+        with_node(_InterruptionHiddenByAnEarlierAnswer),
+    ),
+    Mutant(
+        "interrupted-match-depends-on-key-order",
+        ("DR-4#c2",),
+        "an interrupted write is matched with its input's keys in the order they were sent",
+        lambda: Components(behaviour=_InterruptedMatchedInSentOrderBehaviour()),
     ),
 )

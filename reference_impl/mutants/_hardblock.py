@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from reference_impl import records
@@ -134,6 +134,14 @@ def _snapshot_mutant(cls: type[Snapshot]) -> Callable[[], Components]:
     return with_behaviour(_snapshots(cls))
 
 
+class _ClaimsForgottenOnCarryingOn(Snapshot):
+    """Rebuilt for the run that carries on a paused resumed chunk, it never learns which
+    completions the chunk already claimed before it paused."""
+
+    def consume(self, positions: Iterable[int]) -> None:
+        return None
+
+
 MUTANTS = (
     Mutant(
         "snapshot-sees-current-chunk",
@@ -194,5 +202,12 @@ MUTANTS = (
         ("DR-3#c6",),
         "a run that was never interrupted is hard-blocked against its turn's ledger",
         with_node(_HardBlockOnFreshRuns),
+    ),
+    Mutant(
+        "claims-forgotten-after-a-pause",
+        ("DR-3#c5",),
+        "a resumed chunk that paused forgets, once it carries on, the completions it already "
+        "claimed",
+        _snapshot_mutant(_ClaimsForgottenOnCarryingOn),
     ),
 )

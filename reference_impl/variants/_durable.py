@@ -38,6 +38,22 @@ class _NewestFirst(Behaviour):
         return Journal(read.completed[::-1], read.interrupted[::-1])
 
 
+class _NamelessStartInterrupted(Behaviour):
+    """Lists a ``tool_start`` that names no tool, and that no ``clear`` reset, as an
+    interrupted call of tool ``""``: a start with no matching done, read literally."""
+
+    def journal(self, events: Sequence[LedgerEvent]) -> Journal:
+        read = super().journal(events)
+        kinds = [event.event for event in events]
+        after = len(kinds) - kinds[::-1].index("clear") if "clear" in kinds else 0
+        nameless = tuple(
+            Entry("", event.input, None, position)
+            for position, event in enumerate(events)
+            if position >= after and event.event == "tool_start" and event.tool is None
+        )
+        return Journal(read.completed, read.interrupted + nameless)
+
+
 class _NoteInItsOwnMessage(Behaviour):
     """Puts the note in a message of its own, right after the message holding the nudge."""
 
@@ -132,6 +148,13 @@ VARIANTS: tuple[Variant, ...] = (
         ("DR-1#c3", "DR-1#c4"),
         "the journal lists its completed and interrupted calls newest first",
         lambda: _behaviour(_NewestFirst),
+    ),
+    Variant(
+        "nameless-start-journaled-interrupted",
+        "nameless-start",
+        ("DR-1#c3", "DR-1#c5"),
+        'a `tool_start` that names no tool is journaled as an interrupted call of tool `""`',
+        lambda: _behaviour(_NamelessStartInterrupted),
     ),
     Variant(
         "note-in-its-own-message",

@@ -23,7 +23,9 @@ What the clauses quantify over, and how the checks vary it:
   only).
 
 Accepted either way (docs/interpretations.md): a ledger with ``clear`` events anywhere
-(when-clear-is-recorded), and the journal's lists in any order (journal-order).  Left
+(when-clear-is-recorded), the journal's lists in any order (journal-order), and a
+``tool_start`` that names no tool listed as an interrupted call or left out
+(nameless-start: ¶3 read literally makes it one, and nothing in the text forbids it).  Left
 unjudged: what a tool_start's input is for a call whose arguments were repaired (the
 suite's tools take any arguments), and whether a call that never ran (unknown tool,
 invalid arguments) is recorded at all.

@@ -19,7 +19,10 @@ checks vary it:
   text and escapes; a difference past the 300th byte; a number against the same digits
   as a string; the same input to another tool.
 * ¶5 (each completed entry consumed once): two repeats in two passes and in one batch;
-  two completions and three repeats.
+  two completions and three repeats; a repeat answered before a pause in the resumed
+  chunk (a question answered, a gate approved) and the identical call after it
+  (``_claims_across_a_pause``: both are in the same turn, whether or not the pause ends
+  the chunk).
 * ¶6 (nothing changes for a run never interrupted): identical writes in two turns, after
   a pause, after a restart during a pause.
 
@@ -29,7 +32,8 @@ in a later chunk after an earlier chunk already answered it from the journal (wh
 completion consumed in one chunk stays consumed in the next, the text does not say), and
 a write that completed inside the resumed chunk, re-dispatched after a pause in it
 (whether a pause ends a chunk, the text does not say; a write completed before the cut is
-in a prior chunk either way, and is judged).
+in a prior chunk either way, and is judged, and so is a completion claimed before the
+pause: ¶5 speaks of "two identical fresh calls in the same turn").
 
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
 invariants in ``invariants.py``, and the situations the clauses name (or why a clause

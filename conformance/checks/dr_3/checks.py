@@ -262,3 +262,6 @@ def check_fresh_runs_untouched(ctx: CheckContext, variant: Fresh) -> None:
             "journal, and nothing changes for a run never interrupted",
             at=at,
         )
+
+
+from conformance.checks.dr_3._claims_across_a_pause import check_claim_outlasts_a_pause  # noqa: E402, F401

@@ -10,7 +10,11 @@ clauses quantify over, and how the checks vary it:
 * ¶2 (an identical retry is refused when the resumed run's history shows the
   interruption, and only then): the retry in the next chunk, two chunks later, after a
   crash and Continue; two identical retries in one batch; a retry with other arguments
-  beside an identical one; a retry in a new turn, whose run resumes nothing.
+  beside an identical one; a retry in a new turn, whose run resumes nothing.  Written
+  otherwise (``_spellings``): the retry's keys in another order, nested too; the
+  interrupted call under an identifier an earlier turn of the conversation used and
+  answered (``call_0``, as providers number ids per response), untested where an
+  RT-TOOL-9 guard spanning the conversation keeps that call from running at all.
 
 Accepted either way (docs/interpretations.md#history-shows-the-interruption): how the
 history shows an interrupted call (a placeholder result, the declared call left without

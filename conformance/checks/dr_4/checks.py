@@ -196,3 +196,6 @@ def check_not_refused_in_a_new_turn(ctx: CheckContext) -> None:
         "interruption",
         at=at,
     )
+
+
+from conformance.checks.dr_4._spellings import check_identical_retry_refused_however_written  # noqa: E402, F401
