@@ -83,9 +83,12 @@ REACHED = {
         "an artifact over the run's count bound"
     ],
     "RT-TOOL-6#c2::floors-accepted[aggregate]": ["2 MB of payload across a run"],
-    "RT-TOOL-7#c1::held-durably-off-the-wire[question]": [],
+    "RT-TOOL-7#c1::held-durably-off-the-wire[question]": [
+        "a turn holding artifacts read on the implementation's own wire"
+    ],
     "RT-TOOL-7#c1::held-durably-off-the-wire[restart-while-paused]": [
-        "held artifacts across a restart"
+        "held artifacts across a restart",
+        "a turn holding artifacts read on the implementation's own wire",
     ],
     "RT-TOOL-7#c2::held-prepended-on-resumed-message[held-only]": [
         "a resumed run that collected none of its own"

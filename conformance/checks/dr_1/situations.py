@@ -63,6 +63,18 @@ def _another_tool_open(events: Events) -> bool:
     )
 
 
+def _recorded_before_a_restart(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A call's body ran, the implementation was restarted after it, and the ledger it
+    reported holds a tool_start: "durable" is what survives a restart."""
+    restarts = [
+        i for i, step in enumerate(trace.steps) if step.op == "restart" and step.outcome == "ok"
+    ]
+    if not restarts or not trace.ledger:
+        return False
+    ran_before = any(run.side_effects for step in trace.steps[: restarts[-1]] for run in step.runs)
+    return ran_before and any(mapping(e).get("event") == "tool_start" for e in trace.ledger)
+
+
 def _in_a_classified_ledger(holds: Callable[[Events], bool]) -> Situation:
     """Some ledger the journal probe classified has what ``holds`` looks for."""
 
@@ -73,6 +85,8 @@ def _in_a_classified_ledger(holds: Callable[[Events], bool]) -> Situation:
 
 
 SITUATIONS: tuple[ClauseSituation, ...] = (
+    # ¶1: "in a durable run-event ledger" (as RT-TOOL-7 ¶1's "held durably")
+    situation("DR-1#c1", "calls recorded before a restart", _recorded_before_a_restart),
     # ¶3: "a call with a tool_start and a matching tool_done is completed; a call with a
     # tool_start and no matching tool_done is interrupted"
     situation(
@@ -99,10 +113,6 @@ SITUATIONS: tuple[ClauseSituation, ...] = (
 )
 
 WITHOUT_SITUATIONS: dict[str, str] = {
-    "DR-1#c1": (
-        "one recording for every call alike, a start before its body runs and a done once "
-        "it returned; the text names no circumstance to tell apart"
-    ),
     "DR-1#c2": (
         "a property of the journal as a whole (it records nothing of its own), in no "
         "circumstance the text tells apart"

@@ -11,7 +11,7 @@ checks vary it:
   result; non-ASCII input and result; an empty result; a result of 40 UTF-8 bytes, the
   most the suite holds a note to showing whole; calls completed in two earlier chunks.
 * ¶3 (each interrupted call): cut after its body ran and before it did; interrupted two
-  chunks ago; a nested, non-ASCII input.
+  chunks ago; one cut in each of two chunks, both named; a nested, non-ASCII input.
 * ¶4 (an empty journal appends nothing): a turn with no tool activity, cut once and
   twice, and resumed after a restart.
 * ¶5 (a failed ledger read never blocks the recovery): one failed read, and a failed read

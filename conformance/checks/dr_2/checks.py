@@ -261,6 +261,12 @@ INTERRUPTIONS: dict[str, Resumed] = {
         (cut("after_tool_body", on="create_ticket"),),
         interrupted=(("create_ticket", NESTED),),
     ),
+    # "each call": two calls cut in two chunks, both named by the third chunk's note
+    "one-in-each-of-two-chunks": Resumed(
+        ((ticket(TICKET, "c1"),), (send(ANA, "c2"),)),
+        (cut("after_tool_body", on="create_ticket"), cut("after_tool_body", on="send_email")),
+        interrupted=(("create_ticket", TICKET), ("send_email", ANA)),
+    ),
 }
 
 

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from itertools import pairwise
 
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
-from adapters.trace import Trace
+from adapters.trace import RunRecord, Trace
 from conformance.toolkit import (
     RESUMING,
     ClauseSituation,
     Situation,
     cut_by,
+    dispatched,
     runs_by_turn,
     situation,
 )
@@ -35,6 +38,52 @@ def _resumed_after(cause: str) -> Situation:
     return reached
 
 
+#: A result too long to show whole: what "with a short result" has to shorten (the long
+#: result the checks play is about 12 KB).
+LONG_RESULT_BYTES = 4096
+
+
+def _before_a_resume(count: Callable[[list[RunRecord]], bool]) -> Situation:
+    """A run resumed its turn (on its own or by Continue) after earlier runs of the turn
+    for which ``count`` holds."""
+
+    def reached(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+        for runs in runs_by_turn(trace).values():
+            for position, run in enumerate(runs):
+                if run.cause in RESUMING and count(runs[:position]):
+                    return True
+        return False
+
+    return reached
+
+
+def _completed(runs: list[RunRecord]) -> list[object]:
+    """The results of the calls ``runs`` completed."""
+    return [
+        result.result
+        for run in runs
+        for one in run.passes
+        for result in one.results
+        if result.disposition == "executed"
+    ]
+
+
+def _interrupted(runs: list[RunRecord]) -> int:
+    """How many calls ``runs`` dispatched and were cut before they recorded a result."""
+    return sum(
+        1
+        for run in runs
+        if run.end in ("interrupted", "crashed")
+        for one in dispatched(run)
+        if one.disposition is None
+    )
+
+
+def _long(result: object) -> bool:
+    text = json.dumps(result, ensure_ascii=False, default=str)
+    return len(text.encode("utf-8")) > LONG_RESULT_BYTES
+
+
 SITUATIONS: tuple[ClauseSituation, ...] = (
     # ¶1: "after a soft timeout, a gateway timeout or a resumable transport error"
     situation(
@@ -50,17 +99,26 @@ SITUATIONS: tuple[ClauseSituation, ...] = (
         "a run resumed after a resumable transport error",
         _resumed_after("transport_error"),
     ),
+    # ¶2: "names each call that already completed, with a short result"
+    situation(
+        "DR-2#c2",
+        "a resume after several completed calls",
+        _before_a_resume(lambda runs: len(_completed(runs)) >= 2),
+    ),
+    situation(
+        "DR-2#c2",
+        "a resume after a completed call whose result is over 4 KB",
+        _before_a_resume(lambda runs: any(_long(result) for result in _completed(runs))),
+    ),
+    # ¶3: "names each call that was interrupted"
+    situation(
+        "DR-2#c3",
+        "a resume after several interrupted calls",
+        _before_a_resume(lambda runs: _interrupted(runs) >= 2),
+    ),
 )
 
 WITHOUT_SITUATIONS: dict[str, str] = {
-    "DR-2#c2": (
-        "one behaviour for every completed call alike (named, with a short result); the "
-        "text names no circumstance to tell apart"
-    ),
-    "DR-2#c3": (
-        "one behaviour for every interrupted call alike (named as of unknown outcome); the "
-        "text names no circumstance to tell apart"
-    ),
     "DR-2#c4": "one behaviour in one circumstance: a resume whose journal is empty",
     "DR-2#c5": (
         "one behaviour in one circumstance, a ledger read that fails when a run resumes, "

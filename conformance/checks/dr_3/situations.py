@@ -99,7 +99,49 @@ def _other_arguments(scenario: Scenario, trace: Trace, handshake: Handshake) -> 
     return False
 
 
+def _turns_in_order(trace: Trace) -> dict[str, list[list[RunRecord]]]:
+    """Each conversation's turns, in the order they first ran, each with its runs."""
+    found: dict[str, dict[str, list[RunRecord]]] = {}
+    for run in trace.runs():
+        found.setdefault(run.conversation, {}).setdefault(run.turn, []).append(run)
+    return {conversation: list(turns.values()) for conversation, turns in found.items()}
+
+
+def _first_turn_call(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A call was dispatched in a conversation's first turn."""
+    return any(
+        any(True for run in turns[0] for _ in dispatched(run))
+        for turns in _turns_in_order(trace).values()
+    )
+
+
+def _later_uninterrupted_turn_repeats_a_write(
+    scenario: Scenario, trace: Trace, handshake: Handshake
+) -> bool:
+    """A later turn that no interruption came before (none of its runs resumed it)
+    dispatched a write whose tool and input a write an earlier turn completed had: the
+    journal holds that completion, and nothing may change for this run."""
+    chosen = writes(scenario)
+    for turns in _turns_in_order(trace).values():
+        done: set[tuple[object, str]] = set()
+        for runs in turns:
+            fresh = not any(run.cause in RESUMING for run in runs)
+            mine = [one for run in runs for one in dispatched(run) if one.tool in chosen]
+            if fresh and done and any((one.tool, one.input) in done for one in mine):
+                return True
+            done |= {(one.tool, one.input) for one in mine if one.disposition == "executed"}
+    return False
+
+
 SITUATIONS: tuple[ClauseSituation, ...] = (
+    # ¶6: "A first-turn call sees an empty journal, and nothing changes for a run that was
+    # never interrupted"
+    situation("DR-3#c6", "a call in a conversation's first turn", _first_turn_call),
+    situation(
+        "DR-3#c6",
+        "a later turn, never interrupted, dispatching a write an earlier turn completed",
+        _later_uninterrupted_turn_repeats_a_write,
+    ),
     # ¶1: "capturing only the prior chunks of the same logical turn"
     situation(
         "DR-3#c1",
@@ -131,9 +173,5 @@ WITHOUT_SITUATIONS: dict[str, str] = {
     "DR-3#c5": (
         "one behaviour in one circumstance, two identical calls matching one completed "
         "entry, which every case of the clause plays"
-    ),
-    "DR-3#c6": (
-        "one circumstance, a run no interruption came before (a first turn's call sees an "
-        "empty journal, so nothing changes), which every case of the clause plays"
     ),
 }

@@ -15,10 +15,12 @@ __all__ = ["SITUATIONS", "WITHOUT_SITUATIONS"]
 ENDED_SHORT = ("interrupted", "failed", "crashed")
 
 
-def _continued_again(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
-    """One turn was resumed by Continue twice or more."""
+def _continued_past_the_cap(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """One turn was resumed by Continue more times than DR-5 ¶3 allows automatic
+    continuations (three): "any number of times" is what sets Continue apart from them,
+    and two choices of it would not show a runtime that counts it against their cap."""
     return any(
-        sum(1 for run in runs if run.cause == "continue") >= 2
+        sum(1 for run in runs if run.cause == "continue") > 3
         for runs in runs_by_turn(trace).values()
     )
 
@@ -43,7 +45,9 @@ def _two_stops(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
 
 SITUATIONS: tuple[ClauseSituation, ...] = (
     # ¶2: "Continue can be chosen any number of times"
-    situation("DR-6#c2", "Continue chosen again on a turn it continued", _continued_again),
+    situation(
+        "DR-6#c2", "Continue chosen more than three times on one turn", _continued_past_the_cap
+    ),
     # ¶3: "offered only for the conversation's newest stop"
     situation("DR-6#c3", "a conversation with an older stop beside its newest", _two_stops),
 )

@@ -12,6 +12,7 @@ from conformance.toolkit import (
     Situation,
     in_state,
     mapping,
+    read_from_the_implementation,
     scripted_entries,
     situation,
 )
@@ -76,6 +77,29 @@ def _held_across_a_restart(scenario: Scenario, trace: Trace, handshake: Handshak
     return False
 
 
+def _held_on_its_own_wire(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A turn was paused holding artifacts a run of it collected, and the wire read after
+    that step was the implementation's own (its turn API, or its own turn ids): "never
+    exposed on the wire" says nothing of a wire a harness assembled for itself."""
+    holding: set[tuple[str, str]] = set()
+    for step in trace.steps:
+        for run in step.runs:
+            if run.end == "paused" and _collected(run):
+                holding.add((run.conversation, run.turn))
+            elif run.end == "completed":
+                holding.discard((run.conversation, run.turn))
+        if (
+            holding
+            and read_from_the_implementation(step, handshake)
+            and any(
+                in_state(handshake, step.wire.get(conversation, {}).get(turn), "paused")
+                for conversation, turn in holding
+            )
+        ):
+            return True
+    return False
+
+
 def _asked_again_after_delivery(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
     """After a resume delivered what its turn held (it completed), the turn is answered,
     approved or continued again: where a second delivery would show."""
@@ -95,6 +119,13 @@ def _asked_again_after_delivery(scenario: Scenario, trace: Trace, handshake: Han
 SITUATIONS: tuple[ClauseSituation, ...] = (
     # ¶1: "held durably against the turn that produced them"
     situation("RT-TOOL-7#c1", "held artifacts across a restart", _held_across_a_restart),
+    # ¶1: "never exposed on the wire while they are held" (the implementation's own wire,
+    # as RT-TOOL-4 ¶3 reads "on the wire")
+    situation(
+        "RT-TOOL-7#c1",
+        "a turn holding artifacts read on the implementation's own wire",
+        _held_on_its_own_wire,
+    ),
     # ¶2: "prepends them to whatever the resumed run collected"
     situation(
         "RT-TOOL-7#c2",
