@@ -66,3 +66,14 @@ def harness_env() -> dict[str, str]:
     """The environment that lets a fresh interpreter import this repository's tests."""
     path = os.environ.get("PYTHONPATH")
     return {"PYTHONPATH": str(ROOT) if not path else f"{ROOT}{os.pathsep}{path}"}
+
+
+def committed_clauses(name: str = "reference") -> dict[str, dict[str, object]]:
+    """Every clause of the committed standing ``reports/NAME/standing.json``, by id: what
+    the slow tier holds equal to a fresh run, read here instead of running again."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "reports" / name / "standing.json"
+    standing = json.loads(path.read_text(encoding="utf-8"))
+    return {clause["id"]: clause for rule in standing["rules"] for clause in rule["clauses"]}

@@ -78,16 +78,6 @@ def test_a_clause_whose_situations_were_not_reached_does_not_conform(
     assert f"not reached: {', '.join(unreached)}" in page.replace("\\'", "'")
 
 
-def test_the_reference_reaches_every_situation_of_rt_tool_1_to_4(tmp_path: Path) -> None:
-    clauses = _clauses("reference", RULES, tmp_path)
-    declared = [clause for clause in clause_situations() if clause.split("#")[0] in RULES]
-    assert declared
-    for clause in declared:
-        assert clauses[clause]["standing"] == "conforms", clause
-        assert clauses[clause]["unreached"] == [], clause
-        assert clauses[clause]["situations"] == [s.words for s in clause_situations()[clause]]
-
-
 def test_a_trace_where_nothing_ran_reaches_no_situation() -> None:
     """A turn whose runtime ran no call, wrote no message and delivered nothing reaches
     none of the circumstances, even on a harness that claims every capability."""

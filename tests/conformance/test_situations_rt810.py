@@ -80,17 +80,6 @@ def test_a_clause_whose_node_never_met_its_situations_does_not_conform(
     assert f"not reached: {', '.join(unreached)}" in page
 
 
-def test_the_reference_reaches_every_situation_of_rt_tool_8_9_10(tmp_path: Path) -> None:
-    clauses = _clauses("reference", tuple(rule.rstrip("#") for rule in RULES), tmp_path)
-    declared = [clause for clause in clauses.values() if clause.get("situations")]
-    assert {clause["id"] for clause in declared} == {
-        clause for clause in clause_situations() if clause.startswith(RULES)
-    }
-    for clause in declared:
-        assert clause["standing"] == "conforms", clause["id"]
-        assert clause["unreached"] == [], clause["id"]
-
-
 def test_a_plain_call_reaches_only_what_it_plays() -> None:
     """A turn of one new, well-formed call with plain text, run once, reaches none of the
     situations the three rules name but the two it plays: each test is false where its
