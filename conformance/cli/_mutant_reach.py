@@ -42,53 +42,69 @@ ORDER_FILE = "order.json"
 _Tracer = Callable[[FrameType, str, Any], Any]
 
 
+class _Recorder:
+    """What the tracer has seen: the rules and the case running now, and for each line
+    (file, number) the rules whose cases ran it and the first cases that did."""
+
+    def __init__(self) -> None:
+        self.rules: tuple[str, ...] = (EVERY_RULE,)
+        self.case: str | None = None
+        self.reach: dict[tuple[str, int], set[str]] = {}
+        self.order: dict[tuple[str, int], dict[str, None]] = {}
+
+    def note(self, frame: FrameType) -> None:
+        body = not frame.f_code.co_flags & inspect.CO_NEWLOCALS  # a module or class body
+        where = (frame.f_code.co_filename, frame.f_lineno)
+        self.reach.setdefault(where, set()).update((EVERY_RULE,) if body else self.rules)
+        if self.case is not None:
+            ran = self.order.setdefault(where, {})
+            if len(ran) < ORDER_CASES:
+                ran[self.case] = None
+
+    def write(self, root: str, into: Path) -> None:
+        """The reach map to ``into``, the order map beside it."""
+        rules = {
+            where: [EVERY_RULE] if EVERY_RULE in found else sorted(found)
+            for where, found in self.reach.items()
+        }
+        _write(rules, root, into)
+        cases = {where: list(found) for where, found in self.order.items()}
+        _write(cases, root, into.with_name(ORDER_FILE))
+
+
 @contextmanager
 def recording(package: Path, into: Path) -> Iterator[None]:
     """Within the block, record which rules' cases run each line of the Python files
-    under ``package``; write the map to ``into`` (``{"module.py": {"line": [rules]}}``)."""
+    under ``package``; write the map to ``into`` (``{"module.py": {"line": [rules]}}``),
+    and which cases ran it beside it (:data:`ORDER_FILE`)."""
     from conformance._pytest import SuiteState
     from conformance.cases import rules_of
     from conformance.hunt import INVARIANTS
 
     hunted = rules_of(clause for invariant in INVARIANTS for clause in invariant.clauses)
-
     root = str(package.resolve()) + "/"
-    current: list[tuple[str, ...]] = [(EVERY_RULE,)]
-    case_now: list[str | None] = [None]
-    reach: dict[tuple[str, int], set[str]] = {}
-    order: dict[tuple[str, int], dict[str, None]] = {}
-
-    def note(frame: FrameType) -> None:
-        body = not frame.f_code.co_flags & inspect.CO_NEWLOCALS  # a module or class body
-        rules = (EVERY_RULE,) if body else current[0]
-        where = (frame.f_code.co_filename, frame.f_lineno)
-        reach.setdefault(where, set()).update(rules)
-        if case_now[0] is not None:
-            ran = order.setdefault(where, {})
-            if len(ran) < ORDER_CASES:
-                ran[case_now[0]] = None
+    seen = _Recorder()
 
     def local(frame: FrameType, event: str, arg: object) -> _Tracer:
         if event == "line":
-            note(frame)
+            seen.note(frame)
         return local
 
     def calls(frame: FrameType, event: str, arg: object) -> _Tracer | None:
         if event == "call" and frame.f_code.co_filename.startswith(root):
-            note(frame)
+            seen.note(frame)
             return local
         return None
 
     original = SuiteState.execute
 
     def execute(self: SuiteState, case: Any) -> Any:
-        current[0] = hunted if case.kind == "hunt" else tuple(case.rules)
-        case_now[0] = None if case.kind == "hunt" else case.id
+        seen.rules = hunted if case.kind == "hunt" else tuple(case.rules)
+        seen.case = None if case.kind == "hunt" else case.id
         try:
             return original(self, case)
         finally:
-            current[0] = (EVERY_RULE,)
-            case_now[0] = None
+            seen.rules, seen.case = (EVERY_RULE,), None
 
     SuiteState.execute = execute  # type: ignore[method-assign]
     threading.settrace(calls)
@@ -99,14 +115,7 @@ def recording(package: Path, into: Path) -> Iterator[None]:
         sys.settrace(None)
         threading.settrace(None)
         SuiteState.execute = original  # type: ignore[method-assign]
-        shown = {
-            where: [EVERY_RULE] if EVERY_RULE in rules else sorted(rules)
-            for where, rules in reach.items()
-        }
-        _write({where: shown[where] for where in reach}, root, into)
-        _write(
-            {where: list(cases) for where, cases in order.items()}, root, into.with_name(ORDER_FILE)
-        )
+        seen.write(root, into)
 
 
 def _write(found: dict[tuple[str, int], list[str]], root: str, into: Path) -> None:

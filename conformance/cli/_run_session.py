@@ -310,17 +310,22 @@ def _pytest_args(args: argparse.Namespace, report_dir: Path, levels: tuple[str, 
     for option, value in valued:
         if value is not None and value != "":
             out += [option, str(value)]
-    if args.no_hunt:
-        out.append("--rttool-no-hunt")
-    if getattr(args, "exitfirst", False):
-        out.append("--exitfirst")
+    out += _flags(args)
     for level in levels:
         out += ["--rttool-gate", level]
     if args.workers > 1:
         out += ["-n", str(args.workers)]
-    if args.quiet:
-        out += ["--rttool-quiet"]
     return out
+
+
+def _flags(args: argparse.Namespace) -> list[str]:
+    """The run's on/off options, as the plugin and pytest take them."""
+    chosen = {
+        "--rttool-no-hunt": args.no_hunt,
+        "--exitfirst": getattr(args, "exitfirst", False),
+        "--rttool-quiet": args.quiet,
+    }
+    return [flag for flag, on in chosen.items() if on]
 
 
 def _distributed_pytest_args(args: argparse.Namespace) -> list[tuple[str, object]]:

@@ -11,7 +11,7 @@ import pytest
 
 from mutation._catalogue import Mutant, enumerate_mutants, load_modules
 from mutation._execute import EXIT_UNDRIVABLE, HuntPlan, Outcome, Status, Workspace
-from mutation._reach import Reach, load_reach, rules_reaching
+from mutation._reach import Reach, cases_reaching, load_order, load_reach, rules_reaching
 from mutation._run import baseline, run_mutants
 from mutation._warm import SERVER_COMMAND, WarmParent, WarmPool
 
@@ -74,6 +74,9 @@ def test_forked_and_spawned_runs_end_alike(tmp_path: Path) -> None:
     forked, reach = _run(chosen, sources, tmp_path / "forked", warm=True)
     # The journal's mutant is judged by the cases of the one rule that runs its line.
     assert rules_reaching(reach, by_id[KILLED[1]]) == ("DR-1",)
+    # ... and the cases that ran it, recorded beside the map, go first in its run.
+    first = cases_reaching(load_order(tmp_path / "forked" / "order.json"), by_id[KILLED[1]])
+    assert first and all(case.startswith("DR-1#") for case in first)
     statuses = {outcome.mutant_id: outcome.status for outcome in forked}
     assert statuses == {
         KILLED[0]: Status.KILLED,
