@@ -6,6 +6,7 @@ import functools
 import os
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from adapters import Driver, connect
@@ -76,4 +77,28 @@ def committed_clauses(name: str = "reference") -> dict[str, dict[str, object]]:
 
     path = Path(__file__).resolve().parents[2] / "reports" / name / "standing.json"
     standing = json.loads(path.read_text(encoding="utf-8"))
+    return {clause["id"]: clause for rule in standing["rules"] for clause in rule["clauses"]}
+
+
+def run_clauses(spec: str, only: Iterable[str], tmp_path: Path) -> dict[str, dict[str, object]]:
+    """Every clause of the standing ``rttool run --impl SPEC --only ... --no-hunt`` writes
+    (into ``tmp_path/out``), by id: what a test of a small harness's verdicts reads."""
+    import json
+
+    out = tmp_path / "out"
+    chosen = [arg for one in only for arg in ("--only", one)]
+    done = rttool(
+        "run",
+        "--impl",
+        spec,
+        *chosen,
+        "--no-hunt",
+        "--report-dir",
+        str(out),
+        "-q",
+        cwd=tmp_path,
+        env=harness_env(),
+    )
+    assert done.returncode in (0, 1), done.stderr
+    standing = json.loads((out / "standing.json").read_text(encoding="utf-8"))
     return {clause["id"]: clause for rule in standing["rules"] for clause in rule["clauses"]}

@@ -11,12 +11,11 @@ each of these clauses was reported as conforming."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from tests.conformance._support import committed_clauses, harness_env, rttool
+from tests.conformance._support import committed_clauses, run_clauses
 from tests.conformance.unreached_dr import create
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestAssertRewriteWarning")
@@ -28,23 +27,7 @@ CLAUSES = ("DR-2#c1", "DR-4#c1", "DR-5#c5")
 
 
 def _clauses(spec: str, clauses: tuple[str, ...], tmp_path: Path) -> dict[str, dict[str, object]]:
-    out = tmp_path / "out"
-    only = [arg for clause in clauses for arg in ("--only", clause)]
-    done = rttool(
-        "run",
-        "--impl",
-        spec,
-        *only,
-        "--no-hunt",
-        "--report-dir",
-        str(out),
-        "-q",
-        cwd=tmp_path,
-        env=harness_env(),
-    )
-    assert done.returncode in (0, 1), done.stderr
-    standing = json.loads((out / "standing.json").read_text(encoding="utf-8"))
-    found = {c["id"]: c for rule in standing["rules"] for c in rule["clauses"]}
+    found = run_clauses(spec, clauses, tmp_path)
     assert set(clauses) <= set(found)
     return {clause: found[clause] for clause in clauses}
 

@@ -8,14 +8,13 @@ Before situations were recorded, each of these clauses was reported as conformin
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from conformance.report import CheckResult, ClauseResult, clause_standing
 from conformance.report._labels import situations_phrase
-from tests.conformance._support import harness_env, rttool
+from tests.conformance._support import run_clauses
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestAssertRewriteWarning")
 
@@ -24,28 +23,8 @@ CLAUSES = ("RT-TOOL-2#c2", "RT-TOOL-4#c2", "RT-TOOL-6#c6")
 
 
 def _clauses(spec: str, tmp_path: Path) -> dict[str, dict[str, object]]:
-    out = tmp_path / "out"
-    only = [arg for clause in CLAUSES for arg in ("--only", clause)]
-    done = rttool(
-        "run",
-        "--impl",
-        spec,
-        *only,
-        "--no-hunt",
-        "--report-dir",
-        str(out),
-        "-q",
-        cwd=tmp_path,
-        env=harness_env(),
-    )
-    assert done.returncode in (0, 1), done.stderr
-    standing = json.loads((out / "standing.json").read_text(encoding="utf-8"))
-    return {
-        clause["id"]: clause
-        for rule in standing["rules"]
-        for clause in rule["clauses"]
-        if clause["id"] in CLAUSES
-    }
+    found = run_clauses(spec, CLAUSES, tmp_path)
+    return {clause: found[clause] for clause in CLAUSES}
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,6 @@ tests to the circumstance: a call is judged by the invocation its tool played.""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,7 @@ from adapters.scenario import Scenario, StartTurn
 from adapters.trace import PassRecord, RunRecord, StepRecord, ToolResultRecord, Trace
 from conformance.situations import clause_situations
 from conformance.toolkit import failure, link, output, tool
-from tests.conformance._support import harness_env, rttool
+from tests.conformance._support import run_clauses
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestAssertRewriteWarning")
 
@@ -32,22 +31,7 @@ RULES = ("RT-TOOL-1", "RT-TOOL-2", "RT-TOOL-3", "RT-TOOL-4")
 
 
 def _clauses(spec: str, only: tuple[str, ...], tmp_path: Path) -> dict[str, dict[str, object]]:
-    out = tmp_path / "out"
-    done = rttool(
-        "run",
-        "--impl",
-        spec,
-        *(arg for one in only for arg in ("--only", one)),
-        "--no-hunt",
-        "--report-dir",
-        str(out),
-        "-q",
-        cwd=tmp_path,
-        env=harness_env(),
-    )
-    assert done.returncode in (0, 1), done.stderr
-    standing = json.loads((out / "standing.json").read_text(encoding="utf-8"))
-    return {clause["id"]: clause for rule in standing["rules"] for clause in rule["clauses"]}
+    return run_clauses(spec, only, tmp_path)
 
 
 @pytest.mark.parametrize(

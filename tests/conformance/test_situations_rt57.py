@@ -10,12 +10,11 @@ as conforming on that harness."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from tests.conformance._support import committed_clauses, harness_env, rttool
+from tests.conformance._support import committed_clauses, run_clauses
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestAssertRewriteWarning")
 
@@ -24,22 +23,7 @@ RULES = ("RT-TOOL-5", "RT-TOOL-6", "RT-TOOL-7")
 
 
 def _clauses(spec: str, only: tuple[str, ...], tmp_path: Path) -> dict[str, dict[str, object]]:
-    out = tmp_path / "out"
-    done = rttool(
-        "run",
-        "--impl",
-        spec,
-        *(arg for one in only for arg in ("--only", one)),
-        "--no-hunt",
-        "--report-dir",
-        str(out),
-        "-q",
-        cwd=tmp_path,
-        env=harness_env(),
-    )
-    assert done.returncode in (0, 1), done.stderr
-    standing = json.loads((out / "standing.json").read_text(encoding="utf-8"))
-    return {clause["id"]: clause for rule in standing["rules"] for clause in rule["clauses"]}
+    return run_clauses(spec, only, tmp_path)
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,6 @@ and a turn of one plain call reaches only the two it plays."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,7 @@ from adapters.scenario import Scenario, StartTurn
 from adapters.trace import Trace
 from conformance.situations import clause_situations
 from conformance.toolkit import call, calls, reached_situations, say, tool
-from tests.conformance._support import harness_env, reference_driver, rttool
+from tests.conformance._support import reference_driver, run_clauses
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestAssertRewriteWarning")
 
@@ -29,22 +28,7 @@ RULES = ("RT-TOOL-8#", "RT-TOOL-9#", "RT-TOOL-10#")
 
 
 def _clauses(spec: str, only: tuple[str, ...], tmp_path: Path) -> dict[str, dict[str, object]]:
-    out = tmp_path / "out"
-    done = rttool(
-        "run",
-        "--impl",
-        spec,
-        *(arg for one in only for arg in ("--only", one)),
-        "--no-hunt",
-        "--report-dir",
-        str(out),
-        "-q",
-        cwd=tmp_path,
-        env=harness_env(),
-    )
-    assert done.returncode in (0, 1), done.stderr
-    standing = json.loads((out / "standing.json").read_text(encoding="utf-8"))
-    return {clause["id"]: clause for rule in standing["rules"] for clause in rule["clauses"]}
+    return run_clauses(spec, only, tmp_path)
 
 
 @pytest.mark.parametrize(
