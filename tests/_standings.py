@@ -5,11 +5,14 @@ the framework), so a test that needs to know what the suite says of a harness re
 from the run ``tests/test_committed_standings.py`` makes anyway, rather than starting a
 run of its own.  Under xdist a session is a worker's: the tests sharing a run are put in
 one ``xdist_group`` (:func:`group`), which ``make slow`` (``--dist loadgroup``) sends to
-one worker.
+one worker.  Should the scheduler split a group (a pytest-xdist that loses its groups
+does so silently), the second worker to make the same standing fails its tests instead
+of quietly making the run again: :func:`claim_run`.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,7 +23,7 @@ import pytest
 from conformance.publish import COMMITTED, Checkout, Committed, make_standing
 from tests._tiers import slow_only
 
-__all__ = ["CHECKOUT", "FreshStanding", "group", "make_fresh_standings"]
+__all__ = ["CHECKOUT", "FreshStanding", "claim_run", "group", "make_fresh_standings"]
 
 CHECKOUT = Checkout(Path(__file__).resolve().parents[1])
 
@@ -38,6 +41,22 @@ def group(name: str) -> pytest.MarkDecorator:
     return pytest.mark.xdist_group(f"standing-{name}")
 
 
+def claim_run(shared: Path, name: str, worker: str) -> None:
+    """Claim, for ``worker``, the one fresh run of ``name`` in the session whose workers
+    share ``shared``; raise if another worker of that session made it already."""
+    marker = shared / f"fresh-standing-{name}.worker"
+    try:
+        with marker.open("x", encoding="utf-8") as claimed:
+            claimed.write(worker)
+    except FileExistsError:
+        other = marker.read_text(encoding="utf-8")
+        raise RuntimeError(
+            f"the fresh standing of {name} was already made by worker {other}: its tests "
+            f"were split across workers, so the run would be made twice (run the slow "
+            f"tier with --dist loadgroup, on a pytest-xdist that keeps its groups)"
+        ) from None
+
+
 def make_fresh_standings(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Callable[[str], FreshStanding]:
@@ -52,6 +71,9 @@ def make_fresh_standings(
             pytest.skip(f"{name}: {', '.join(missing)} not installed ({entry.install})")
         if name not in made:
             slow_only(f"a whole-suite run against {name}")
+            worker = os.environ.get("PYTEST_XDIST_WORKER")
+            if worker is not None:  # the workers of one session share the parent folder
+                claim_run(tmp_path_factory.getbasetemp().parent, name, worker)
             folder = tmp_path_factory.mktemp(f"standing-{name}")
             try:
                 made[name] = FreshStanding(

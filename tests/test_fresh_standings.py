@@ -27,6 +27,8 @@ def _counting(
 
     monkeypatch.setattr(_standings, "make_standing", make_standing)
     monkeypatch.setattr(_standings, "slow_only", lambda what: None)
+    # This session's workers are not the ones whose claims these tests are about.
+    monkeypatch.setattr(_standings, "claim_run", lambda shared, name, worker: None)
     return runs
 
 
@@ -58,3 +60,33 @@ def test_the_whole_suite_run_is_refused_in_a_fast_test(
     fresh = _standings.make_fresh_standings(tmp_path_factory)
     with pytest.raises(pytest.fail.Exception, match="runs only in a test marked"):
         fresh("reference")
+
+
+def test_a_second_worker_making_the_same_standing_is_refused(tmp_path: Path) -> None:
+    """Two workers of one session each making the same run means the group was split:
+    the second one fails, naming the first, rather than run the whole suite again."""
+    _standings.claim_run(tmp_path, "langgraph", "gw0")
+    _standings.claim_run(tmp_path, "adk", "gw1")  # another standing: its own claim
+    with pytest.raises(RuntimeError, match="already made by worker gw0: its tests were split"):
+        _standings.claim_run(tmp_path, "langgraph", "gw1")
+
+
+@pytest.mark.slow  # starts two pytest workers
+def test_loadgroup_keeps_a_group_on_one_worker(pytester: pytest.Pytester) -> None:
+    """The slow tier's scheduling keeps what it promises: every test of one group runs on
+    one worker (a pytest-xdist that loses its groups would spread them)."""
+    pytester.makepyfile(
+        test_grouped="""
+        import pytest
+
+        @pytest.mark.xdist_group("one")
+        @pytest.mark.parametrize("i", range(8))
+        def test_in_the_group(i):
+            pass
+        """
+    )
+    ran = pytester.runpytest_subprocess("-n", "2", "--dist", "loadgroup", "-v", "-p", "xdist")
+    ran.assert_outcomes(passed=8)
+    # Each result line of a verbose run names its worker: "[gw0] ... PASSED test_..."
+    workers = {line.split()[0] for line in ran.outlines if "PASSED test_grouped" in line}
+    assert len(workers) == 1 and workers <= {"[gw0]", "[gw1]"}, workers

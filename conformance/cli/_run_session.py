@@ -26,6 +26,11 @@ if TYPE_CHECKING:
 __all__ = ["RunOutcome", "execute"]
 
 _STORAGE = "HYPOTHESIS_STORAGE_DIRECTORY"
+# pytest loads no plugin of an installed package unless asked for by name (-p)
+_NO_AUTOLOAD = "PYTEST_DISABLE_PLUGIN_AUTOLOAD"
+#: the pytest plugins a suite run loads: rttool's own, hypothesis's (the hunt) and
+#: pytest-xdist's (workers, shards)
+_SUITE_PLUGINS = ("conformance.plugin", "_hypothesis_pytestplugin", "xdist.plugin")
 _EXIT_UNDRIVABLE = 3
 _EXIT_USAGE = 2
 _EXIT_INTERRUPTED = 130
@@ -185,9 +190,14 @@ def _session(
     from conformance.cli._session import RunProgress, SessionResult
 
     # The hunt's example database and hypothesis's own caches live with the reports,
-    # never in the working tree (unless the user chose a place), for this run only.
-    saved = os.environ.get(_STORAGE)
+    # never in the working tree (unless the user chose a place), for this run only.  The
+    # session loads only the plugins the suite names (_SUITE_PLUGINS), never every pytest
+    # plugin installed beside it: another package's plugin could change how cases run,
+    # and one (LangSmith's, which the LangGraph extra installs) costs a second of import
+    # in every run and in every worker.
+    saved = {name: os.environ.get(name) for name in (_STORAGE, _NO_AUTOLOAD)}
     os.environ.setdefault(_STORAGE, str(report_dir / ".hypothesis"))
+    os.environ[_NO_AUTOLOAD] = "1"
     finished = SessionResult()
     plugins = [finished.plugin()]
     try:
@@ -197,8 +207,11 @@ def _session(
                 plugins.append(RunProgress(progress).plugin())
             code = pytest.main(_pytest_args(args, report_dir, levels), plugins=plugins)
     finally:
-        if saved is None:
-            os.environ.pop(_STORAGE, None)
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
     return finished, int(code)
 
 
@@ -294,6 +307,8 @@ def _pytest_args(args: argparse.Namespace, report_dir: Path, levels: tuple[str, 
     from conformance._pytest import SUITE_MODULE
 
     out = [str(SUITE_MODULE), "-p", "no:cacheprovider", "-p", "no:terminal"]
+    for plugin in _SUITE_PLUGINS:
+        out += ["-p", plugin]
     out += ["--rootdir", str(SUITE_MODULE.parent), "-c", os.devnull]
     out += ["--rttool-impl", args.impl, "--rttool-report-dir", str(report_dir)]
     out += ["--rttool-timeout", str(args.timeout)]

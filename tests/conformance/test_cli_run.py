@@ -71,6 +71,37 @@ def test_a_run_tries_the_named_cases_first_and_may_stop_at_the_first_failure(
     assert rt9 and all("stopped at its first failing case" in c["message"] for c in rt9)
 
 
+def test_a_run_loads_no_pytest_plugin_it_does_not_name(tmp_path: Path) -> None:
+    """A suite run is the suite's alone: a pytest plugin another installed package
+    declares (here one that would fail every case, and leave a mark on import) is never
+    loaded, while the run still judges its cases (its own plugins are named)."""
+    site = tmp_path / "site"
+    (site / "intruder-1.0.dist-info").mkdir(parents=True)
+    (site / "intruder-1.0.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: intruder\nVersion: 1.0\n", encoding="utf-8"
+    )
+    (site / "intruder-1.0.dist-info" / "entry_points.txt").write_text(
+        "[pytest11]\nintruder = intruder_plugin\n", encoding="utf-8"
+    )
+    mark = tmp_path / "imported"
+    (site / "intruder_plugin.py").write_text(
+        f"from pathlib import Path\nPath({str(mark)!r}).write_text('yes')\n"
+        "def pytest_runtest_call(item):\n    raise AssertionError('intruder')\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    done = rttool(
+        "run", "--only", "RT-TOOL-1#c1", "--no-hunt", "--report-dir", str(out), "-q",
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(site)},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not mark.exists()
+    standing = json.loads((out / "standing.json").read_text(encoding="utf-8"))
+    checks = [c for r in standing["rules"] for cl in r["clauses"] for c in cl["checks"]]
+    assert checks and all(check["outcome"] == "passed" for check in checks)
+
+
 def test_an_undrivable_run_leaves_a_junit_error_without_credentials(tmp_path: Path) -> None:
     out = tmp_path / "out"
     done = rttool(

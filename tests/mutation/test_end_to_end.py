@@ -66,7 +66,7 @@ def test_a_run_scores_real_mutants_and_leaves_the_tree_alone(tmp_path: Path) -> 
             "--out",
             str(out),
             "--jobs",
-            "2",
+            "1",  # one mutant runs: a second job would only share the slow tier's cores
             "--hunt-examples",
             "10",
         ],
