@@ -17,7 +17,17 @@ from adapters.scenario import Answer, Bounds, Scenario, StartTurn
 from adapters.trace import Trace
 from conformance.hunt import INVARIANTS, Budget, hunt, steps_summary
 from conformance.hunt.strategies import CANARY_PREFIX, scenarios
-from conformance.toolkit import ask, call, calls, output, say, scenario, tool
+from conformance.toolkit import (
+    ask,
+    call,
+    calls,
+    failure,
+    mapping,
+    output,
+    say,
+    scenario,
+    tool,
+)
 from tests.conformance._support import reference_driver
 
 FULL = reference_driver().handshake()
@@ -168,6 +178,53 @@ def test_prose_leak_and_bound_invariants_catch_doctored_traces() -> None:
     by_name = {i.name: i for i in INVARIANTS}
     assert by_name["no-prose-leak"].judge(made, doctored, FULL) is not None
     assert by_name["held-within-bound"].judge(made, doctored, FULL) is not None
+
+
+def _id_reused_in_a_later_turn(later_items: object) -> tuple[Scenario, Trace]:
+    """Call ``d1`` executes in turn t1; turn t2 sends ``d1`` again, first with the items
+    ``later_items``, then (after an answer) with the items it ran with in t1."""
+    schema = {"type": "object", "properties": {"items": {"type": "array"}}}
+    made = scenario(
+        "reused-id",
+        tools=[tool("delta", failure("refused"), schema=schema)],
+        model=[
+            calls(call("delta", {"items": [1]}, "d1")),
+            say("done"),
+            calls(call("delta", {"items": later_items}, "d1")),
+            ask(),
+            calls(call("delta", {"items": [1]}, "d1")),
+            say("done"),
+        ],
+        steps=[StartTurn("t1"), StartTurn("t2"), Answer("t2")],
+    )
+    trace = reference_driver().run(made)
+    assert isinstance(trace, Trace)
+    return made, trace
+
+
+def _repeat_message_changed(trace: Trace) -> Trace:
+    """A copy of ``trace`` whose last pass re-emits a tool message nothing stored."""
+    last = trace.steps[-1]
+    run = last.runs[0]
+    one = run.passes[-1]
+    messages = tuple({**mapping(m), "content": "Error: made up"} for m in one.tool_messages)
+    passes = (*run.passes[:-1], dataclasses.replace(one, tool_messages=messages))
+    step = dataclasses.replace(last, runs=(dataclasses.replace(run, passes=passes),))
+    return dataclasses.replace(trace, steps=(*trace.steps[:-1], step))
+
+
+def test_a_repeat_of_a_call_refused_in_its_turn_is_not_judged_by_an_earlier_turn() -> None:
+    """An id executed in t1 and first handled in t2 with arguments refused: a guard kept
+    per turn re-emits t2's refusal for the repeat, not t1's stored result, and either is
+    what the rules allow.  Where t2 executed the id itself, a repeat is still judged."""
+    invariant = next(i for i in INVARIANTS if i.name == "repeat-re-emitted")
+    made, trace = _id_reused_in_a_later_turn("not json")
+    repeat = trace.steps[-1].runs[0].passes[-1].results[0]
+    assert repeat.disposition == "skipped", repeat
+    assert invariant.judge(made, trace, FULL) is None
+    made, trace = _id_reused_in_a_later_turn([2])
+    assert invariant.judge(made, trace, FULL) is None
+    assert invariant.judge(made, _repeat_message_changed(trace), FULL) is not None
 
 
 def test_steps_summary_is_one_line() -> None:

@@ -2,9 +2,10 @@
 
 The guard's scope is the turn: every protocol run of a turn is one run in RT-TOOL-9's
 sense (docs/interpretations.md#guard-scope).  What the rules leave open is never judged:
-a call id repeated inside one batch, a repeat of an unwired or declined call, an id
-reused in a later turn, and identifiers of a doubtful kind (an empty or blank string, a
-number), which a runtime may treat as identifiers or as none.
+a call id repeated inside one batch, a repeat of an unwired or declined call or of one
+whose arguments were refused, an id reused in a later turn, and identifiers of a
+doubtful kind (an empty or blank string, a number), which a runtime may treat as
+identifiers or as none.
 """
 
 from __future__ import annotations
@@ -155,6 +156,12 @@ def repeat_re_emitted(scenario: Scenario, trace: Trace, handshake: Handshake) ->
     # executed it twice, since which of them the record keeps is the runtime's
     # (docs/interpretations.md#same-batch-repeats).
     stored: dict[tuple[str, ...], list[tuple[object, object]]] = {}
+    # Per turn, the call ids whose first handling there did not run the tool (an unwired
+    # tool, arguments refused, a declined call, a journal's answer).  Whether that
+    # handling is recorded is the runtime's choice, so a repeat of it is not judged, even
+    # where an earlier turn executed the id: a guard kept per turn re-emits its own turn's
+    # record, not the earlier turn's (docs/interpretations.md#guard-scope).
+    unexecuted: set[tuple[str, ...]] = set()
     for seen in seen_passes(trace):
         messages = [
             (mapping(m).get("tool_call_id"), mapping(m).get("content"))
@@ -174,7 +181,11 @@ def repeat_re_emitted(scenario: Scenario, trace: Trace, handshake: Handshake) ->
             if result.disposition == "executed":
                 for key in keys:
                     fresh.setdefault(key, []).extend((success, c) for c in sent or [None])
-            elif result.disposition == "skipped" and any(k in stored or k in fresh for k in keys):
+            elif result.disposition != "skipped":
+                unexecuted.add(keys[0])
+            elif keys[0] in unexecuted and keys[0] not in stored and keys[0] not in fresh:
+                continue
+            elif any(k in stored or k in fresh for k in keys):
                 repeats += 1
                 # A repeat inside the batch re-emits what this pass just stored.
                 candidates = [c for k in keys for c in fresh.get(k, []) + stored.get(k, [])]
