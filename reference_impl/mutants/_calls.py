@@ -140,6 +140,22 @@ class _NonJsonAcceptedAsJson(Normalizer):
             return json.loads(quoted, parse_constant=_null, parse_float=_finite_or_none)
 
 
+class _DecodedArgumentParsedAgain(Normalizer):
+    def decode_json(self, value: object, declared: set[str]) -> object:
+        if not isinstance(value, str) and declared & _SHAPES:
+            # A list or map already sent is handed to the parser too: a TypeError.
+            return self.parse_json(value)  # type: ignore[arg-type]
+        return super().decode_json(value, declared)
+
+
+class _UnparsableArgumentFailsRun(Normalizer):
+    def parse_json(self, text: str) -> object:
+        try:
+            return super().parse_json(text)
+        except ValueError as err:
+            raise RuntimeError("an argument is not JSON") from err  # escapes the run
+
+
 class _PlainTextTrimmed(Normalizer):
     def decode_text(self, text: str) -> str:
         return super().decode_text(text).strip()  # a clean-up the rule does not allow
@@ -224,6 +240,20 @@ MUTANTS = (
         ("RT-TOOL-8#c3",),
         "text JSON does not parse (NaN, Infinity, single quotes) is decoded leniently",
         with_node(normalizer=_NonJsonAcceptedAsJson),
+    ),
+    Mutant(
+        "decoded-argument-parsed-again",
+        ("RT-TOOL-8#c3",),
+        "a list or map sent for an `array` or `object` parameter is parsed as JSON text, "
+        "which fails the run",
+        with_node(normalizer=_DecodedArgumentParsedAgain),
+    ),
+    Mutant(
+        "unparsable-argument-fails-the-run",
+        ("RT-TOOL-8#c3",),
+        "a string for an `array` or `object` parameter that does not parse as JSON fails "
+        "the run instead of passing through",
+        with_node(normalizer=_UnparsableArgumentFailsRun),
     ),
     Mutant(
         "plain-text-whitespace-trimmed",

@@ -141,6 +141,11 @@ PASSED_THROUGH: dict[str, Reconcile] = {
         {"a": "not json", "b": "[1,", "c": "{'a': 1}", "d": "", "e": "[1] x", "f": '{"a": 1,}'},
         {"a": "not json", "b": "[1,", "c": "{'a': 1}", "d": "", "e": "[1] x", "f": '{"a": 1,}'},
     ),
+    "already-decoded": Reconcile(
+        _schema(tags="array", meta="object"),
+        {"tags": ["a"], "meta": {"k": 1}},
+        {"tags": ["a"], "meta": {"k": 1}},
+    ),
     "special-numbers": Reconcile(
         _schema(a="array", b="object", c="array", d="array", e="array"),
         {"a": "[NaN]", "b": '{"x": Infinity}', "c": "NaN", "d": "[-Infinity]", "e": "[1e999]"},
