@@ -67,6 +67,12 @@ class _RepeatLeftOutOfOutcome(ToolNode):
         return super().outcome([r for r in results if r["disposition"] != "skipped"])
 
 
+class _FailuresHiddenByASuccess(ToolNode):
+    def outcome(self, results: list[dict[str, object]]) -> dict[str, object]:
+        counted = super().outcome(results)
+        return {**counted, "failed": 0} if counted["succeeded"] else counted
+
+
 class _RepeatMessageDropped(ToolNode):
     def run_pass(self, ctx: PassContext, batch: list[object]) -> PassResult:
         result = super().run_pass(ctx, batch)
@@ -112,6 +118,13 @@ class _CallWithoutIdGuardedByContent(ToolNode):
         with ctx.store.transaction() as conn:
             self.record(conn, ctx, keyed, message, self.kept(result))
         return disposition, result, message, arguments
+
+
+class _NumericCallIdFailsRun(ToolNode):
+    def call_id(self, value: object) -> str | None:
+        if isinstance(value, int) and not isinstance(value, bool):
+            raise TypeError(f"call identifier {value!r} is not text")  # escapes the run
+        return super().call_id(value)
 
 
 class _JsonDecodedRegardlessOfSchema(Normalizer):
@@ -212,6 +225,12 @@ MUTANTS = (
         with_node(_RepeatLeftOutOfOutcome),
     ),
     Mutant(
+        "failures-hidden-by-a-success",
+        ("RT-TOOL-9#c2",),
+        "a batch's outcome counts no failures once one of its calls succeeded",
+        with_node(_FailuresHiddenByASuccess),
+    ),
+    Mutant(
         "repeat-message-dropped",
         ("RT-TOOL-9#c3",),
         "a skipped repeat's stored tool message is dropped instead of re-emitted",
@@ -228,6 +247,12 @@ MUTANTS = (
         ("RT-TOOL-9#c5",),
         "a call without an identifier is guarded by its name and arguments",
         with_node(_CallWithoutIdGuardedByContent),
+    ),
+    Mutant(
+        "numeric-call-id-fails-the-run",
+        ("RT-TOOL-9#c5",),
+        "a call whose identifier is a number fails the run instead of running",
+        with_node(_NumericCallIdFailsRun),
     ),
     Mutant(
         "json-decoded-regardless-of-schema",
