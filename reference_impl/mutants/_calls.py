@@ -9,6 +9,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import replace
 
+from adapters.limits import TooDeep
 from reference_impl.journal import signature
 from reference_impl.mutants._model import Mutant, with_node
 from reference_impl.normalize import Normalizer
@@ -169,6 +170,14 @@ class _UnparsableArgumentFailsRun(Normalizer):
             raise RuntimeError("an argument is not JSON") from err  # escapes the run
 
 
+class _TooDeepArgumentFailsRun(Normalizer):
+    def parse_json(self, text: str) -> object:
+        try:
+            return super().parse_json(text)
+        except TooDeep as err:
+            raise RuntimeError("an argument nests too deep") from err  # escapes the run
+
+
 class _PlainTextTrimmed(Normalizer):
     def decode_text(self, text: str) -> str:
         return super().decode_text(text).strip()  # a clean-up the rule does not allow
@@ -279,6 +288,13 @@ MUTANTS = (
         "a string for an `array` or `object` parameter that does not parse as JSON fails "
         "the run instead of passing through",
         with_node(normalizer=_UnparsableArgumentFailsRun),
+    ),
+    Mutant(
+        "too-deep-argument-fails-the-run",
+        ("RT-TOOL-8#c3",),
+        "a JSON string nested past the protocol's nesting limit fails the run instead of "
+        "passing through",
+        with_node(normalizer=_TooDeepArgumentFailsRun),
     ),
     Mutant(
         "plain-text-whitespace-trimmed",
