@@ -9,6 +9,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import replace
 
+from adapters.limits import TooDeep
 from reference_impl.journal import signature
 from reference_impl.mutants._model import Mutant, with_node
 from reference_impl.normalize import Normalizer
@@ -67,6 +68,12 @@ class _RepeatLeftOutOfOutcome(ToolNode):
         return super().outcome([r for r in results if r["disposition"] != "skipped"])
 
 
+class _FailuresHiddenByASuccess(ToolNode):
+    def outcome(self, results: list[dict[str, object]]) -> dict[str, object]:
+        counted = super().outcome(results)
+        return {**counted, "failed": 0} if counted["succeeded"] else counted
+
+
 class _RepeatMessageDropped(ToolNode):
     def run_pass(self, ctx: PassContext, batch: list[object]) -> PassResult:
         result = super().run_pass(ctx, batch)
@@ -114,6 +121,13 @@ class _CallWithoutIdGuardedByContent(ToolNode):
         return disposition, result, message, arguments
 
 
+class _NumericCallIdFailsRun(ToolNode):
+    def call_id(self, value: object) -> str | None:
+        if isinstance(value, int) and not isinstance(value, bool):
+            raise TypeError(f"call identifier {value!r} is not text")  # escapes the run
+        return super().call_id(value)
+
+
 class _JsonDecodedRegardlessOfSchema(Normalizer):
     def decode_json(self, value: object, declared: set[str]) -> object:
         # Any JSON text that parses to a list or a map is decoded, whatever was declared.
@@ -138,6 +152,30 @@ class _NonJsonAcceptedAsJson(Normalizer):
         except ValueError:
             quoted = text.replace("'", '"')
             return json.loads(quoted, parse_constant=_null, parse_float=_finite_or_none)
+
+
+class _DecodedArgumentParsedAgain(Normalizer):
+    def decode_json(self, value: object, declared: set[str]) -> object:
+        if not isinstance(value, str) and declared & _SHAPES:
+            # A list or map already sent is handed to the parser too: a TypeError.
+            return self.parse_json(value)  # type: ignore[arg-type]
+        return super().decode_json(value, declared)
+
+
+class _UnparsableArgumentFailsRun(Normalizer):
+    def parse_json(self, text: str) -> object:
+        try:
+            return super().parse_json(text)
+        except ValueError as err:
+            raise RuntimeError("an argument is not JSON") from err  # escapes the run
+
+
+class _TooDeepArgumentFailsRun(Normalizer):
+    def parse_json(self, text: str) -> object:
+        try:
+            return super().parse_json(text)
+        except TooDeep as err:
+            raise RuntimeError("an argument nests too deep") from err  # escapes the run
 
 
 class _PlainTextTrimmed(Normalizer):
@@ -196,6 +234,12 @@ MUTANTS = (
         with_node(_RepeatLeftOutOfOutcome),
     ),
     Mutant(
+        "failures-hidden-by-a-success",
+        ("RT-TOOL-9#c2",),
+        "a batch's outcome counts no failures once one of its calls succeeded",
+        with_node(_FailuresHiddenByASuccess),
+    ),
+    Mutant(
         "repeat-message-dropped",
         ("RT-TOOL-9#c3",),
         "a skipped repeat's stored tool message is dropped instead of re-emitted",
@@ -214,6 +258,12 @@ MUTANTS = (
         with_node(_CallWithoutIdGuardedByContent),
     ),
     Mutant(
+        "numeric-call-id-fails-the-run",
+        ("RT-TOOL-9#c5",),
+        "a call whose identifier is a number fails the run instead of running",
+        with_node(_NumericCallIdFailsRun),
+    ),
+    Mutant(
         "json-decoded-regardless-of-schema",
         ("RT-TOOL-8#c3",),
         "any JSON text that parses to a list or a map is decoded, whatever the schema declares",
@@ -224,6 +274,27 @@ MUTANTS = (
         ("RT-TOOL-8#c3",),
         "text JSON does not parse (NaN, Infinity, single quotes) is decoded leniently",
         with_node(normalizer=_NonJsonAcceptedAsJson),
+    ),
+    Mutant(
+        "decoded-argument-parsed-again",
+        ("RT-TOOL-8#c3",),
+        "a list or map sent for an `array` or `object` parameter is parsed as JSON text, "
+        "which fails the run",
+        with_node(normalizer=_DecodedArgumentParsedAgain),
+    ),
+    Mutant(
+        "unparsable-argument-fails-the-run",
+        ("RT-TOOL-8#c3",),
+        "a string for an `array` or `object` parameter that does not parse as JSON fails "
+        "the run instead of passing through",
+        with_node(normalizer=_UnparsableArgumentFailsRun),
+    ),
+    Mutant(
+        "too-deep-argument-fails-the-run",
+        ("RT-TOOL-8#c3",),
+        "a JSON string nested past the protocol's nesting limit fails the run instead of "
+        "passing through",
+        with_node(normalizer=_TooDeepArgumentFailsRun),
     ),
     Mutant(
         "plain-text-whitespace-trimmed",

@@ -128,6 +128,35 @@ class _RunBytesBelowFloor(Collector):
         super().open(run_id, replace(bounds, run_bytes=min(bounds.run_bytes, _SHORT_RUN_BYTES)))
 
 
+class _OddCountBoundRoundedUp(Collector):
+    """An odd count bound is kept as the even number above it (the default 50 is kept)."""
+
+    def open(self, run_id: str, bounds: Bounds) -> None:
+        count = bounds.run_artifacts + bounds.run_artifacts % 2
+        super().open(run_id, replace(bounds, run_artifacts=count))
+
+
+class _PayloadBoundOneShort(Collector):
+    """A payload exactly at the payload bound is dropped (the default stays over 512 KB)."""
+
+    def open(self, run_id: str, bounds: Bounds) -> None:
+        super().open(run_id, replace(bounds, payload_bytes=bounds.payload_bytes - 1))
+
+
+class _RunBytesBoundOneShort(Collector):
+    """An artifact that fills what remains of the aggregate budget exactly is dropped."""
+
+    def open(self, run_id: str, bounds: Bounds) -> None:
+        super().open(run_id, replace(bounds, run_bytes=bounds.run_bytes - 1))
+
+
+class _RunBytesBoundOneOver(Collector):
+    """An artifact one byte over what remains of the aggregate budget is kept."""
+
+    def open(self, run_id: str, bounds: Bounds) -> None:
+        super().open(run_id, replace(bounds, run_bytes=bounds.run_bytes + 1))
+
+
 class _MeasuredInCharacters(Collector):
     """Measures a payload in characters of its compact encoding, not in UTF-8 bytes."""
 
@@ -284,6 +313,30 @@ MUTANTS = (
         ("RT-TOOL-6#c2",),
         f"a run keeps at most {_SHORT_RUN_BYTES} bytes of payload, under the 2 MB floor",
         with_collector(_RunBytesBelowFloor),
+    ),
+    Mutant(
+        "odd-count-bound-rounded-up",
+        ("RT-TOOL-6#c3",),
+        "an odd count bound is kept as the even number above it, so one artifact too many stays",
+        with_collector(_OddCountBoundRoundedUp),
+    ),
+    Mutant(
+        "payload-at-the-bound-dropped",
+        ("RT-TOOL-6#c3",),
+        "a payload exactly at the payload bound is dropped as if it exceeded it",
+        with_collector(_PayloadBoundOneShort),
+    ),
+    Mutant(
+        "aggregate-filled-exactly-dropped",
+        ("RT-TOOL-6#c3",),
+        "an artifact that fills what remains of the aggregate bound to the byte is dropped",
+        with_collector(_RunBytesBoundOneShort),
+    ),
+    Mutant(
+        "aggregate-one-byte-over-kept",
+        ("RT-TOOL-6#c3",),
+        "an artifact one byte over what remains of the aggregate bound is kept",
+        with_collector(_RunBytesBoundOneOver),
     ),
     Mutant(
         "payload-measured-in-characters",

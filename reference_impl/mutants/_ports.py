@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from reference_impl.artifacts import ArtifactPolicy
+from reference_impl.journal import Entry
 from reference_impl.mutants._model import Mutant, with_node
 from reference_impl.normalize import Normalizer
 from reference_impl.passes import Call, PassContext, PassResult, ToolNode
@@ -93,6 +94,22 @@ class _UnwiredCallNotCountedAsWork(ToolNode):
                 e.get("disposition") not in ("skipped", "unknown_tool") for e in entries
             ),
         )
+
+
+class _UnwiredCallReportedAsSuccess(ToolNode):
+    def finish(
+        self,
+        ctx: PassContext,
+        call: Call,
+        disposition: str,
+        result: dict[str, object],
+        *,
+        message: str | None = None,
+        ran: Entry | None = None,
+    ) -> tuple[str, dict[str, object], str]:
+        if disposition == "unknown_tool":
+            result = {**result, "success": True}  # nothing tells the model to re-plan
+        return super().finish(ctx, call, disposition, result, message=message, ran=ran)
 
 
 class _RepeatsCountedAsWork(ToolNode):
@@ -228,6 +245,12 @@ MUTANTS = (
         ("RT-TOOL-10#c2",),
         "a call naming a tool that is not wired leaves `executed_any` false",
         with_node(_UnwiredCallNotCountedAsWork),
+    ),
+    Mutant(
+        "unwired-call-reported-as-success",
+        ("RT-TOOL-10#c2",),
+        "a call naming a tool that is not wired gets a result with `success` true",
+        with_node(_UnwiredCallReportedAsSuccess),
     ),
     Mutant(
         "repeats-counted-as-work",

@@ -147,6 +147,16 @@ class _NestedArtifactsKeyLifted(ArtifactPolicy):
         return data, kept
 
 
+class _DataKeysBeforeReservedOneDropped(ArtifactPolicy):
+    """Lifting the reserved key keeps only the keys of `data` that sort after it."""
+
+    def lift(self, output: object) -> tuple[object, list[dict[str, object]]]:
+        data, kept = super().lift(output)
+        if isinstance(output, Mapping) and RESERVED_KEY in output and isinstance(data, Mapping):
+            data = {key: value for key, value in data.items() if str(key) > RESERVED_KEY}
+        return data, kept
+
+
 class _ChannelFilteredByExposure(ToolNode):
     """Passes a tool's `artifacts` output on only when the author exposed that port."""
 
@@ -276,6 +286,12 @@ MUTANTS = (
         ("RT-TOOL-1#c3",),
         "an `artifacts` key nested inside `data` is taken for the reserved key and lifted",
         with_node(policy=_NestedArtifactsKeyLifted),
+    ),
+    Mutant(
+        "data-keys-before-the-reserved-one-dropped",
+        ("RT-TOOL-1#c3",),
+        "attaching artifacts drops the keys of `data` that sort before `artifacts`",
+        with_node(policy=_DataKeysBeforeReservedOneDropped),
     ),
     Mutant(
         "artifacts-channel-filtered-by-exposure",

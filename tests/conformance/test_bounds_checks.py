@@ -301,7 +301,7 @@ def test_a_harness_offering_nothing_optional_leaves_untested_only_what_needs_mor
     needs_more = re.compile(
         r"RT-TOOL-5#c[245]/|RT-TOOL-7#c4/|taking-is-destructive|RT-TOOL-6#c1/[^[]*\[(count|bytes"
         r"|three-runs)\]|\[(arrival-after-release|unencodable-payload|at-the-count-bound|gate"
-        r"|restart-[a-z-]+"
+        r"|aggregate-bound-filled-exactly|aggregate-bound-by-one-byte|restart-[a-z-]+"
         r"|resumed-by-an-approval|declined-call|refused-retry-on-resume|other-ports-chosen)\]"
     )
     assert untested, "a harness offering nothing optional left nothing untested"

@@ -12,8 +12,9 @@ What the clauses quantify over, and how the checks vary it:
   nested in ``data`` holding an ``artifacts`` key of its own (only the top-level key is
   reserved); one, several and duplicated artifacts attached.
 * ¶3 (attached additively, never folded into ``data``): one and several artifacts,
-  several calls in one batch, non-ASCII and escaped values, a nested ``artifacts`` key in
-  ``data`` (it stays in ``data`` and is not attached).
+  several calls in one batch, non-ASCII and escaped values, ``data`` keys sorting before
+  and after ``artifacts``, a nested ``artifacts`` key in ``data`` (it stays in ``data``
+  and is not attached).
 
 Left unjudged, because the text allows either reading (docs/interpretations.md): the
 order of a result's keys (key-order); whether a repeat's re-emitted result carries the

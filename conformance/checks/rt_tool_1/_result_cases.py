@@ -235,6 +235,9 @@ DISJOINT: dict[str, Disjoint] = {
             ),
         )
     ),
+    "data-keys-sorting-around-the-reserved-one": Disjoint(
+        (({"answer": 42, "Name": "x", "art": True, "zeta": 1}, (_marked("rt1-c3-sorted"),)),)
+    ),
     "nested-artifacts-key-in-data": Disjoint(
         (
             (

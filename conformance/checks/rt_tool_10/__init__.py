@@ -6,7 +6,8 @@ already recorded.  What the clauses quantify over, and how the checks vary it:
 * ¶1 (``executed_any`` a boolean; ``executed`` the complement of ``skipped``): a repeat
   before and after a new call; every kind of first-time result (success, failure, an
   unwired tool, arguments that fail the schema); after an answer; unusual identifiers.
-* ¶2 (first-time handling is work, a repeat is not): a batch of only an unwired call, a
+* ¶2 (first-time handling is work, a repeat is not): a batch of only an unwired call
+  (whose result is the recoverable failure, ``success`` false, the model re-plans on), a
   declined call, invalid arguments, a failing tool, a retry refused on resume; an
   all-repeat pass a second and a third time, after an answer, of a stored failure, of two
   calls.

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adapters.scenario import Decline, Interrupt, Reply, StartTurn, Step, Wait
+from adapters.trace import PassRecord
 from conformance.checks.rt_tool_10._malformed import (
     check_call_without_id_is_work_on_neither_list,
     check_malformed_call_dropped_before_the_guard,
@@ -156,6 +157,24 @@ def check_first_time_handling_is_work(ctx: CheckContext, variant: Batch) -> None
         one,
         Judged(frozenset({"call_x"}), frozenset(), True),
         "RT-TOOL-10 ¶2: a call handled for the first time is work",
+    )
+    if name == "no_such_tool":
+        _judge_not_available(ctx, at, one)
+
+
+def _judge_not_available(ctx: CheckContext, at: str, one: PassRecord) -> None:
+    """The unwired call's result is the recoverable "not an available tool" failure the
+    model re-plans against, never a success."""
+    found = [(n, r) for n, r in enumerate(one.results) if r.tool_call_id == "call_x"]
+    ctx.need(bool(found), f"the pass reports no result for call_x (at {at}/results)")
+    number, result = found[0]
+    success = mapping(result.result).get("success")
+    ctx.expect(
+        success is False,
+        f"the result of call_x, naming the tool no_such_tool that is not wired, has success "
+        f"{show(success)}: {show(result.result, 160)}; RT-TOOL-10 ¶2: its result is the "
+        'recoverable "not an available tool" error the model must re-plan against',
+        at=f"{at}/results/{number}/result/success",
     )
 
 

@@ -14,7 +14,9 @@ quantify over, and how the checks vary it:
 * ¶3 (a drop warns, naming the tool, the run, the type and the call; the run goes on; no
   placeholder): every bound crossed (payload, payload by one UTF-8 byte of non-ASCII text,
   count, aggregate) and a payload that does not encode; two drops in one batch; a drop in
-  a resumed run.
+  a resumed run; an odd count bound; empty payloads exactly at a payload bound filling an
+  aggregate bound to the byte, and to one byte short (a bound the scenario sets is the
+  one enforced).
 * ¶4 (a drop is per artifact): the later artifact in the same call, a later call, a later
   pass; after an aggregate drop, two drops, a payload drop; filling exactly what remains.
 * ¶5 (an empty ``type`` is refused): beside a neighbour, alone, twice, before a pause, and

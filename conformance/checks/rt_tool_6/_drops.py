@@ -53,16 +53,23 @@ Entries = list[dict[str, object]]
 class Over:
     """An artifact crossing the bound ``over`` ("payload", "payload-utf8", "count",
     "bytes", "unencodable"), dropped in one call, in each of two calls of one batch, or in
-    a run resumed after a question."""
+    a run resumed after a question; or ("edge") empty payloads, two bytes in every
+    encoding, each exactly at a payload bound of two, filling an aggregate bound of
+    ``bound`` bytes to the byte (even) or to one byte short (odd) before one more crosses
+    it.  ``bound`` is also the scaled count bound (odd, even)."""
 
     over: str
     placement: str = "one-call"
+    bound: int = 2
 
 
 DROPS = {
     "payload-bound": Over("payload"),
     "payload-bound-by-one-utf8-byte": Over("payload-utf8"),
     "count-bound": Over("count"),
+    "odd-count-bound": Over("count", bound=3),
+    "aggregate-bound-filled-exactly": Over("edge", bound=6),
+    "aggregate-bound-by-one-byte": Over("edge", bound=5),
     "aggregate-bound": Over("bytes"),
     "unencodable-payload": Over("unencodable"),
     "two-calls-in-one-batch": Over("payload", "two-calls"),
@@ -117,7 +124,7 @@ def _drop_plan(ctx: CheckContext, variant: Over) -> _Plan:
         plan.add(calls_[1], last, kept=True)
         return plan
     if variant.over == "count":
-        bound, bounds = _bound(ctx, "run_artifacts", 2)
+        bound, bounds = _bound(ctx, "run_artifacts", variant.bound)
         if bound > 1_000:
             raise Untested(f"the declared run bound ({bound}) is over 1000 artifacts")
         plan = _Plan(bounds)
@@ -125,6 +132,8 @@ def _drop_plan(ctx: CheckContext, variant: Over) -> _Plan:
             plan.add("call_one", artifact("citation", {"ref": f"n{index}"}), kept=True)
         plan.add("call_one", artifact("one-too-many", {"ref": "extra"}), kept=False)
         return plan
+    if variant.over == "edge":
+        return _edge_plan(ctx, variant.bound)
     bound, bounds = _bound(ctx, "run_bytes", 600)
     if bounds is not None:
         bounds = Bounds(run_bytes=bound, payload_bytes=bound)
@@ -137,6 +146,18 @@ def _drop_plan(ctx: CheckContext, variant: Over) -> _Plan:
         remaining -= size
     plan.add("call_one", artifact("crossing", over_payload(remaining, "cross", by=50)), kept=False)
     plan.add("call_one", artifact("small", {"n": 3}), kept=True)
+    return plan
+
+
+def _edge_plan(ctx: CheckContext, run_bytes: int) -> _Plan:
+    """Empty payloads (two bytes, whatever the encoding) at a payload bound of two: as many
+    as ``run_bytes`` holds are kept, each within every bound, the next one is dropped."""
+    if not ctx.handshake.capabilities.configurable_bounds:
+        raise Untested("needs configurable bounds: the edge is a bound of a few bytes")
+    plan = _Plan(Bounds(payload_bytes=2, run_bytes=run_bytes, run_artifacts=10))
+    for index in range(run_bytes // 2):
+        plan.add("call_one", artifact(f"fill-{index + 1}", {}), kept=True)
+    plan.add("call_one", artifact("one-too-many", {}), kept=False)
     return plan
 
 
@@ -196,6 +217,8 @@ def check_drop_warns_and_leaves_no_placeholder(ctx: CheckContext, variant: Over)
             reading="payload-size",
         )
     expected = [{**entry, "tool_call_id": call_id} for call_id, entry in plan.kept]
+    if variant.over == "edge":
+        _judge_kept_at_the_edge(ctx, trace, plan, expected)
     ctx.expect(
         on_wire == expected,
         f"the messages' toolArtifacts delivered {show(brief(on_wire))}, expected exactly "
@@ -208,6 +231,27 @@ def check_drop_warns_and_leaves_no_placeholder(ctx: CheckContext, variant: Over)
             _judge_warning(ctx, trace, call_id, kind)
 
 
+def _judge_kept_at_the_edge(
+    ctx: CheckContext, trace: Trace, plan: _Plan, expected: Entries
+) -> None:
+    """Each artifact within every bound (its payload at the payload bound, the aggregate at
+    most the run's bound) was delivered: a bound the scenario sets is the one enforced."""
+    final = turn(trace, "t1")
+    on_wire = delivered(final)
+    bounds = plan.bounds
+    assert bounds is not None
+    for entry in expected:
+        ctx.expect(
+            entry in on_wire,
+            f"the {show(entry['type'])} artifact, its two-byte payload at the payload bound of "
+            f"{bounds.payload_bytes} and the run's aggregate within its bound of "
+            f"{bounds.run_bytes} bytes, was not delivered: it {whereabouts(final, entry)}; "
+            "RT-TOOL-6 ¶1 and ¶3: the run enforces the bound it was given, and drops only an "
+            "artifact which exceeds it",
+            at=wire_pointer(trace),
+        )
+
+
 def _why(variant: Over, plan: _Plan) -> str:
     """Why ``variant``'s artifact must be dropped, for a failure message."""
     bounds = plan.bounds
@@ -218,6 +262,9 @@ def _why(variant: Over, plan: _Plan) -> str:
         return f"one more than the run's bound of {bound or 'its declared'} artifacts"
     if variant.over == "bytes":
         return "over the run's aggregate bound in every encoding"
+    if variant.over == "edge":
+        run_bytes = bounds.run_bytes if bounds is not None else None
+        return f"whose two bytes the run's aggregate bound of {run_bytes} no longer held"
     if variant.over == "payload-utf8":
         return "one byte over the payload bound in compact UTF-8 (fewer characters than bytes)"
     return "over the payload bound in every encoding"

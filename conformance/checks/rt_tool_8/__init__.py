@@ -14,8 +14,11 @@ when the reconciled arguments fail the tool's schema: a string passed through fo
 * ¶3 (otherwise passed through unmodified): a parameter declared ``string``, every
   mismatched shape (a map, a list, a string, a number, a boolean, null), text that is
   not JSON (truncated, single-quoted, trailing garbage, empty), the special numbers JSON
-  has no notation for (``NaN``, ``Infinity``), parameters the schema does not declare or
-  declares without a type.
+  has no notation for (``NaN``, ``Infinity``), a list and a map sent as themselves, JSON
+  text nested past rttool's nesting limit (what it becomes is not judged: decoded, no
+  harness can report it, and the case is untested), parameters the schema does not
+  declare or declares without a type.  A call that gets no result because its run
+  failed fails the clause its case judges: reconciling never fails a run.
 * ¶4 (every string leaf decoded until stable): a doubly escaped value, named, decimal and
   hexadecimal references (astral characters among them), leaves nested in maps and lists
   twenty levels deep and inside a decoded JSON array, non-ASCII text around references,

@@ -47,12 +47,15 @@ def _schema(**types: object) -> dict[str, object]:
 
 @dataclass(frozen=True)
 class Reconcile:
-    """Arguments sent to a tool with ``schema``, and what each must become."""
+    """Arguments sent to a tool with ``schema``, and what each must become; ``past_limit``:
+    decoded, an argument would nest past rttool's one nesting limit, which no harness can
+    report (``adapters.limits.MAX_DEPTH``)."""
 
     schema: Mapping[str, object]
     sent: Mapping[str, object]
     expected: Mapping[str, object]
     body: bool = False
+    past_limit: bool = False
 
 
 BEFORE = Reconcile(
@@ -84,6 +87,10 @@ INVOCATIONS: dict[str, Invocation] = {
 
 
 LONG = json.dumps(list(range(20_000)))
+
+#: JSON text of lists nested past rttool's nesting limit (128): decoded, it could not be
+#: reported; passed through, it is a string like any other.
+DEEP = "[" * 130 + "]" * 130
 
 
 DECODED: dict[str, Reconcile] = {
@@ -140,6 +147,17 @@ PASSED_THROUGH: dict[str, Reconcile] = {
         _schema(a="array", b="array", c="object", d="array", e="array", f="object"),
         {"a": "not json", "b": "[1,", "c": "{'a': 1}", "d": "", "e": "[1] x", "f": '{"a": 1,}'},
         {"a": "not json", "b": "[1,", "c": "{'a': 1}", "d": "", "e": "[1] x", "f": '{"a": 1,}'},
+    ),
+    "already-decoded": Reconcile(
+        _schema(tags="array", meta="object"),
+        {"tags": ["a"], "meta": {"k": 1}},
+        {"tags": ["a"], "meta": {"k": 1}},
+    ),
+    # What such an argument becomes is not judged: decoded (all three conditions of ¶2
+    # hold) no harness can report it, and the case is untested; but reconciling it never
+    # fails the run, and the call gets its result.
+    "json-nested-past-the-nesting-limit": Reconcile(
+        _schema(deep="array"), {"deep": DEEP}, {}, past_limit=True
     ),
     "special-numbers": Reconcile(
         _schema(a="array", b="object", c="array", d="array", e="array"),

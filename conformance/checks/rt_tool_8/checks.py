@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from adapters.errors import SchemaViolation
+from adapters.limits import TooDeep
 from adapters.trace import Trace
 from conformance.checks.rt_tool_8._argument_cases import (
     BEFORE,
@@ -28,6 +30,7 @@ from conformance.toolkit import (
     check,
     listing,
     located_results,
+    located_runs,
     located_side_effects,
     one_turn,
     same_json,
@@ -38,10 +41,12 @@ from conformance.toolkit import (
 
 
 def reconciled(
-    ctx: CheckContext, trace: Trace, call_id: str, tool_name: str, *, body: bool
+    ctx: CheckContext, trace: Trace, call_id: str, tool_name: str, *, body: bool, clause: str
 ) -> tuple[object, str, str]:
     """What call ``call_id``'s arguments became, where that was observed, and whose word
-    it is: what the tool body received, else the result's reported ``arguments``."""
+    it is: what the tool body received, else the result's reported ``arguments``.  A call
+    that neither ran nor got a result, in a run that failed, fails ``clause``: reconciling
+    never fails a run, whatever the model sent."""
     ran = located_side_effects(trace, tool_name)
     ctx.need(
         len(ran) <= 1,
@@ -56,9 +61,17 @@ def reconciled(
         f"the tool body of {tool_name} did not run, so what it received cannot be seen; "
         "RT-TOOL-8 ¶1 reconciles arguments before the tool is invoked",
     )
-    for at, result in located_results(trace, call_id):
+    results = located_results(trace, call_id)
+    for at, result in results:
         if result.arguments is not None:
             return result.arguments, f"{at}/arguments", "the result reports the arguments as"
+    failed = [at for at, run in located_runs(trace) if run.end == "failed"]
+    ctx.need(
+        bool(results) or not failed,
+        f"the tool {tool_name} never ran and call {call_id} got no result: the run ended "
+        f"failed (at {listing([f'{at}/end' for at in failed])}); {clause}",
+        at=failed[0] + "/end" if failed else None,
+    )
     raise Untested(
         "the tool body did not run (its arguments failed its schema) and the harness does "
         "not report results' reconciled `arguments`"
@@ -70,13 +83,22 @@ def judge_arguments(
 ) -> None:
     """Send ``variant.sent`` to a tool declaring ``variant.schema``; judge every argument."""
     if trace is None:
-        trace = one_turn(
-            ctx,
-            name,
-            tools=[tool("target", schema=dict(variant.schema))],
-            model=[calls(call("target", dict(variant.sent), "c1")), say("done")],
-        )
-    got, at, whose = reconciled(ctx, trace, "c1", "target", body=variant.body)
+        try:
+            trace = one_turn(
+                ctx,
+                name,
+                tools=[tool("target", schema=dict(variant.schema))],
+                model=[calls(call("target", dict(variant.sent), "c1")), say("done")],
+            )
+        except SchemaViolation as err:
+            if not (variant.past_limit and isinstance(err.__cause__, TooDeep)):
+                raise
+            raise Untested(
+                "the harness's reply nests past rttool's nesting limit (at "
+                f"{show(err.pointer, 120)}): the argument was decoded, which no harness can "
+                "report"
+            ) from err
+    got, at, whose = reconciled(ctx, trace, "c1", "target", body=variant.body, clause=clause)
     ctx.need(
         isinstance(got, Mapping),
         f"{whose} {show(got, 120)}, not the map of arguments the model sent; {clause}",
@@ -225,7 +247,7 @@ def check_keys_and_plain_text_untouched(ctx: CheckContext, variant: Untouched) -
         tools=[tool("target", schema={"type": "object"})],
         model=[calls(call("target", dict(variant.sent), "c1")), say("done")],
     )
-    got, at, whose = reconciled(ctx, trace, "c1", "target", body=False)
+    got, at, whose = reconciled(ctx, trace, "c1", "target", body=False, clause=CLAUSE_5)
     sent_keys = dict(_keys(variant.sent))
     for where, keys in _keys(got):
         if where in sent_keys:

@@ -99,6 +99,7 @@ SECOND_PASSES: dict[str, Repeat] = {
     "stored-success": Repeat(),
     "stored-failure": Repeat(fails=True),
     "beside-a-new-call": Repeat(beside_new_call=True),
+    "failed-beside-a-new-call": Repeat(fails=True, beside_new_call=True),
     "after-an-answer": Repeat(pause="answer"),
 }
 
@@ -308,12 +309,16 @@ def check_recorded_only_once_returned(ctx: CheckContext, variant: GatedBatch) ->
 @dataclass(frozen=True)
 class Unguarded:
     """A call without an identifier, sent in ``passes`` passes (``twice`` in each), with
-    a pause after the first; ``null_id`` sends ``"tool_call_id": null`` instead of none."""
+    a pause after the first; ``null_id`` sends ``"tool_call_id": null`` instead of none,
+    ``numeric_id`` that number: an identifier to some readings, none to others
+    (docs/interpretations.md, malformed-calls), so it is sent in one pass only, where
+    every reading runs it."""
 
     passes: int = 2
     pause: bool = False
     twice: bool = False
     null_id: bool = False
+    numeric_id: int | None = None
 
 
 NO_IDS: dict[str, Unguarded] = {
@@ -322,6 +327,7 @@ NO_IDS: dict[str, Unguarded] = {
     "twice-in-one-batch": Unguarded(passes=1, twice=True),
     "after-an-answer": Unguarded(pause=True),
     "null-identifier": Unguarded(null_id=True),
+    "numeric-identifier-sent-once": Unguarded(passes=1, numeric_id=7),
 }
 
 
@@ -331,6 +337,8 @@ def check_call_without_id_always_runs(ctx: CheckContext, variant: Unguarded) -> 
     bare: dict[str, object] = {"name": "do_thing", "args": []}
     if variant.null_id:
         bare["tool_call_id"] = None
+    if variant.numeric_id is not None:
+        bare["tool_call_id"] = variant.numeric_id
     batch = calls(bare, dict(bare)) if variant.twice else calls(bare)
     model: list[Reply] = [batch]
     steps: list[Step] = [StartTurn("t1")]
@@ -347,6 +355,16 @@ def check_call_without_id_always_runs(ctx: CheckContext, variant: Unguarded) -> 
     )
     sent = variant.passes * (2 if variant.twice else 1)
     ran = _ran(trace, "do_thing")
+    if variant.numeric_id is not None:
+        ctx.expect(
+            len(ran) == sent,
+            f"a call whose identifier is the number {variant.numeric_id}, sent once, ran "
+            f"{len(ran)} times (at {listing(ran) or 'nowhere'}); its one sending runs whether "
+            f"the number counts as no identifier ({CLAUSE_5}) or as one not yet recorded "
+            "(RT-TOOL-9 ¶1 holds back only a recorded one)",
+            reading="malformed-calls",
+        )
+        return
     ctx.expect(
         len(ran) == sent,
         f"a call without an identifier, sent {sent} times, ran {len(ran)} times (at "
