@@ -20,6 +20,11 @@ What the clauses quantify over, and how the checks vary it:
   offers, in a model call and after a tool returned; a fourth time limit; a failed
   write-back in a run that did not start at a pause (the turn's first run, a Continue's).
 
+A case that reaches what it observes through waits bounded by ``rounds`` (¶2 after the
+third cut, ¶4's reloads and its clients at the last continuation) first counts the
+automatic continuations made by each of them: where a wait continued less than asked,
+the state was never reached, and the case is untested.
+
 The thread and the note are read from the continuation's model input.  Accepted either way
 (docs/interpretations.md): whatever status words the wire uses (turn-states), a stopped
 turn known by ``continueOffered`` (stopped-with-continue), a gateway timeout that waits for

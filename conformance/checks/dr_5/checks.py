@@ -57,6 +57,33 @@ def _automatic(trace: Trace, label: str = "t1") -> list[str]:
     return [at for at, _ in located_continuations(trace, label, ("auto_continue",))]
 
 
+def _bounded(steps: list[Step]) -> dict[int, int]:
+    """For each wait bounded by ``rounds``, the automatic continuations the scenario needs
+    made by the end of that step: the rounds asked so far."""
+    needs, asked = {}, 0
+    for index, step in enumerate(steps):
+        if isinstance(step, Wait) and step.rounds is not None:
+            asked += step.rounds
+            needs[index] = asked
+    return needs
+
+
+def _reached(trace: Trace, needs: dict[int, int]) -> None:
+    """The turn had continued on its own, by the end of each step of ``needs``, as often
+    as the case needs.  A wait may continue less than its bound, or a runtime before any
+    wait: the state the case observes was then never reached, and the case is untested,
+    whatever it would observe there."""
+    found = [int(at.split("/")[2]) for at in _automatic(trace)]
+    for index, needed in sorted(needs.items()):
+        made = sum(1 for at in found if at <= index)
+        if made != needed:
+            raise Untested(
+                f"by the end of step {index} the turn had continued on its own "
+                f"{plural(made, 'time')}, not the {needed} the case needs before what it "
+                "observes (a wait bounded by rounds may continue less)"
+            )
+
+
 def _model_cuts(count: int, cause: str = "time_limit") -> list[Step]:
     return [cut("during_model_call", cause) for _ in range(count)]
 
@@ -182,6 +209,7 @@ def check_reports_resuming_and_stop_works(ctx: CheckContext, variant: tuple[int,
     waiting_step = len(steps) - 1
     steps += [Stop("t1"), Wait()]
     trace = one_turn(ctx, "dr5-c2-resuming", tools=tools(), model=[say("done")], steps=steps)
+    _reached(trace, {**_bounded(steps), waiting_step: cuts - 1})
     waiting = turn(trace, "t1", step=waiting_step)
     resuming = ctx.expect(
         in_state(ctx.handshake, waiting, "resuming"),
@@ -320,6 +348,7 @@ def check_count_survives_reload_and_clients(ctx: CheckContext, variant: Count) -
         ctx.require("concurrent_clients")
     steps = [*_model_cuts(variant.cuts), StartTurn("t1"), *variant.steps]
     trace = one_turn(ctx, "dr5-c4-count", tools=tools(), model=[say("done")], steps=steps)
+    _reached(trace, _bounded(steps))
     found = _automatic(trace)
     ctx.expect(
         len(found) == variant.expected,
