@@ -19,7 +19,7 @@ from reference_impl.mutants._model import (
     with_node,
     with_wire,
 )
-from reference_impl.passes import PassContext, ToolNode
+from reference_impl.passes import PassContext, PassResult, ToolNode
 from reference_impl.records import MessageRow, TurnRow
 from reference_impl.store import Store
 from reference_impl.wire import Wire
@@ -93,6 +93,24 @@ class _CountResetByContinue(Behaviour):
         return count
 
 
+class _AnsweredRunsCounted(Behaviour):
+    """Counts the runs an answer or an approval started as automatic continuations."""
+
+    def automatic_continuations(self, conn: sqlite3.Connection, turn_id: str) -> int:
+        answered = [r for r in records.list_runs(conn, turn_id) if r.cause in ("answer", "approve")]
+        return super().automatic_continuations(conn, turn_id) + len(answered)
+
+
+class _IdlessResultLeftOutOfTheThread(ToolNode):
+    """Leaves the tool message of a call without an identifier out of the thread, so no
+    later model input (a continuation's neither) holds its result."""
+
+    def run_pass(self, ctx: PassContext, batch: list[object]) -> PassResult:
+        result = super().run_pass(ctx, batch)
+        kept = [m for m in result.tool_messages if m.get("tool_call_id") is not None]
+        return replace(result, tool_messages=kept)
+
+
 class _CountSpansTheConversation(Behaviour):
     """Counts the automatic continuations of every turn of the conversation."""
 
@@ -141,6 +159,14 @@ class _ContinueWithheldAfterErrorStopOrCancel(Behaviour):
             "stop",
             "cancel",
         )
+
+
+class _ContinueWithheldAfterAFailedWriteBack(Behaviour):
+    """A turn stopped by its failed write-back is left without Continue, so nothing moves
+    it again and what was put back stays held."""
+
+    def continue_offered(self, conn: sqlite3.Connection, turn: TurnRow) -> bool:
+        return super().continue_offered(conn, turn) and turn.error != "write_back_failed"
 
 
 class _NewestStopAcrossConversations(Behaviour):
@@ -207,6 +233,13 @@ MUTANTS = (
         with_wire(_ResumingReportedRunning),
     ),
     Mutant(
+        "idless-result-left-out-of-the-thread",
+        ("DR-5#c1",),
+        "the result of a call without an identifier never enters the thread, so a "
+        "continuation is not given it",
+        with_node(_IdlessResultLeftOutOfTheThread),
+    ),
+    Mutant(
         "auto-continue-limit-four",
         ("DR-5#c3",),
         "a turn continues on its own up to four times",
@@ -223,6 +256,12 @@ MUTANTS = (
         ("DR-5#c3",),
         "the count of automatic continuations is kept for the conversation, not the turn",
         with_behaviour(_CountSpansTheConversation),
+    ),
+    Mutant(
+        "answered-runs-counted-as-automatic",
+        ("DR-5#c3",),
+        "the runs an answer or an approval started count as automatic continuations",
+        with_behaviour(_AnsweredRunsCounted),
     ),
     Mutant(
         "continuation-count-in-memory",
@@ -255,6 +294,13 @@ MUTANTS = (
         ("DR-5#c5",),
         "a turn stopped by a credential or rate-limit failure does not offer Continue",
         with_behaviour(_RateLimitStopNotContinuable),
+    ),
+    Mutant(
+        "continue-withheld-after-a-failed-write-back",
+        ("DR-5#c5",),
+        "a turn stopped by a failed write-back does not offer Continue, so what was put back "
+        "stays held",
+        with_behaviour(_ContinueWithheldAfterAFailedWriteBack),
     ),
     Mutant(
         "continue-skips-hard-block",

@@ -177,6 +177,21 @@ class _ClearEventIgnored(Behaviour):
         return super().journal([event for event in events if event.event != "clear"])
 
 
+class _NamedClearClosesACall(Behaviour):
+    """Reads a ``clear`` that names a tool as a ``tool_done`` of that tool (with no
+    result), so it closes the tool's oldest open call instead of resetting them all."""
+
+    def journal(self, events: Sequence[LedgerEvent]) -> Journal:
+        return super().journal(
+            [
+                replace(event, event="tool_done")
+                if event.event == "clear" and event.tool is not None
+                else event
+                for event in events
+            ]
+        )
+
+
 MUTANTS = (
     Mutant(
         "tool-done-missing-result",
@@ -255,5 +270,11 @@ MUTANTS = (
         ("DR-1#c5",),
         "a `clear` drops the calls completed before it along with the open ones",
         with_behaviour(_ClearForgetsCompleted),
+    ),
+    Mutant(
+        "named-clear-closes-a-call",
+        ("DR-1#c5",),
+        "a `clear` that names a tool closes that tool's oldest open call, as a `tool_done` would",
+        with_behaviour(_NamedClearClosesACall),
     ),
 )

@@ -16,7 +16,8 @@ What the clauses quantify over, and how the checks vary it:
   the journal probe: interleaved tools, identical calls, failed and falsy results, nested
   non-ASCII inputs; three open starts of one tool, a done of another tool between; a
   ``clear`` before a new start, before a lone done, with two tools open, after a
-  completed call; a done and a start that name no tool between a start and its done.
+  completed call, naming the open call's tool or another tool; a done and a start that
+  name no tool between a start and its done.
   Across the runs of one turn (``_pairing``): a start cut before its done, then the same
   tool called with other input by the resumed run, played until the two runs'
   identifiers have sorted both ways (a journal comparing them goes wrong in one order

@@ -239,4 +239,18 @@ CLEARED: dict[str, Probe] = {
         ),
         (("send_email", ANA, "sent"),),
     ),
+    # A clear may name a tool (the trace schema lets any ledger event carry one); it is a
+    # clear all the same, never a done of that tool, and it resets every open call.
+    "clear-naming-the-open-tool": Probe(
+        (
+            start("create_ticket", {"title": "a"}),
+            {**CLEAR, "tool": "create_ticket"},
+            start("create_ticket", {"title": "b"}),
+            done("create_ticket", "T-2"),
+        ),
+        (("create_ticket", {"title": "b"}, "T-2"),),
+    ),
+    "clear-naming-another-tool": Probe(
+        (start("create_ticket", {"title": "a"}), {**CLEAR, "tool": "send_email"}),
+    ),
 }

@@ -5,12 +5,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adapters.scenario import Continue, Interrupt, Restart, StartTurn, Step, Stop, Wait
+from adapters.scenario import (
+    Answer,
+    Continue,
+    FailWriteBack,
+    Interrupt,
+    Restart,
+    StartTurn,
+    Step,
+    Stop,
+    Wait,
+)
 from adapters.trace import Trace
 from conformance.toolkit import (
     TICKET,
     CheckContext,
     Untested,
+    ask,
     call,
     calls,
     check,
@@ -44,6 +55,33 @@ LOOKUP = {"id": 7}
 def _automatic(trace: Trace, label: str = "t1") -> list[str]:
     """Where the automatic continuations of turn ``label`` are."""
     return [at for at, _ in located_continuations(trace, label, ("auto_continue",))]
+
+
+def _bounded(steps: list[Step]) -> dict[int, int]:
+    """For each wait bounded by ``rounds``, the automatic continuations the scenario needs
+    made by the end of that step: the rounds asked so far."""
+    needs, asked = {}, 0
+    for index, step in enumerate(steps):
+        if isinstance(step, Wait) and step.rounds is not None:
+            asked += step.rounds
+            needs[index] = asked
+    return needs
+
+
+def _reached(trace: Trace, needs: dict[int, int]) -> None:
+    """The turn had continued on its own, by the end of each step of ``needs``, as often
+    as the case needs.  A wait may continue less than its bound, or a runtime before any
+    wait: the state the case observes was then never reached, and the case is untested,
+    whatever it would observe there."""
+    found = [int(at.split("/")[2]) for at in _automatic(trace)]
+    for index, needed in sorted(needs.items()):
+        made = sum(1 for at in found if at <= index)
+        if made != needed:
+            raise Untested(
+                f"by the end of step {index} the turn had continued on its own "
+                f"{plural(made, 'time')}, not the {needed} the case needs before what it "
+                "observes (a wait bounded by rounds may continue less)"
+            )
 
 
 def _model_cuts(count: int, cause: str = "time_limit") -> list[Step]:
@@ -82,6 +120,13 @@ CONTINUED: dict[str, Continued] = {
         (cut("after_tool_done", on="lookup"),),
         (("lookup", LOOKUP, "order 7: shipped"),),
         restart=True,
+    ),
+    # A call without an identifier is answered in the thread all the same (RT-TOOL-9 ¶5
+    # runs it): its result is among the thread's tool results the continuation gets.
+    "cut-after-a-call-without-an-id": Continued(
+        ((call("lookup", LOOKUP),),),
+        (cut("during_model_call", nth=2),),
+        (("lookup", LOOKUP, "order 7: shipped"),),
     ),
     "in-a-later-turn": Continued(
         ((call("lookup", LOOKUP, "c1"),),),
@@ -164,6 +209,7 @@ def check_reports_resuming_and_stop_works(ctx: CheckContext, variant: tuple[int,
     waiting_step = len(steps) - 1
     steps += [Stop("t1"), Wait()]
     trace = one_turn(ctx, "dr5-c2-resuming", tools=tools(), model=[say("done")], steps=steps)
+    _reached(trace, {**_bounded(steps), waiting_step: cuts - 1})
     waiting = turn(trace, "t1", step=waiting_step)
     resuming = ctx.expect(
         in_state(ctx.handshake, waiting, "resuming"),
@@ -228,14 +274,21 @@ def _own_causes(ctx: CheckContext) -> list[str]:
     ]
 
 
-CAPS = ("four-cuts", "six-cuts", "every-cause-that-resumes", "continue-in-between", "two-turns")
+CAPS = (
+    "four-cuts",
+    "six-cuts",
+    "every-cause-that-resumes",
+    "continue-in-between",
+    "two-turns",
+    "after-an-answer",
+)
 
 
 @check("DR-5#c3", variants={name: name for name in CAPS})
 def check_at_most_three_automatic_continuations(ctx: CheckContext, variant: str) -> None:
     """A turn cut again and again continues on its own three times, whatever the resumable
-    cause; a Continue chosen in between does not reset the count, and each turn has its
-    own."""
+    cause; a Continue chosen in between does not reset the count, each turn has its own,
+    and the run an answer started is no automatic continuation."""
     clause = "DR-5 ¶3: a turn continues automatically at most three times"
     steps: list[Step]
     if variant in ("four-cuts", "six-cuts"):
@@ -249,13 +302,16 @@ def check_at_most_three_automatic_continuations(ctx: CheckContext, variant: str)
             )
         steps = [cut("during_model_call", causes[i % len(causes)]) for i in range(4)]
         steps += [StartTurn("t1"), Wait()]
+    elif variant == "after-an-answer":
+        steps = [StartTurn("t1"), *_model_cuts(4), Answer("t1"), Wait()]
     elif variant == "continue-in-between":
         steps = [*_model_cuts(2), cut("during_model_call", "error"), *_model_cuts(2)]
         steps += [StartTurn("t1"), Wait(), Continue("t1"), Wait()]
     else:
         steps = [*_model_cuts(4), StartTurn("t1"), Wait(), *_model_cuts(4)]
         steps += [StartTurn("t2"), Wait()]
-    trace = one_turn(ctx, "dr5-c3-three", tools=tools(), model=[say("done")], steps=steps)
+    model = [ask("Go on?"), say("done")] if variant == "after-an-answer" else [say("done")]
+    trace = one_turn(ctx, "dr5-c3-three", tools=tools(), model=model, steps=steps)
     # t1 is judged once it waits, before t2 (a newer stop) takes its Continue.
     _capped(ctx, trace, "t1", clause, 5 if variant == "two-turns" else -1)
     if variant == "two-turns":
@@ -290,13 +346,9 @@ def check_count_survives_reload_and_clients(ctx: CheckContext, variant: Count) -
     at once do not double a continuation."""
     if any(isinstance(step, Wait) and step.clients > 1 for step in variant.steps):
         ctx.require("concurrent_clients")
-    trace = one_turn(
-        ctx,
-        "dr5-c4-count",
-        tools=tools(),
-        model=[say("done")],
-        steps=[*_model_cuts(variant.cuts), StartTurn("t1"), *variant.steps],
-    )
+    steps = [*_model_cuts(variant.cuts), StartTurn("t1"), *variant.steps]
+    trace = one_turn(ctx, "dr5-c4-count", tools=tools(), model=[say("done")], steps=steps)
+    _reached(trace, _bounded(steps))
     found = _automatic(trace)
     ctx.expect(
         len(found) == variant.expected,
@@ -309,7 +361,17 @@ def check_count_survives_reload_and_clients(ctx: CheckContext, variant: Count) -
     )
 
 
-ENDINGS: dict[str, tuple[str, str]] = {
+@dataclass(frozen=True)
+class FailedWriteBack:
+    """An error no interruption makes: the write-back of a run that did not start at a
+    pause fails, in the turn's first run, or in the run of a Continue chosen after a
+    cancellation.  (A run that started at a pause may instead go back to it, so that the
+    same answer can be given again: docs/interpretations.md, failed-write-back.)"""
+
+    on_continue: bool = False
+
+
+ENDINGS: dict[str, tuple[str, str] | FailedWriteBack] = {
     "error": ("error", "during_model_call"),
     "stop": ("stop", "during_model_call"),
     "cancel": ("cancel", "during_model_call"),
@@ -317,20 +379,84 @@ ENDINGS: dict[str, tuple[str, str]] = {
     "rate-limit": ("rate_limit", "during_model_call"),
     "error-after-a-tool-returned": ("error", "after_tool_done"),
     "fourth-time-limit": ("time_limit", "during_model_call"),
+    "failed-write-back": FailedWriteBack(),
+    "failed-write-back-on-continue": FailedWriteBack(on_continue=True),
 }
+ENDS = (
+    "DR-5 ¶5: after the third automatic continuation, or after an error, a stop, a "
+    "cancellation, or a credential or rate-limit failure, the turn ends with Continue "
+    "available"
+)
+
+
+def _judge_failed_write_back(ctx: CheckContext, variant: FailedWriteBack) -> None:
+    """The run whose write-back failed ended in an error: after it the turn does not
+    continue on its own, and waits with Continue available (Continue is accepted)."""
+    steps: list[Step] = [FailWriteBack(), StartTurn("t1"), Wait()]
+    if variant.on_continue:
+        steps = [cut("during_model_call", "cancel"), StartTurn("t1"), Wait(), *steps[:1]]
+        steps += [Continue("t1"), Wait()]
+    armed = next(i for i, step in enumerate(steps) if isinstance(step, FailWriteBack))
+    steps += [Continue("t1"), Wait()]
+    trace = one_turn(
+        ctx,
+        "dr5-c5-write-back",
+        tools=tools(),
+        model=[say("done")],
+        steps=steps,
+    )
+    failed = next(
+        (
+            i
+            for i, step in enumerate(trace.steps[: len(steps) - 2])
+            if i > armed and (step.outcome == "failed" or any(r.end == "failed" for r in step.runs))
+        ),
+        None,
+    )
+    if failed is None:
+        raise Untested(
+            "with a write-back armed to fail, no step reported a failure (outcome failed, or a "
+            "run that ended failed): the run made no write-back that could fail"
+        )
+    run = "the Continue run" if variant.on_continue else "the turn's first run"
+    after = [at for at in _automatic(trace) if int(at.split("/")[2]) > failed]
+    ctx.expect(
+        not after,
+        f"after the write-back of {run} failed, the turn continued on its own (at "
+        f"{', '.join(after)}); {ENDS}",
+        at=after[0] if after else None,
+    )
+    settled = len(steps) - 3  # the wait after the failure, before Continue is chosen
+    ended = turn(trace, "t1", step=settled)
+    if not ctx.expect(
+        stopped_with_continue(ctx.handshake, ended),
+        f"after the write-back of {run} failed (at /steps/{failed}), the turn is "
+        f"{describe(ctx.handshake, ended)}, not waiting with Continue available; {ENDS}",
+        at=turn_pointer(trace, "t1", step=settled),
+        reading="stopped-with-continue",
+    ):
+        return
+    chosen = trace.steps[settled + 1]
+    ctx.expect(
+        chosen.outcome == "ok",
+        f"Continue, offered after the write-back of {run} failed, was {chosen.outcome} "
+        f"({show(chosen.error)}); {ENDS}",
+        at=f"/steps/{settled + 1}/outcome",
+    )
 
 
 @check("DR-5#c5", variants=ENDINGS)
-def check_other_stops_wait_for_continue(ctx: CheckContext, variant: tuple[str, str]) -> None:
+def check_other_stops_wait_for_continue(
+    ctx: CheckContext, variant: tuple[str, str] | FailedWriteBack
+) -> None:
     """After the third automatic continuation, or an error, a stop, a cancellation, or a
     credential or rate-limit failure, the turn does not continue on its own: it waits
     with Continue available."""
+    if isinstance(variant, FailedWriteBack):
+        _judge_failed_write_back(ctx, variant)
+        return
     cause, point = variant
-    clause = (
-        "DR-5 ¶5: after the third automatic continuation, or after an error, a stop, a "
-        "cancellation, or a credential or rate-limit failure, the turn ends with Continue "
-        "available"
-    )
+    clause = ENDS
     # A handshake that declares such a cause resumable says the turn will not wait: the
     # declaration itself breaks ¶5, whether or not the harness can cut by that cause.
     ctx.expect(
