@@ -185,6 +185,18 @@ class _InterruptionHiddenBehindASkippedCall(ToolNode):
         return False
 
 
+class _RefusedOnTheHistoryAlone(ToolNode):
+    """Refuses an identical retry of any call the history shows without a result, whether
+    or not the journal holds it interrupted: a call cut off before it started is refused
+    too."""
+
+    def refuse_interrupted(
+        self, ctx: PassContext, journal: Snapshot, tool: ToolSpec, args: object
+    ) -> bool:
+        shown = signature(tool.name, args) in ctx.history_interrupted
+        return shown or super().refuse_interrupted(ctx, journal, tool, args)
+
+
 class _InterruptedMatchedInSentOrder(Snapshot):
     """Finds an interrupted call by its input encoded in the order its keys were sent."""
 
@@ -257,5 +269,12 @@ MUTANTS = (
         "an interrupted call declared behind a repeat or a call without an id does not "
         "count as shown, so its identical retry runs",
         with_node(_InterruptionHiddenBehindASkippedCall),
+    ),
+    Mutant(
+        "never-started-call-refused",
+        ("DR-4#c2",),
+        "an identical retry of a call the history shows without a result is refused though "
+        "the call never started, so the journal never held it interrupted",
+        with_node(_RefusedOnTheHistoryAlone),
     ),
 )

@@ -14,8 +14,10 @@ clauses quantify over, and how the checks vary it:
   without an identifier in its batch; a retry in the chunk after one that refused the
   interrupted call sent again under its own identifier (the refusal answered, or only
   recorded when its batch was cut): the history still declares the interrupted call, so
-  the refusal holds; a retry in a new turn, whose run resumes nothing.  Written
-  otherwise (``_spellings``): the retry's keys in another order, nested too; the
+  the refusal holds; a retry in a new turn, whose run resumes nothing; a retry of a write
+  of a batch cut before it started, which runs (untested where the resumed run's journal
+  note lists it interrupted: a runtime may journal a batch's starts before running it).
+  Written otherwise (``_spellings``): the retry's keys in another order, nested too; the
   interrupted call under an identifier an earlier turn of the conversation used and
   answered (``call_0``, as providers number ids per response), untested where an
   RT-TOOL-9 guard spanning the conversation keeps that call from running at all.

@@ -245,4 +245,35 @@ def check_not_refused_in_a_new_turn(ctx: CheckContext) -> None:
     )
 
 
+@check("DR-4#c2", name="not-refused-when-never-started")
+def check_not_refused_when_never_started(ctx: CheckContext) -> None:
+    """A write cut off before it started is not interrupted (its journal never saw it
+    start): its identical retry in the resumed run is not refused, and runs."""
+    retry = Retry(cut("after_tool_done", on="create_ticket"), beside=(ticket(TICKET, "c0"),))
+    trace = _play(ctx, "dr4-c2-never-started", retry)
+    at, run = _retrying_run(ctx, trace, retry)
+    if ran(trace, FIRST):
+        raise Untested(f"call {FIRST} ran before the cut: nothing was left unstarted")
+    note = run.resume.note if run.resume is not None else None
+    if note is None:
+        raise Untested(
+            "the resumed run reports no journal note, so whether its journal holds the "
+            f"unstarted call {FIRST} interrupted cannot be told"
+        )
+    if any(mapping(e).get("tool") == "send_email" for e in note.interrupted):
+        raise Untested(
+            f"the resumed run's journal lists the unstarted call {FIRST} as interrupted (a "
+            "runtime may journal a batch's starts before running it): its retry may be refused"
+        )
+    said, at_call = runs_of(trace, "r1")
+    ctx.expect(
+        len(ran(trace, "r1")) == 1,
+        f"the send_email {show(dict(ANA))} (call r1) identical to call {FIRST}, which the cut "
+        f"came before (it never ran, and the journal note of the resumed run at {at} does not "
+        f"list it as interrupted), {said}; expected it to run once: nothing interrupted is "
+        f"retried; {GUARD}, and only then",
+        at=at_call,
+    )
+
+
 from conformance.checks.dr_4._spellings import check_identical_retry_refused_however_written  # noqa: E402, F401
