@@ -131,6 +131,72 @@ class _InterruptionHiddenByAnEarlierAnswer(ToolNode):
         return not (declared & earlier)
 
 
+def _declared_in_turn(ctx: PassContext, tool: str, args: object) -> list[object]:
+    """The identifiers of the current turn's declared calls of ``tool`` with ``args``'s
+    signature, in the order the thread holds them (one per declaration)."""
+    wanted = signature(tool, args)
+    return [
+        c.get("tool_call_id")
+        for turn, e in records.thread_entries(ctx.store.read(), ctx.conversation_id)
+        if turn == ctx.turn_id
+        for c in _calls_of(e)
+        if c.get("name") == tool and signature(tool, c.get("args", {})) == wanted
+    ]
+
+
+class _InterruptionHiddenByItsRefusal(ToolNode):
+    """Takes a refused retry sent under the interrupted call's own identifier for that
+    call's answer: once a run has refused it, the interruption no longer counts as shown,
+    and a later identical retry under a new identifier runs."""
+
+    def refuse_interrupted(
+        self, ctx: PassContext, journal: Snapshot, tool: ToolSpec, args: object
+    ) -> bool:
+        if not super().refuse_interrupted(ctx, journal, tool, args):
+            return False
+        declared = _declared_in_turn(ctx, tool.name, args)
+        sent_again = {i for i in declared if isinstance(i, str) and declared.count(i) > 1}
+        conn = ctx.store.read()
+        return not any(records.executed_call(conn, ctx.turn_id, i) for i in sent_again)
+
+
+class _InterruptionHiddenBehindASkippedCall(ToolNode):
+    """Reads each batch of the history only up to its first call that has no identifier
+    or whose identifier is already answered: an interrupted call declared behind one does
+    not count as shown, so its identical retry runs."""
+
+    def refuse_interrupted(
+        self, ctx: PassContext, journal: Snapshot, tool: ToolSpec, args: object
+    ) -> bool:
+        if not super().refuse_interrupted(ctx, journal, tool, args):
+            return False
+        entries = records.thread_entries(ctx.store.read(), ctx.conversation_id)
+        # The last entry is the batch this pass runs: the retry itself.
+        mine = [e for turn, e in entries if turn == ctx.turn_id][:-1]
+        replied = {e.get("tool_call_id") for e in mine if e.get("role") == "tool"}
+        wanted = signature(tool.name, args)
+        for entry in mine:
+            for declared in _calls_of(entry):
+                call_id = declared.get("tool_call_id")
+                if not isinstance(call_id, str) or not call_id or call_id in replied:
+                    break  # the rest of this batch is never read
+                if signature(str(declared.get("name")), declared.get("args", {})) == wanted:
+                    return True
+        return False
+
+
+class _RefusedOnTheHistoryAlone(ToolNode):
+    """Refuses an identical retry of any call the history shows without a result, whether
+    or not the journal holds it interrupted: a call cut off before it started is refused
+    too."""
+
+    def refuse_interrupted(
+        self, ctx: PassContext, journal: Snapshot, tool: ToolSpec, args: object
+    ) -> bool:
+        shown = signature(tool.name, args) in ctx.history_interrupted
+        return shown or super().refuse_interrupted(ctx, journal, tool, args)
+
+
 class _InterruptedMatchedInSentOrder(Snapshot):
     """Finds an interrupted call by its input encoded in the order its keys were sent."""
 
@@ -189,5 +255,26 @@ MUTANTS = (
         ("DR-4#c2",),
         "an interrupted write is matched with its input's keys in the order they were sent",
         lambda: Components(behaviour=_InterruptedMatchedInSentOrderBehaviour()),
+    ),
+    Mutant(
+        "interruption-hidden-by-its-refusal",
+        ("DR-4#c2",),
+        "once a retry under the interrupted call's own id is refused, the interruption no "
+        "longer counts as shown, so a later identical retry under a new id runs",
+        with_node(_InterruptionHiddenByItsRefusal),
+    ),
+    Mutant(
+        "interruption-hidden-behind-a-skipped-call",
+        ("DR-4#c2",),
+        "an interrupted call declared behind a repeat or a call without an id does not "
+        "count as shown, so its identical retry runs",
+        with_node(_InterruptionHiddenBehindASkippedCall),
+    ),
+    Mutant(
+        "never-started-call-refused",
+        ("DR-4#c2",),
+        "an identical retry of a call the history shows without a result is refused though "
+        "the call never started, so the journal never held it interrupted",
+        with_node(_RefusedOnTheHistoryAlone),
     ),
 )

@@ -142,6 +142,21 @@ class _ClaimsForgottenOnCarryingOn(Snapshot):
         return None
 
 
+class _HardBlockLostAfterASecondPause(ToolNode):
+    """Loses the resumed chunk's snapshot once the chunk has paused twice: the run that
+    carries it on after its second answer is checked against an empty journal, as if the
+    chunk's prior ledger events had been counted as none."""
+
+    def checked_against(self, ctx: PassContext, tool: ToolSpec) -> Snapshot | None:
+        chosen = super().checked_against(ctx, tool)
+        causes = [run.cause for run in records.list_runs(ctx.store.read(), ctx.turn_id)]
+        resumed = [i for i, cause in enumerate(causes) if cause in ("auto_continue", "continue")]
+        carried = causes[resumed[-1] + 1 :] if resumed else []
+        if chosen is not None and len(carried) >= 2:
+            return Snapshot(Journal())
+        return chosen
+
+
 MUTANTS = (
     Mutant(
         "snapshot-sees-current-chunk",
@@ -209,5 +224,12 @@ MUTANTS = (
         "a resumed chunk that paused forgets, once it carries on, the completions it already "
         "claimed",
         _snapshot_mutant(_ClaimsForgottenOnCarryingOn),
+    ),
+    Mutant(
+        "hard-block-lost-after-a-second-pause",
+        ("DR-3#c2",),
+        "a resumed chunk that paused twice is checked against an empty journal once it "
+        "carries on, so a completed write re-dispatched then runs again",
+        with_node(_HardBlockLostAfterASecondPause),
     ),
 )

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Iterable
 from dataclasses import replace
 
 from reference_impl.behaviour import Behaviour
 from reference_impl.durable import NUDGE, short_result
-from reference_impl.journal import Journal
+from reference_impl.journal import Journal, LedgerEvent, Snapshot
 from reference_impl.mutants._model import Mutant, with_behaviour
 from reference_impl.seams import Interruption
 
@@ -60,6 +62,32 @@ class _LedgerReadFailureStopsRecovery(Behaviour):
         return super().resume_prompt(journal)
 
 
+class _UnreadSnapshot(Snapshot):
+    """The snapshot of a ledger that could not be read: carried on (its chunk's claims
+    restored after a pause), it stops the recovery instead."""
+
+    def consume(self, positions: Iterable[int]) -> None:
+        raise Interruption("error", "during_model_call")
+
+
+class _LedgerReadFailureStopsCarryingOn(Behaviour):
+    """Stops the recovery with an error when the ledger read fails as a paused resumed
+    chunk carries on.  (A read that fails as the chunk begins still only costs the note.)"""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._read = False  # whether the snapshot about to be taken had its ledger read
+
+    def journal_events(self, conn: sqlite3.Connection, turn_id: str) -> list[LedgerEvent]:
+        events = super().journal_events(conn, turn_id)
+        self._read = True
+        return events
+
+    def snapshot(self, journal: Journal) -> Snapshot:
+        read, self._read = self._read, False
+        return super().snapshot(journal) if read else _UnreadSnapshot(journal)
+
+
 MUTANTS = (
     Mutant(
         "note-before-nudge",
@@ -96,5 +124,12 @@ MUTANTS = (
         ("DR-2#c5",),
         "a failed ledger read stops the recovery with an error",
         with_behaviour(_LedgerReadFailureStopsRecovery),
+    ),
+    Mutant(
+        "ledger-read-failure-stops-carrying-on",
+        ("DR-2#c5",),
+        "a failed ledger read as a paused resumed chunk carries on stops the recovery with an "
+        "error",
+        with_behaviour(_LedgerReadFailureStopsCarryingOn),
     ),
 )

@@ -14,8 +14,9 @@ checks vary it:
   chunks ago; one cut in each of two chunks, both named; a nested, non-ASCII input.
 * ¶4 (an empty journal appends nothing): a turn with no tool activity, cut once and
   twice, and resumed after a restart.
-* ¶5 (a failed ledger read never blocks the recovery): one failed read, and a failed read
-  at each of two resumes.
+* ¶5 (a failed ledger read never blocks the recovery): one failed read, a failed read
+  at each of two resumes, and a failed read as the answer to a question carries a paused
+  resumed chunk on.
 
 Accepted either way (docs/interpretations.md): the note in the nudge's message after it,
 or in the message right after it (right-after-the-nudge); a call named by its tool and

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adapters.scenario import FailLedgerRead, Interrupt, Restart, Return, StartTurn, Step
+from adapters.scenario import Answer, FailLedgerRead, Interrupt, Restart, Return, StartTurn, Step
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit import (
     ANA,
@@ -15,6 +15,7 @@ from conformance.toolkit import (
     ResumePrompt,
     Untested,
     appended,
+    ask,
     call,
     calls,
     check,
@@ -65,6 +66,9 @@ class Resumed:
     sends: tuple[Return, ...] = ()
     tickets: tuple[Return, ...] = ()
     failed_reads: int = 0
+    #: the last resumed chunk asks the operator a question; the ``failed_reads`` are armed
+    #: once it paused, so they fail as the answer carries the chunk on
+    question: bool = False
 
 
 def _play(
@@ -75,16 +79,20 @@ def _play(
 ) -> tuple[Trace, str, RunRecord]:
     """Play ``shape``; the last run that resumed the turn, and its pointer."""
     steps: list[Step] = [*shape.cuts, StartTurn("t1")]
-    if shape.failed_reads:
+    if shape.failed_reads and not shape.question:
         steps.insert(0, FailLedgerRead(shape.failed_reads))
     if shape.restart:
         steps.append(Restart())
     steps += [resume(ctx, one.cause) for one in shape.cuts]
+    model = [calls(*batch) for batch in shape.batches]
+    if shape.question:
+        model.append(ask("Which address should the summary go to?"))
+        steps += [FailLedgerRead(shape.failed_reads), Answer("t1")]
     trace = one_turn(
         ctx,
         name,
         tools=tools(sends=shape.sends, tickets=shape.tickets),
-        model=[*(calls(*batch) for batch in shape.batches), say("done")],
+        model=[*model, say("done")],
         steps=steps,
     )
     resumed = located_continuations(trace)
@@ -329,6 +337,13 @@ READS: dict[str, Resumed] = {
         (cut("after_tool_done", on="send_email"), cut("after_tool_done", on="create_ticket")),
         failed_reads=2,
     ),
+    # The resumed chunk pauses on a question; the read fails as the answer carries it on.
+    "while-carrying-on-after-a-question": Resumed(
+        ((send(ANA, "c1"),),),
+        (cut("after_tool_done", on="send_email"),),
+        failed_reads=1,
+        question=True,
+    ),
 }
 
 
@@ -338,11 +353,16 @@ def check_failed_ledger_read_does_not_block(ctx: CheckContext, variant: Resumed)
     clause = "DR-2 ¶5: a failed ledger read never blocks a recovery that would otherwise succeed"
     trace, at, run = _play(ctx, "dr2-c5-best-effort", variant, clause)
     prompt = resume_prompt(run, nudge(ctx))
-    if prompt is not None and names_call(prompt.note, "send_email", ANA):
+    judged = "the resumed run"
+    if variant.question:
+        # The run the answer started carries the paused chunk on: it is the one judged.
+        at, run = [(where, one) for where, one in located_runs(trace) if one.turn == "t1"][-1]
+        judged = "the run the answer started, carrying the paused resumed chunk on,"
+    elif prompt is not None and names_call(prompt.note, "send_email", ANA):
         raise Untested("the armed ledger-read failure did not reach the resume (it has a note)")
     ctx.expect(
         run.end == "completed",
-        f"with the ledger read failing, the resumed run ended {show(run.end)}; {clause}",
+        f"with the ledger read failing, {judged} ended {show(run.end)}; {clause}",
         at=f"{at}/end",
     )
     final = turn(trace, "t1")

@@ -121,7 +121,7 @@ SITUATIONS: tuple[ClauseSituation, ...] = (
 WITHOUT_SITUATIONS: dict[str, str] = {
     "DR-2#c4": "one behaviour in one circumstance: a resume whose journal is empty",
     "DR-2#c5": (
-        "one behaviour in one circumstance, a ledger read that fails when a run resumes, "
-        "which every case of the clause plays"
+        "one behaviour in one circumstance, a ledger read that fails when a run resumes "
+        "(or carries a paused resumed chunk on), which every case of the clause plays"
     ),
 }

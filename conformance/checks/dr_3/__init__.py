@@ -11,7 +11,7 @@ checks vary it:
 * ¶2 (a re-dispatched completed write is not run; its journaled result comes back with a
   note): a string, a map and a failed result; non-ASCII arguments; after a restart; two
   chunks after the one that completed it; after the resumed chunk paused for the
-  operator and was answered.
+  operator and was answered, once and twice.
 * ¶3 (read-only tools never blocked): a repeated read, a read beside a blocked write, a
   read that was interrupted, a read two chunks later.
 * ¶4 (matched by tool name and a signature of the input, not by position): another

@@ -56,9 +56,9 @@ class Redispatch:
     sends: tuple[Return, ...] = ()
     tickets: tuple[Return, ...] = ()
     last_cut: str = "after_tool_done"
-    #: the resumed chunk first asks the operator a question, and dispatches ``after`` once
-    #: it is answered
-    pause: bool = False
+    #: how many questions the resumed chunk asks the operator, one after the other, before
+    #: it dispatches ``after`` once the last is answered
+    pauses: int = 0
 
 
 TWICE: dict[str, Redispatch] = {
@@ -121,7 +121,16 @@ REUSED: dict[str, Redispatch] = {
         (send(ANA, "c1"),),
         (send(ANA, "r1"),),
         {"r1": 0},
-        pause=True,
+        pauses=1,
+        answers={"r1": ("c1", "sent")},
+    ),
+    # The answered run pauses again: the run that carries on after the second answer
+    # still blocks what the turn completed before its cut.
+    "after-two-pauses-in-the-resumed-chunk": Redispatch(
+        (send(ANA, "c1"),),
+        (send(ANA, "r1"),),
+        {"r1": 0},
+        pauses=2,
         answers={"r1": ("c1", "sent")},
     ),
 }

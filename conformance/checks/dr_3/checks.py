@@ -45,6 +45,9 @@ def _count(batch: Sequence[Call], name: object) -> int:
     return sum(1 for c in batch if c.get("name") == name)
 
 
+QUESTIONS = ("Which address should the summary go to?", "And under which subject?")
+
+
 def _play(ctx: CheckContext, name: str, shape: Redispatch) -> Trace:
     first = str(shape.before[-1].get("name"))
     steps: list[Step] = [
@@ -61,12 +64,10 @@ def _play(ctx: CheckContext, name: str, shape: Redispatch) -> Trace:
             cut(shape.last_cut, on=second, nth=_count([*shape.before, *shape.middle], second))
         )
         model.append(calls(*shape.middle))
-    if shape.pause:
-        model.append(ask("Which address should the summary go to?"))
+    model += [ask(question) for question in QUESTIONS[: shape.pauses]]
     model += [calls(one) for one in shape.after] if shape.separately else [calls(*shape.after)]
     steps += [StartTurn("t1"), *([Restart()] if shape.restart else []), Wait()]
-    if shape.pause:
-        steps.append(Answer("t1"))
+    steps += [Answer("t1")] * shape.pauses
     return one_turn(
         ctx,
         name,

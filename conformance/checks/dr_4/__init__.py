@@ -10,8 +10,14 @@ clauses quantify over, and how the checks vary it:
 * ¶2 (an identical retry is refused when the resumed run's history shows the
   interruption, and only then): the retry in the next chunk, two chunks later, after a
   crash and Continue; two identical retries in one batch; a retry with other arguments
-  beside an identical one; a retry in a new turn, whose run resumes nothing.  Written
-  otherwise (``_spellings``): the retry's keys in another order, nested too; the
+  beside an identical one; the interrupted call declared behind a repeat and a call
+  without an identifier in its batch; a retry in the chunk after one that refused the
+  interrupted call sent again under its own identifier (the refusal answered, or only
+  recorded when its batch was cut): the history still declares the interrupted call, so
+  the refusal holds; a retry in a new turn, whose run resumes nothing; a retry of a write
+  of a batch cut before it started, which runs (untested where the resumed run's journal
+  note lists it interrupted: a runtime may journal a batch's starts before running it).
+  Written otherwise (``_spellings``): the retry's keys in another order, nested too; the
   interrupted call under an identifier an earlier turn of the conversation used and
   answered (``call_0``, as providers number ids per response), untested where an
   RT-TOOL-9 guard spanning the conversation keeps that call from running at all.
@@ -21,8 +27,7 @@ history shows an interrupted call (a placeholder result, the declared call left 
 one, a message of its own).  The suite takes the history to show it when the model input
 that produced the retry mentions the interrupted call before the resume prompt (its call
 id, or its tool name with its input), and then expects the retry not to run.  Where the
-history does not mention it, the refusal is not judged.  Left unjudged: whether a refusal
-itself keeps showing the interruption to a later retry.
+history does not mention it, the refusal is not judged.
 
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
 invariants in ``invariants.py``, and the situations the clauses name (or why a clause

@@ -10,6 +10,7 @@ from adapters.trace import RunRecord, Trace
 from conformance.toolkit import (
     ANA,
     BO,
+    TICKET,
     CheckContext,
     Untested,
     call,
@@ -30,6 +31,7 @@ from conformance.toolkit import (
     say,
     send,
     show,
+    ticket,
     tools,
 )
 
@@ -37,28 +39,57 @@ FIRST = "call-interrupted-1"
 
 
 @dataclass(frozen=True)
+class Between:
+    """A chunk between the interruption and the retries: the ``batches`` its model sends,
+    one a reply, and the ``cut`` that ends it in turn (armed from the start of the turn).
+    The cut is never at a model call: a runtime may record a ``clear`` there, which
+    legitimately resets the interrupted call (docs/interpretations.md#when-clear-is-recorded)."""
+
+    batches: tuple[tuple[dict[str, object], ...], ...]
+    cut: Interrupt
+
+
+LOOKUP = call("lookup", {"id": 7}, "c2")
+#: a lookup that returns, then a time limit
+LOOKED_UP = Between(((LOOKUP,),), cut("after_tool_done", on="lookup"))
+#: the interrupted call sent again under its own identifier (refused, and answered with
+#: the refusal), then a lookup that returns before a time limit
+OWN_ID_REFUSED = Between(((send(ANA, FIRST),), (LOOKUP,)), cut("after_tool_done", on="lookup"))
+#: the interrupted call sent again under its own identifier (refused) beside another
+#: write, whose body runs before a time limit cuts the batch: the refusal is recorded but
+#: its batch never ends
+OWN_ID_REFUSED_IN_A_CUT_BATCH = Between(
+    ((send(ANA, FIRST), send(BO, "c7")),), cut("after_tool_body", on="send_email", nth=2)
+)
+
+
+@dataclass(frozen=True)
 class Retry:
     """A write (``send_email`` to Ana, call ``FIRST``) interrupted by ``interruption``,
     then retried: ``retries`` are the resumed chunk's calls, ``identical`` those that
-    repeat the interrupted call exactly; ``middle`` a chunk between, cut in turn after its
-    lookup returned."""
+    repeat the interrupted call exactly; ``middle`` a chunk between, cut in turn.
+    ``before`` is a batch the interrupted run completes first, ``beside`` the calls
+    ahead of the interrupted one in its batch."""
 
     interruption: Interrupt
     retries: tuple[dict[str, object], ...] = (send(ANA, "r1"),)
     identical: tuple[str, ...] = ("r1",)
-    middle: bool = False
+    middle: Between | None = None
+    before: tuple[dict[str, object], ...] = ()
+    beside: tuple[dict[str, object], ...] = ()
 
 
 def _play(ctx: CheckContext, name: str, retry: Retry) -> Trace:
     cause = retry.interruption.cause
-    model = [calls(send(ANA, FIRST))]
+    model = [calls(*retry.before)] if retry.before else []
+    model.append(calls(*retry.beside, send(ANA, FIRST)))
     steps: list[Step] = [retry.interruption]
-    if retry.middle:
-        model.append(calls(call("lookup", {"id": 7}, "c2")))
-        steps.append(cut("after_tool_done", on="lookup"))
+    if retry.middle is not None:
+        model += [calls(*batch) for batch in retry.middle.batches]
+        steps.append(retry.middle.cut)
     steps.append(StartTurn("t1"))
     steps.append(resume(ctx, cause))
-    if retry.middle:
+    if retry.middle is not None:
         steps.append(resume(ctx, "time_limit"))
     return one_turn(
         ctx, name, tools=tools(), model=[*model, calls(*retry.retries), say("done")], steps=steps
@@ -82,7 +113,7 @@ CUTS: dict[str, Retry] = {
     "cut-after-the-body": Retry(cut("after_tool_body", on="send_email")),
     "cut-before-the-body": Retry(cut("before_tool_body", on="send_email")),
     "crash-after-the-body": Retry(cut("after_tool_body", "crash", "send_email")),
-    "two-chunks-later": Retry(cut("after_tool_body", on="send_email"), middle=True),
+    "two-chunks-later": Retry(cut("after_tool_body", on="send_email"), middle=LOOKED_UP),
 }
 
 
@@ -108,7 +139,7 @@ def check_landed_but_unrecorded_is_interrupted(ctx: CheckContext, variant: Retry
 
 RETRIES: dict[str, Retry] = {
     "next-chunk": Retry(cut("after_tool_body", on="send_email")),
-    "two-chunks-later": Retry(cut("after_tool_body", on="send_email"), middle=True),
+    "two-chunks-later": Retry(cut("after_tool_body", on="send_email"), middle=LOOKED_UP),
     "after-a-crash": Retry(cut("after_tool_body", "crash", "send_email")),
     "two-retries-in-one-batch": Retry(
         cut("after_tool_body", on="send_email"),
@@ -117,6 +148,22 @@ RETRIES: dict[str, Retry] = {
     ),
     "other-arguments-beside": Retry(
         cut("after_tool_body", on="send_email"), (send(BO, "r2"), send(ANA, "r1")), ("r1",)
+    ),
+    # A refusal answers the interrupted call's own identifier, or records it, and the run
+    # that refused is then cut: the history still declares the interrupted call, so the
+    # next chunk's identical retry under a new identifier is refused in turn.
+    "after-a-refusal-under-its-own-id": Retry(
+        cut("after_tool_body", on="send_email"), middle=OWN_ID_REFUSED
+    ),
+    "after-a-refusal-in-a-cut-batch": Retry(
+        cut("after_tool_body", on="send_email"), middle=OWN_ID_REFUSED_IN_A_CUT_BATCH
+    ),
+    # The interrupted call sits behind a repeat of a call the turn already made and a
+    # call without an identifier: the history declares it all the same.
+    "behind-a-repeat-and-a-call-without-id": Retry(
+        cut("after_tool_body", on="send_email"),
+        before=(ticket(TICKET, "c0"),),
+        beside=(ticket(TICKET, "c0"), ticket({"title": "Toner low"}, None)),
     ),
 }
 GUARD = (
@@ -195,6 +242,37 @@ def check_not_refused_in_a_new_turn(ctx: CheckContext) -> None:
         "resumed run; DR-4 ¶2 refuses a retry only in the resumed run whose history shows the "
         "interruption",
         at=at,
+    )
+
+
+@check("DR-4#c2", name="not-refused-when-never-started")
+def check_not_refused_when_never_started(ctx: CheckContext) -> None:
+    """A write cut off before it started is not interrupted (its journal never saw it
+    start): its identical retry in the resumed run is not refused, and runs."""
+    retry = Retry(cut("after_tool_done", on="create_ticket"), beside=(ticket(TICKET, "c0"),))
+    trace = _play(ctx, "dr4-c2-never-started", retry)
+    at, run = _retrying_run(ctx, trace, retry)
+    if ran(trace, FIRST):
+        raise Untested(f"call {FIRST} ran before the cut: nothing was left unstarted")
+    note = run.resume.note if run.resume is not None else None
+    if note is None:
+        raise Untested(
+            "the resumed run reports no journal note, so whether its journal holds the "
+            f"unstarted call {FIRST} interrupted cannot be told"
+        )
+    if any(mapping(e).get("tool") == "send_email" for e in note.interrupted):
+        raise Untested(
+            f"the resumed run's journal lists the unstarted call {FIRST} as interrupted (a "
+            "runtime may journal a batch's starts before running it): its retry may be refused"
+        )
+    said, at_call = runs_of(trace, "r1")
+    ctx.expect(
+        len(ran(trace, "r1")) == 1,
+        f"the send_email {show(dict(ANA))} (call r1) identical to call {FIRST}, which the cut "
+        f"came before (it never ran, and the journal note of the resumed run at {at} does not "
+        f"list it as interrupted), {said}; expected it to run once: nothing interrupted is "
+        f"retried; {GUARD}, and only then",
+        at=at_call,
     )
 
 
