@@ -9,6 +9,7 @@ import importlib.util
 import shutil
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
@@ -19,7 +20,7 @@ from mutation._equivalents import CONFORMING, UNOBSERVABLE, Equivalent, load_equ
 from mutation._errors import BaselineError, EquivalentsError, SelectionError
 from mutation._execute import HuntPlan, Outcome, Status, Workspace
 from mutation._reach import load_order, load_reach
-from mutation._report import RunRecord, diff_of, summary_lines, write_outputs
+from mutation._report import RunRecord, diff_of, progress_line, summary_lines, write_outputs
 from mutation._run import (
     MIN_TIMEOUT_S,
     OUTCOMES_FILE,
@@ -328,17 +329,26 @@ def _measure(
         f"{args.jobs} jobs, {limit:.0f} s limit each; baseline {baseline_s:.1f} s; {tool}",
         flush=True,
     )
-    finished = [0]
-    survived = [sum(o.status is Status.SURVIVED for o in kept.values())]
+    counts = Counter(o.status for o in kept.values())
+    begun = time.monotonic()
 
     def progress(mutant: Mutant, outcome: Outcome) -> None:
-        # One line per mutant, whether or not a terminal shows it: a run lasts hours and
-        # its log is read afterwards.
-        finished[0] += 1
-        survived[0] += outcome.status is Status.SURVIVED
+        # One line per mutant, whether or not a terminal shows it: a run lasts an hour
+        # and its log is read afterwards.  The time left is the pace so far, over what
+        # is left of this run (not of the mutants kept from an earlier one).
+        counts[outcome.status] += 1
+        done = counts.total()
+        ran = done - len(kept)
+        left = (time.monotonic() - begun) / ran * (len(chosen) - done)
         print(
-            f"[{finished[0] + len(kept):>5}/{len(chosen)}] {outcome.status.value:<8} "
-            f"{outcome.seconds:6.1f} s  {mutant.id}  ({survived[0]} survived so far)",
+            progress_line(
+                done,
+                len(chosen),
+                outcome,
+                counts[Status.KILLED] + counts[Status.CRASHED] + counts[Status.TIMEOUT],
+                counts[Status.SURVIVED],
+                left,
+            ),
             flush=True,
         )
 

@@ -23,7 +23,7 @@ from mutation._equivalents import Equivalent
 from mutation._execute import Outcome, Status
 from mutation._score import Score, Timing
 
-__all__ = ["FORMAT", "RunRecord", "diff_of", "summary_lines", "write_outputs"]
+__all__ = ["FORMAT", "RunRecord", "diff_of", "progress_line", "summary_lines", "write_outputs"]
 
 #: the version of results.json's layout
 FORMAT = "rttool-mutation/1"
@@ -132,6 +132,19 @@ def write_outputs(
     write_file(out, "survivors.txt", listed.encode("utf-8"))
     page = _survivors_markdown(record, [mutants[o.mutant_id] for o in ordered], diffs)
     write_file(out, "survivors.md", page.encode("utf-8"))
+
+
+def progress_line(
+    done: int, total: int, outcome: Outcome, killed: int, survived: int, left_s: float | None
+) -> str:
+    """The line ``make mutation`` prints as a mutant finishes: how far the run is, the
+    mutant's status and time, the killed and surviving so far, and an estimate of the
+    time left (``left_s``, from the pace so far; none before a pace is known)."""
+    left = "" if left_s is None else f"; about {_duration(left_s)} left"
+    return (
+        f"[{done:>5}/{total}] {outcome.status.value:<8} {outcome.seconds:6.1f} s  "
+        f"{outcome.mutant_id}  ({killed} killed, {survived} survived so far{left})"
+    )
 
 
 def summary_lines(record: RunRecord, out: Path) -> list[str]:

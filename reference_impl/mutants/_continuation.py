@@ -169,6 +169,14 @@ class _ContinueWithheldAfterAFailedWriteBack(Behaviour):
         return super().continue_offered(conn, turn) and turn.error != "write_back_failed"
 
 
+class _ContinueWithheldAfterAFailedRun(Behaviour):
+    """A turn stopped because its run failed on an error of its own is left without
+    Continue, so nothing moves it again."""
+
+    def continue_offered(self, conn: sqlite3.Connection, turn: TurnRow) -> bool:
+        return super().continue_offered(conn, turn) and turn.error != "failed"
+
+
 class _NewestStopAcrossConversations(Behaviour):
     """Offers Continue only for the newest stop of all conversations together."""
 
@@ -301,6 +309,13 @@ MUTANTS = (
         "a turn stopped by a failed write-back does not offer Continue, so what was put back "
         "stays held",
         with_behaviour(_ContinueWithheldAfterAFailedWriteBack),
+    ),
+    Mutant(
+        "continue-withheld-after-a-failed-run",
+        ("DR-5#c5",),
+        "a turn stopped because its run failed on an error of its own (a tool result the "
+        "store cannot hold) does not offer Continue",
+        with_behaviour(_ContinueWithheldAfterAFailedRun),
     ),
     Mutant(
         "continue-skips-hard-block",

@@ -9,7 +9,7 @@ from pathlib import Path
 from mutation._catalogue import ModuleSource, Mutant, enumerate_mutants
 from mutation._equivalents import Equivalent
 from mutation._execute import Outcome, Status
-from mutation._report import RunRecord, diff_of, summary_lines, write_outputs
+from mutation._report import RunRecord, diff_of, progress_line, summary_lines, write_outputs
 from mutation._score import score, timing
 from tests.mutation._fixtures import LAZY
 
@@ -113,3 +113,16 @@ def test_summary_gives_the_score_without_conforming_variants_and_warns_of_killed
     assert "mutation: score 50.0% (2 of 4 killed" in lines[1]
     assert lines[2].endswith("(2 run mutants triaged as conforming variants left out): 50.0%")
     assert "warning: 1 mutants triaged as conforming were killed" in lines[3]
+
+
+def test_a_progress_line_says_how_far_the_run_is_and_the_time_left() -> None:
+    outcome = Outcome("journal.py:_pair:AddNot:50d8c0c3", Status.KILLED, 1, 3.25, "failing")
+    line = progress_line(12, 1379, outcome, killed=10, survived=2, left_s=1800.0)
+    assert line == (
+        "[   12/1379] killed      3.2 s  journal.py:_pair:AddNot:50d8c0c3  "
+        "(10 killed, 2 survived so far; about 30m00s left)"
+    )
+    # Before any pace is known, no estimate is made up.
+    assert progress_line(1, 2, outcome, killed=1, survived=0, left_s=None).endswith(
+        "(1 killed, 0 survived so far)"
+    )

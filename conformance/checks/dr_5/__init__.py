@@ -18,7 +18,9 @@ What the clauses quantify over, and how the checks vary it:
 * ¶5 (after the third continuation, or an error, a stop, a cancellation, a credential or a
   rate-limit failure, the turn ends with Continue available): each cause the handshake
   offers, in a model call and after a tool returned; a fourth time limit; a failed
-  write-back in a run that did not start at a pause (the turn's first run, a Continue's).
+  write-back in a run that did not start at a pause (the turn's first run, a Continue's);
+  a run that fails on an error of its own, a tool result JSON cannot encode (untested
+  where the runtime carries on instead).
 
 A case that reaches what it observes through waits bounded by ``rounds`` (¶2 after the
 third cut, ¶4's reloads and its clients at the last continuation) first counts the

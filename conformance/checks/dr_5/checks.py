@@ -6,11 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adapters.scenario import (
+    UNENCODABLE,
     Answer,
     Continue,
     FailWriteBack,
     Interrupt,
     Restart,
+    Return,
     StartTurn,
     Step,
     Stop,
@@ -33,6 +35,7 @@ from conformance.toolkit import (
     names_call,
     nudge,
     one_turn,
+    output,
     plural,
     resume_prompt,
     resumes_by_itself,
@@ -371,7 +374,15 @@ class FailedWriteBack:
     on_continue: bool = False
 
 
-ENDINGS: dict[str, tuple[str, str] | FailedWriteBack] = {
+@dataclass(frozen=True)
+class OwnError:
+    """An error no interruption makes and no harness arms: a tool's result holds a value
+    JSON cannot encode (the scenario's unencodable marker).  A runtime that carries on
+    (it stores the value another way, or answers the call with an error) never reaches
+    the situation, and the case is untested."""
+
+
+ENDINGS: dict[str, tuple[str, str] | FailedWriteBack | OwnError] = {
     "error": ("error", "during_model_call"),
     "stop": ("stop", "during_model_call"),
     "cancel": ("cancel", "during_model_call"),
@@ -381,6 +392,7 @@ ENDINGS: dict[str, tuple[str, str] | FailedWriteBack] = {
     "fourth-time-limit": ("time_limit", "during_model_call"),
     "failed-write-back": FailedWriteBack(),
     "failed-write-back-on-continue": FailedWriteBack(on_continue=True),
+    "error-of-its-own": OwnError(),
 }
 ENDS = (
     "DR-5 ¶5: after the third automatic continuation, or after an error, a stop, a "
@@ -397,12 +409,55 @@ def _judge_failed_write_back(ctx: CheckContext, variant: FailedWriteBack) -> Non
         steps = [cut("during_model_call", "cancel"), StartTurn("t1"), Wait(), *steps[:1]]
         steps += [Continue("t1"), Wait()]
     armed = next(i for i, step in enumerate(steps) if isinstance(step, FailWriteBack))
-    steps += [Continue("t1"), Wait()]
-    trace = one_turn(
+    run = "the Continue run" if variant.on_continue else "the turn's first run"
+    _waits_after_an_error(
         ctx,
         "dr5-c5-write-back",
-        tools=tools(),
-        model=[say("done")],
+        steps,
+        armed,
+        (
+            "with a write-back armed to fail, no step reported a failure (outcome failed, "
+            "or a run that ended failed): the run made no write-back that could fail"
+        ),
+        f"the write-back of {run} failed",
+    )
+
+
+def _judge_own_error(ctx: CheckContext) -> None:
+    """A run that fails on an error of its own (a tool result holding a value JSON cannot
+    encode, no interruption armed): after it the turn waits with Continue available."""
+    _waits_after_an_error(
+        ctx,
+        "dr5-c5-own-error",
+        [StartTurn("t1"), Wait()],
+        -1,
+        (
+            "the run did not fail on a tool result JSON cannot encode (it completed, or "
+            "answered the call otherwise): no error ended it"
+        ),
+        "the run failed on a tool result JSON cannot encode",
+        lookups=(output({"result": dict(UNENCODABLE)}),),
+    )
+
+
+def _waits_after_an_error(
+    ctx: CheckContext,
+    name: str,
+    steps: list[Step],
+    armed: int,
+    unreached: str,
+    what: str,
+    lookups: tuple[Return, ...] = (),
+) -> None:
+    """Play ``steps`` then Continue: the first failure after step ``armed`` must leave
+    the turn without a continuation of its own, waiting with Continue available, and
+    the Continue must be accepted (``unreached``: why the case is untested otherwise)."""
+    steps = [*steps, Continue("t1"), Wait()]
+    trace = one_turn(
+        ctx,
+        name,
+        tools=tools(lookups=lookups),
+        model=[calls(call("lookup", LOOKUP, "c1")), say("done")] if lookups else [say("done")],
         steps=steps,
     )
     failed = next(
@@ -414,24 +469,19 @@ def _judge_failed_write_back(ctx: CheckContext, variant: FailedWriteBack) -> Non
         None,
     )
     if failed is None:
-        raise Untested(
-            "with a write-back armed to fail, no step reported a failure (outcome failed, or a "
-            "run that ended failed): the run made no write-back that could fail"
-        )
-    run = "the Continue run" if variant.on_continue else "the turn's first run"
+        raise Untested(unreached)
     after = [at for at in _automatic(trace) if int(at.split("/")[2]) > failed]
     ctx.expect(
         not after,
-        f"after the write-back of {run} failed, the turn continued on its own (at "
-        f"{', '.join(after)}); {ENDS}",
+        f"after {what}, the turn continued on its own (at {', '.join(after)}); {ENDS}",
         at=after[0] if after else None,
     )
     settled = len(steps) - 3  # the wait after the failure, before Continue is chosen
     ended = turn(trace, "t1", step=settled)
     if not ctx.expect(
         stopped_with_continue(ctx.handshake, ended),
-        f"after the write-back of {run} failed (at /steps/{failed}), the turn is "
-        f"{describe(ctx.handshake, ended)}, not waiting with Continue available; {ENDS}",
+        f"after {what} (at /steps/{failed}), the turn is {describe(ctx.handshake, ended)}, "
+        f"not waiting with Continue available; {ENDS}",
         at=turn_pointer(trace, "t1", step=settled),
         reading="stopped-with-continue",
     ):
@@ -439,21 +489,23 @@ def _judge_failed_write_back(ctx: CheckContext, variant: FailedWriteBack) -> Non
     chosen = trace.steps[settled + 1]
     ctx.expect(
         chosen.outcome == "ok",
-        f"Continue, offered after the write-back of {run} failed, was {chosen.outcome} "
-        f"({show(chosen.error)}); {ENDS}",
+        f"Continue, offered after {what}, was {chosen.outcome} ({show(chosen.error)}); {ENDS}",
         at=f"/steps/{settled + 1}/outcome",
     )
 
 
 @check("DR-5#c5", variants=ENDINGS)
 def check_other_stops_wait_for_continue(
-    ctx: CheckContext, variant: tuple[str, str] | FailedWriteBack
+    ctx: CheckContext, variant: tuple[str, str] | FailedWriteBack | OwnError
 ) -> None:
     """After the third automatic continuation, or an error, a stop, a cancellation, or a
     credential or rate-limit failure, the turn does not continue on its own: it waits
     with Continue available."""
     if isinstance(variant, FailedWriteBack):
         _judge_failed_write_back(ctx, variant)
+        return
+    if isinstance(variant, OwnError):
+        _judge_own_error(ctx)
         return
     cause, point = variant
     clause = ENDS
