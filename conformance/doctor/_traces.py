@@ -25,12 +25,17 @@ _OBSERVED = {
 
 
 def empty_list_calls(scenario: Scenario) -> list[tuple[str, str]]:
-    """``(pointer, call id)`` of every call in the model's replies whose ``args`` is ``[]``."""
+    """``(pointer, call id)`` of every call in the model's replies whose ``args`` is ``[]``
+    and whose identifier is a plain string (a call with a number for an identifier is a
+    case of its own, RT-TOOL-9 ¶5's, not a probe of how ``[]`` is read)."""
     found = []
     for r, reply in enumerate(scenario.model):
         for k, call in enumerate(reply.tool_calls or ()):
-            if isinstance(call, dict) and call.get("args") == [] and call.get("tool_call_id"):
-                found.append((f"/model/{r}/tool_calls/{k}/args", str(call["tool_call_id"])))
+            if not isinstance(call, dict) or call.get("args") != []:
+                continue
+            ident = call.get("tool_call_id")
+            if isinstance(ident, str) and ident:
+                found.append((f"/model/{r}/tool_calls/{k}/args", ident))
     return found
 
 

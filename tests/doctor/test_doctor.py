@@ -161,3 +161,17 @@ def test_a_harness_that_answers_some_requests_then_dies(
     problems = _problems(lines)
     assert len(problems) == 1 and "exited before answering" in problems[0]
     assert any("the remaining probes were not sent" in line for line in lines)
+
+
+def test_the_args_probe_takes_only_calls_with_a_plain_identifier() -> None:
+    """A call whose identifier is a number is RT-TOOL-9 ¶5's case, not a probe of how
+    "args": [] is read: a harness that answers it under another spelling of the number is
+    never told it cannot read an empty list."""
+    from adapters.scenario import Reply, Scenario, StartTurn
+    from conformance.doctor._traces import empty_list_calls
+
+    model = (Reply(tool_calls=({"name": "t", "args": [], "tool_call_id": 7},)),)
+    assert empty_list_calls(Scenario(id="n", steps=(StartTurn("t1"),), model=model)) == []
+    model = (Reply(tool_calls=({"name": "t", "args": [], "tool_call_id": "c1"},)),)
+    found = empty_list_calls(Scenario(id="s", steps=(StartTurn("t1"),), model=model))
+    assert found == [("/model/0/tool_calls/0/args", "c1")]
