@@ -175,10 +175,13 @@ class _InterruptedGuardByName(ToolNode):
 
 class _ContinueWithheldAfterAnAnswer(Behaviour):
     """A turn that paused on a question earlier and was answered is not offered Continue
-    when a later run of it is stopped by an error, a cancellation or a failure."""
+    when a later run of it is stopped by an error, a cancellation or a failure (a stop at
+    the time limit still offers it: DR-5's checks play that one after an answer)."""
 
     def continue_offered(self, conn: sqlite3.Connection, turn: records.TurnRow) -> bool:
-        if any(run.cause == "answer" for run in records.list_runs(conn, turn.id)):
+        if turn.error != "time_limit" and any(
+            run.cause == "answer" for run in records.list_runs(conn, turn.id)
+        ):
             return False
         return super().continue_offered(conn, turn)
 
@@ -277,7 +280,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "continue-withheld-after-an-answer",
         ("DR-5#c5",),
         "a turn that was paused on a question and answered is not offered Continue when a "
-        "later run of it stops",
+        "later run of it stops other than at its time limit",
         with_behaviour(_ContinueWithheldAfterAnAnswer),
         hunt=True,
     ),
