@@ -64,3 +64,12 @@ def test_new_figures_replace_only_their_own_benchmarks_block() -> None:
     assert "journal figures" in again and "## The journal, explained" in again
     assert again.count("python -m bench suite`") == 2  # the heading and the line
     assert update(again, _measured("suite", "new suite\n")) == again
+
+
+def test_the_loop_benchmark_measures_every_stage_unless_told_which() -> None:
+    from bench.loop import STAGES, chosen_stages
+
+    assert chosen_stages([]) == list(STAGES)
+    assert chosen_stages(["slow", "unit"]) == ["slow", "unit"]
+    with pytest.raises(SystemExit):
+        chosen_stages(["slowest"])
