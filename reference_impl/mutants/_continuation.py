@@ -267,7 +267,7 @@ MUTANTS = (
     ),
     Mutant(
         "answered-runs-counted-as-automatic",
-        ("DR-5#c3",),
+        ("DR-5#c1",),
         "the runs an answer or an approval started count as automatic continuations",
         with_behaviour(_AnsweredRunsCounted),
     ),

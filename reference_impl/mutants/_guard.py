@@ -70,6 +70,21 @@ class _RefusalConsumedOnce(ToolNode):
         return first
 
 
+class _RefusalForgottenAfterAPause(ToolNode):
+    """Refuses only in the run that resumed: once the resumed run pauses (a question, a
+    gate), the run its answer starts lets an identical retry through, though its history
+    still shows the interrupted call."""
+
+    def refuse_interrupted(
+        self, ctx: PassContext, journal: Snapshot, tool: ToolSpec, args: object
+    ) -> bool:
+        runs = records.list_runs(ctx.store.read(), ctx.turn_id)
+        cause = next((run.cause for run in runs if run.id == ctx.run_id), None)
+        if cause in ("answer", "approve", "decline"):
+            return False
+        return super().refuse_interrupted(ctx, journal, tool, args)
+
+
 class _RefusalIgnoresArguments(ToolNode):
     """Refuses any retry of a tool whose call was interrupted, whatever its arguments."""
 
@@ -230,6 +245,13 @@ MUTANTS = (
         ("DR-4#c2",),
         "only the first identical retry of an interrupted write is refused; the next one runs",
         with_node(_RefusalConsumedOnce),
+    ),
+    Mutant(
+        "refusal-forgotten-after-a-pause",
+        ("DR-4#c2",),
+        "once the resumed run pauses, the run its answer starts no longer refuses an "
+        "identical retry of the interrupted write",
+        with_node(_RefusalForgottenAfterAPause),
     ),
     Mutant(
         "refusal-ignores-arguments",

@@ -157,6 +157,18 @@ class _DataKeysBeforeReservedOneDropped(ArtifactPolicy):
         return data, kept
 
 
+class _DataEndsAtTheReservedKey(ArtifactPolicy):
+    """Reads `data` from the output up to the reserved key, as if the tool wrote its data
+    first: the keys written after `artifacts` are lost."""
+
+    def lift(self, output: object) -> tuple[object, list[dict[str, object]]]:
+        data, kept = super().lift(output)
+        if isinstance(output, Mapping) and RESERVED_KEY in output:
+            keys = list(output)
+            data = {key: output[key] for key in keys[: keys.index(RESERVED_KEY)]}
+        return data, kept
+
+
 class _ChannelFilteredByExposure(ToolNode):
     """Passes a tool's `artifacts` output on only when the author exposed that port."""
 
@@ -292,6 +304,12 @@ MUTANTS = (
         ("RT-TOOL-1#c3",),
         "attaching artifacts drops the keys of `data` that sort before `artifacts`",
         with_node(policy=_DataKeysBeforeReservedOneDropped),
+    ),
+    Mutant(
+        "data-ends-at-the-reserved-key",
+        ("RT-TOOL-1#c3",),
+        "attaching artifacts keeps only the keys the tool wrote before `artifacts`",
+        with_node(policy=_DataEndsAtTheReservedKey),
     ),
     Mutant(
         "artifacts-channel-filtered-by-exposure",

@@ -21,6 +21,10 @@ clauses quantify over, and how the checks vary it:
   interrupted call under an identifier an earlier turn of the conversation used and
   answered (``call_0``, as providers number ids per response), untested where an
   RT-TOOL-9 guard spanning the conversation keeps that call from running at all.
+  Across a pause (``_refusal_across_a_pause``): the resumed run refuses the identical
+  retry, then pauses on a question or a gate; the identical retry sent once the operator
+  answers is refused too (the run the answer starts resumes the same interrupted turn,
+  whether or not the pause ends the chunk).
 
 Accepted either way (docs/interpretations.md#history-shows-the-interruption): how the
 history shows an interrupted call (a placeholder result, the declared call left without

@@ -11,7 +11,10 @@ What the clauses quantify over, and how the checks vary it:
 * ¶3 (at most three automatic continuations): four and six cuts; cuts by every cause the
   handshake says resumes on its own; a Continue in between, which does not reset the
   count; a second turn, which has its own three; cuts after an answered question (the
-  answer's run is no automatic continuation).
+  answer's run is no automatic continuation).  These cases bear on ¶1 too: a turn that
+  continues on its own more than three times breaks ¶3, one that stops continuing
+  before its three are used (an answer's run counted among them) breaks ¶1's "it
+  continues on its own", and each failure is charged to the clause it breaks.
 * ¶4 (the count survives a reload and two clients cannot double it): a restart after the
   first continuation and after each; two clients at the first and at the last
   continuation.

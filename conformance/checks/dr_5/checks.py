@@ -249,14 +249,25 @@ def check_reports_resuming_and_stop_works(ctx: CheckContext, variant: tuple[int,
 
 def _capped(ctx: CheckContext, trace: Trace, label: str, clause: str, step: int = -1) -> None:
     """Turn ``label`` continued on its own three times, then (after ``step``) waits with
-    Continue."""
+    Continue.  More than three breaks ¶3's "at most three times"; fewer, cut by its time
+    limit with continuations to spare, breaks ¶1's "it continues on its own"."""
     found = _automatic(trace, label)
+    listed = f"{': ' + ', '.join(found[:5]) if found else ''}"
     ctx.expect(
-        len(found) == 3,
+        len(found) <= 3,
         f"turn {label} continued on its own {plural(len(found), 'time')} (runs of cause "
-        "auto_continue"
-        f"{': ' + ', '.join(found[:5]) if found else ''}), expected 3; {clause}",
+        f"auto_continue{listed}), expected 3; {clause}",
         at=found[3] if len(found) > 3 else turn_pointer(trace, label),
+        clause="DR-5#c3",
+    )
+    ctx.expect(
+        len(found) >= 3,
+        f"cut by its time limit more than three times, turn {label} continued on its own "
+        f"only {plural(len(found), 'time')} (runs of cause auto_continue{listed}), expected "
+        "3; DR-5 ¶1: when a turn is stopped at its run time limit, it continues on its own "
+        "(until ¶3's three are used)",
+        at=turn_pointer(trace, label),
+        clause="DR-5#c1",
     )
     final = turn(trace, label, step=step)
     ctx.expect(
@@ -266,6 +277,7 @@ def _capped(ctx: CheckContext, trace: Trace, label: str, clause: str, step: int 
         "after the third automatic continuation the turn ends with Continue available",
         at=turn_pointer(trace, label, step=step),
         reading="stopped-with-continue",
+        clause="DR-5#c3",
     )
 
 
@@ -287,7 +299,7 @@ CAPS = (
 )
 
 
-@check("DR-5#c3", variants={name: name for name in CAPS})
+@check("DR-5#c3", "DR-5#c1", variants={name: name for name in CAPS})
 def check_at_most_three_automatic_continuations(ctx: CheckContext, variant: str) -> None:
     """A turn cut again and again continues on its own three times, whatever the resumable
     cause; a Continue chosen in between does not reset the count, each turn has its own,

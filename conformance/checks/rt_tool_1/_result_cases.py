@@ -202,6 +202,10 @@ class Disjoint:
     outputs: tuple[tuple[dict[str, object], tuple[dict[str, object], ...]], ...]
     #: canaries that live in ``data`` itself (a nested map's own ``artifacts`` key)
     in_data: tuple[str, ...] = ()
+    #: where the reserved key sits among the output's keys (``None``: after every key of
+    #: ``data``); key order means nothing (docs/interpretations.md#key-order), so `data`
+    #: must come out whole wherever the tool wrote it
+    reserved_at: int | None = None
 
 
 def _marked(tag: str, **extra: object) -> dict[str, object]:
@@ -237,6 +241,12 @@ DISJOINT: dict[str, Disjoint] = {
     ),
     "data-keys-sorting-around-the-reserved-one": Disjoint(
         (({"answer": 42, "Name": "x", "art": True, "zeta": 1}, (_marked("rt1-c3-sorted"),)),)
+    ),
+    "data-keys-written-after-the-reserved-one": Disjoint(
+        (({"title": "Report", "pages": 3}, (_marked("rt1-c3-written-first"),)),), reserved_at=0
+    ),
+    "reserved-key-written-between-data-keys": Disjoint(
+        (({"before": 1, "after": [2]}, (_marked("rt1-c3-written-between"),)),), reserved_at=1
     ),
     "nested-artifacts-key-in-data": Disjoint(
         (

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from adapters.scenario import Return
 from adapters.trace import Trace
 from conformance.checks.rt_tool_1._result_cases import (
     ANY,
@@ -159,12 +160,22 @@ def check_artifacts_key_only_when_attached(ctx: CheckContext, variant: Results) 
             )
 
 
+def _written(data: dict[str, object], attached: tuple[object, ...], at: int | None) -> Return:
+    """The tool's output: ``data``'s keys with the reserved key among them at ``at`` (after
+    them all when ``None``)."""
+    if at is None:
+        return output(data, *attached)
+    keys = list(data.items())
+    keys.insert(at, ("artifacts", list(attached)))
+    return Return(output=dict(keys))
+
+
 @check("RT-TOOL-1#c3", variants=DISJOINT)
 def check_artifacts_never_folded_into_data(ctx: CheckContext, variant: Disjoint) -> None:
     """Attaching artifacts leaves `data` exactly as the tool produced it, and `data` and
     `artifacts` share nothing."""
     tools = [
-        tool(f"make_{i}", output(data, *attached))
+        tool(f"make_{i}", _written(data, attached, variant.reserved_at))
         for i, (data, attached) in enumerate(variant.outputs)
     ]
     batch = [call(f"make_{i}", {}, f"c{i}") for i in range(len(variant.outputs))]

@@ -1,0 +1,151 @@
+"""DR-4 ¶2 across a pause in the resumed chunk.  A write is cut after its body ran; the
+resumed run sends it again identically (refused), then pauses (the model asks the
+operator a question, or a gated call waits for approval); once the operator answers,
+the model sends the identical write once more.
+
+Whether the pause ends the chunk, the text does not say (docs/rules.md).  Either way the
+run the answer starts is a run of the interrupted turn, resuming it, and its history
+still shows the interrupted call (and the refusal, which told the model the outcome is
+unknown): the suite already refuses a retry two chunks after the cut, and a pause is no
+more than a chunk boundary at most.  So the identical write is refused there too: a
+refusal that stops holding once the resumed run pauses would let through the blind
+resend of a write whose outcome is unknown that the clause exists to stop."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adapters.scenario import Answer, Approve, Reply, StartTurn
+from adapters.trace import RunRecord, Trace
+from conformance.toolkit import (
+    ANA,
+    CheckContext,
+    Untested,
+    ask,
+    call,
+    calls,
+    check,
+    cut,
+    listing,
+    located_results,
+    located_runs,
+    mapping,
+    mentions,
+    nudge,
+    one_turn,
+    output,
+    ran,
+    resume,
+    resume_prompt,
+    runs_of,
+    say,
+    send,
+    show,
+    tool,
+    tools,
+)
+
+__all__ = ["check_refusal_outlasts_a_pause"]
+
+FIRST = "call-interrupted-1"
+GUARD = (
+    "DR-4 ¶2: an identical retry of an interrupted write is refused when the resumed run's "
+    "history shows the interruption"
+)
+
+
+@dataclass(frozen=True)
+class Pause:
+    """How the resumed run pauses between the two identical retries: a question the
+    operator answers, or a gated call the operator approves."""
+
+    gate: bool = False
+
+
+PAUSES: dict[str, Pause] = {
+    "after-a-question": Pause(),
+    "after-an-approval": Pause(gate=True),
+}
+
+
+def _dispatching(trace: Trace, call_id: str) -> tuple[str, RunRecord] | None:
+    """The run of turn t1 whose batches sent ``call_id``."""
+    for at, run in located_runs(trace):
+        sent = {str(mapping(c).get("tool_call_id")) for one in run.passes for c in one.batch}
+        if run.turn == "t1" and call_id in sent:
+            return at, run
+    return None
+
+
+def _shows(ctx: CheckContext, run: RunRecord) -> bool:
+    """Whether the run's first model input mentions the interrupted call (before a resume
+    prompt, where it holds one)."""
+    if not run.model_inputs:
+        return False
+    messages = list(run.model_inputs[0].messages)
+    prompt = resume_prompt(run, nudge(ctx))
+    history = messages[: prompt.index] if prompt is not None else messages
+    return any(mentions(m, FIRST, "send_email", dict(ANA)) for m in history)
+
+
+@check("DR-4#c2", variants=PAUSES)
+def check_refusal_outlasts_a_pause(ctx: CheckContext, variant: Pause) -> None:
+    """A refusal holds after the resumed run pauses: the identical retry sent once the
+    operator answers, from a history that still shows the interruption, does not run."""
+    pause: Reply = (
+        calls(call("approve_refund", {"order": 7}, "g1"))
+        if variant.gate
+        else ask("Should I try the email again?")
+    )
+    trace = one_turn(
+        ctx,
+        "dr4-c2-across-a-pause",
+        tools=[*tools(), tool("approve_refund", output("refunded"), schema={}, gate=True)],
+        model=[
+            calls(send(ANA, FIRST)),
+            calls(send(ANA, "r1")),
+            pause,
+            calls(send(ANA, "r2")),
+            say("done"),
+        ],
+        steps=[
+            cut("after_tool_body", on="send_email"),
+            StartTurn("t1"),
+            resume(ctx, "time_limit"),
+            Approve("t1") if variant.gate else Answer("t1"),
+        ],
+    )
+    if ran(trace, "r1"):
+        raise Untested(
+            "the identical retry r1 sent before the pause ran, so no refusal preceded the "
+            "pause (guard-only-when-history-shows judges that retry)"
+        )
+    found = _dispatching(trace, "r2")
+    if found is None:
+        said, _ = runs_of(trace, "r2")
+        raise Untested(
+            f"no run of turn t1 sent the retry r2 after the operator answered (it {said}): "
+            "the turn did not carry on past the pause"
+        )
+    at, run = found
+    if not _shows(ctx, run):
+        raise Untested(
+            "the history the retry r2 was sent from does not mention the interrupted call; "
+            "DR-4 ¶2 refuses a retry only when it shows the interruption"
+        )
+    where = ran(trace, "r2")
+    ctx.expect(
+        not where,
+        f"the identical retry r2 of the interrupted send_email {show(dict(ANA))}, sent after "
+        f"the pause, ran (at {listing(where)}), though the history it was sent from shows "
+        f"the interrupted call (at {at}/model_inputs/0) and an earlier retry was refused; "
+        f"{GUARD}, and a pause does not end that",
+        at=where[0] if where else None,
+        reading="history-shows-the-interruption",
+    )
+    for result_at, result in located_results(trace, "r2"):
+        ctx.expect(
+            bool(where) or mapping(result.result).get("success") is not True,
+            f"the refused retry r2 is reported as succeeded ({show(result.result)}); {GUARD}",
+            at=f"{result_at}/result",
+        )
