@@ -66,6 +66,11 @@ class Budget:
     #: where set, shrinking is bounded by this many shrinks rather than by time, so that
     #: a reproducible search shrinks to the same counterexample on any machine
     shrinks: int | None = None
+    #: where set, a counterexample of at most this many steps is short enough: it is kept
+    #: as found (or as far as shrinking got) and not shrunk further.  Hypothesis bounds
+    #: the shrinks that succeed, not the attempts, each of which is a scenario drawn and
+    #: run: shrinking a ten-step example to four can cost a thousand runs
+    short_enough: int | None = None
     #: ``(K, N)``: this search is shard K (from 1) of N, and runs batches K-1, K-1+N,
     #: K-1+2N...: each shard its own seeds, together the batches of one unsplit search
     shard: tuple[int, int] = (1, 1)
@@ -122,6 +127,11 @@ class HuntOutcome:
     broken_on: Scenario | None = None
 
 
+class _ShortEnough(BaseException):
+    """Raised through hypothesis (which lets what is not an ``Exception`` pass) once a
+    counterexample is short enough: the search keeps it and shrinks no further."""
+
+
 class _Batch:
     """One hypothesis run: judges examples against the active invariants, and knows
     when it has started shrinking (everything after its first violation)."""
@@ -134,9 +144,11 @@ class _Batch:
         outcome: HuntOutcome,
         started: float,
         deadline: float,
+        short_enough: int | None = None,
     ) -> None:
         self.runner, self.handshake, self.active = runner, handshake, tuple(active)
         self.outcome, self.started, self.deadline = outcome, started, deadline
+        self.short_enough = short_enough
         self.shrinking = False
         #: per invariant, the last violation raised (shrinking makes each smaller)
         self.seen: dict[str, Violation] = {}
@@ -176,6 +188,8 @@ class _Batch:
                 self.shrinking = True
                 violation = one.violation(message, scenario, trace)
                 self.seen[one.name] = violation  # the smallest so far, should shrinking stop
+                if self.short_enough is not None and len(scenario.steps) <= self.short_enough:
+                    raise _ShortEnough
                 raise violation
 
 
@@ -238,7 +252,7 @@ def hunt(
             # Within the floor's grace the batch runs to its end; past the budget it stops.
             deadline = give_up_at if outcome.examples < budget.examples else stop_at
             size = budget.batch
-        batch = _Batch(runner, handshake, active, outcome, started, deadline)
+        batch = _Batch(runner, handshake, active, outcome, started, deadline, budget.short_enough)
         test = settings(
             max_examples=size,
             deadline=None,
@@ -273,6 +287,9 @@ def hunt(
             for best in batch.seen.values():  # stopped while shrinking: the best so far
                 _keep(outcome, best)
             break
+        except _ShortEnough:
+            for best in batch.seen.values():
+                _keep(outcome, best)
         except Unsatisfiable:
             outcome.error = "the implementation could run none of the generated scenarios"
             break
@@ -280,6 +297,8 @@ def hunt(
             _keep(outcome, violation)
         except BaseExceptionGroup as group:
             found = _violations(group)
+            if group.subgroup(_ShortEnough) is not None:
+                found += list(batch.seen.values())
             # A stop that came while hypothesis replayed what it found is reported beside
             # the finding, not raised: it still stops the hunt.
             stopped = group.subgroup(KeyboardInterrupt) is not None

@@ -261,3 +261,30 @@ def test_a_stop_reported_in_a_group_stops_the_hunt(
     assert outcome.interrupted
     assert batches == [1]  # no second batch after the stop
     assert (INVARIANTS[0].name in outcome.findings) is with_finding
+
+
+def test_a_short_enough_counterexample_is_not_shrunk_further() -> None:
+    """With ``short_enough`` the search keeps a counterexample once it has that many steps
+    or fewer, where shrinking would have gone on: the same seeded search without it
+    shrinks further, and runs more scenarios to do so."""
+    from conformance.toolkit import invariant
+
+    def judge(made: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+        return "three steps or more" if len(made.steps) >= 3 else None
+
+    def exercised(made: Scenario, trace: Trace, handshake: Handshake) -> bool:
+        return True
+
+    long = invariant("three-steps-or-more", ("RT-TOOL-1#c1",), judge, "any", exercised)
+
+    def search(short_enough: int | None) -> tuple[int, int]:
+        budget = Budget(seed=3, limit=200, seconds=600, shrinks=200, short_enough=short_enough)
+        outcome = hunt(reference_driver(), FULL, [long], budget)
+        found = outcome.findings[long.name]
+        return len(found.scenario.steps), outcome.shrinks
+
+    kept_steps, kept_shrinks = search(6)
+    shrunk_steps, shrunk_shrinks = search(None)
+    assert 3 <= kept_steps <= 6
+    assert shrunk_steps == 3  # the least that still fails
+    assert kept_shrinks < shrunk_shrinks
