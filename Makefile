@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 PYTEST := $(BIN)/python -m pytest -q -n 2
 
 
-.PHONY: run reports test lint typecheck unit slow selftest bench golden mutation clean
+.PHONY: run reports test lint typecheck unit slow slow-and-typecheck selftest bench golden mutation clean
 
 # The harness extras are installed too: their slow tests run the suite against each one.
 # Each step says what it does first: the installs take minutes and pip is kept quiet.
@@ -36,8 +36,9 @@ run: $(STAMP)
 reports: $(STAMP)
 	$(BIN)/rttool publish
 
-## test: the project's own gates: lint, types, fast tests, slow tests, the mutant selftest
-test: $(STAMP) lint typecheck unit slow selftest
+## test: the project's own gates: lint, fast tests, slow tests with the type check beside
+## them, the mutant selftest
+test: $(STAMP) lint unit slow-and-typecheck selftest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -57,6 +58,18 @@ unit: $(STAMP)
 ## hunt against mutants, the committed standings run afresh
 slow: $(STAMP)
 	$(PYTEST) -m slow --dist loadgroup
+
+## slow-and-typecheck: the slow tier, with mypy beside it on the core the tier leaves idle
+## while its last long tests finish (the type check alone on one core cost `make test` half
+## a minute); mypy's verdict is printed once the tier ends, and either failing fails this
+slow-and-typecheck: $(STAMP)
+	@report=$$(mktemp); \
+	echo "typecheck: mypy runs beside the slow tests; its verdict follows theirs"; \
+	$(BIN)/mypy > "$$report" 2>&1 & types=$$!; \
+	$(PYTEST) -m slow --dist loadgroup; slow=$$?; \
+	wait $$types; typed=$$?; \
+	echo "typecheck:"; cat "$$report"; rm -f "$$report"; \
+	[ $$slow -eq 0 ] && [ $$typed -eq 0 ]
 
 ## selftest: every mutant of the reference runtime must be caught by its own clauses' checks
 ## (restricted mode: each mutant against the cases of the rules it breaks; see docs/mutants.md)

@@ -70,6 +70,22 @@ def test_the_loop_benchmark_measures_every_stage_unless_told_which() -> None:
     from bench.loop import STAGES, chosen_stages
 
     assert chosen_stages([]) == list(STAGES)
-    assert chosen_stages(["slow", "unit"]) == ["slow", "unit"]
+    assert chosen_stages(["slow-and-typecheck", "unit"]) == ["slow-and-typecheck", "unit"]
     with pytest.raises(SystemExit):
         chosen_stages(["slowest"])
+
+
+def test_a_stage_fails_when_the_command_beside_it_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command run beside a stage's own counts as the stage's (make fails the slow
+    tier's stage when mypy beside it fails), and the stage waits for it."""
+    import sys
+
+    from bench import loop
+
+    quick = (sys.executable, "-c", "pass")
+    failing = (sys.executable, "-c", "import time, sys; time.sleep(0.3); sys.exit(3)")
+    monkeypatch.setitem(loop.STAGES, "beside-fails", loop.Stage((quick,), beside=failing))
+    monkeypatch.setitem(loop.STAGES, "own-fails", loop.Stage((failing,), beside=quick))
+    cost = loop.measure("beside-fails")
+    assert cost.code == 3  # known only once the stage has waited for it
+    assert loop.measure("own-fails").code == 3
