@@ -197,6 +197,14 @@ class Behaviour:
             f"type={drop.type} call={drop.tool_call_id}",
         }
 
+    def unfinished_to_tell(
+        self, turns: Sequence[records.TurnRow], latest: records.TurnRow | None
+    ) -> records.TurnRow | None:
+        """The unfinished turn whose work a new message's agent is first told (DR-6 ¶4):
+        ``latest``, the conversation's latest turn when it is unfinished, the one the
+        message is sent instead of continuing (``turns`` are all of them, oldest first)."""
+        return latest
+
     def prior_turn_text(self, journal: Journal) -> str:
         """What a new turn's agent is told about the unfinished turn before it (DR-6)."""
         return prior_turn_text(journal)

@@ -85,7 +85,8 @@ class Runtime:
                 turn=turns[-1].id,
             )
         previous = turns[-1] if turns and turns[-1].status in UNFINISHED else None
-        prior = self._journal_or_none(previous.id) if previous is not None else None
+        told_of = self.components.behaviour.unfinished_to_tell(turns, previous)
+        prior = self._journal_or_none(told_of.id) if told_of is not None else None
         with self.store.transaction() as conn:
             # Checked again under the write lock: another client may have started a turn
             # since the read above (two requests racing must not both start one).

@@ -40,6 +40,22 @@ class _JsonShapeNotMatched(Normalizer):
         return super().decode_json(value, declared | _SHAPES if declared & _SHAPES else declared)
 
 
+class _DeclaredTypesKeptByParameterName(Normalizer):
+    """Works out once, by parameter name, what a parameter is declared as: the first tool
+    whose schema declares a name decides it for every tool of the workflow."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._known: dict[str, object] = {}
+
+    def normalize(self, args: object, schema: object) -> object:
+        properties = schema.get("properties") if isinstance(schema, Mapping) else None
+        if isinstance(properties, Mapping) and isinstance(schema, Mapping):
+            kept = {name: self._known.setdefault(name, value) for name, value in properties.items()}
+            schema = {**schema, "properties": kept}
+        return super().normalize(args, schema)
+
+
 class _KeysEntityDecoded(Normalizer):
     def decode_leaves(self, value: object) -> object:
         if isinstance(value, Mapping):
@@ -201,6 +217,13 @@ MUTANTS = (
         ("RT-TOOL-8#c3",),
         "a JSON string is decoded even when it parses to the other shape",
         with_node(normalizer=_JsonShapeNotMatched),
+    ),
+    Mutant(
+        "declared-types-kept-by-parameter-name",
+        ("RT-TOOL-8#c2", "RT-TOOL-8#c3"),
+        "what a parameter is declared as is worked out once by its name, so the first tool "
+        "declaring a name decides it for another tool declaring it otherwise",
+        with_node(normalizer=_DeclaredTypesKeptByParameterName),
     ),
     Mutant(
         "entities-decoded-once",

@@ -21,6 +21,7 @@ from reference_impl.mutants._model import (
 )
 from reference_impl.passes import PassContext, PassResult, ToolNode
 from reference_impl.records import MessageRow, TurnRow
+from reference_impl.runtime import UNFINISHED
 from reference_impl.store import Store
 from reference_impl.wire import Wire
 from reference_impl.workflow import ToolSpec
@@ -218,6 +219,18 @@ class _NewTurnNotTold(Behaviour):
         return "The previous turn stopped before it finished."
 
 
+class _NewTurnToldOfTheOldestUnfinished(Behaviour):
+    """Tells a new message's agent of the conversation's oldest unfinished turn, not the
+    one the message is sent instead of continuing."""
+
+    def unfinished_to_tell(
+        self, turns: Sequence[TurnRow], latest: TurnRow | None
+    ) -> TurnRow | None:
+        if latest is None:
+            return None
+        return next((turn for turn in turns if turn.status in UNFINISHED), latest)
+
+
 class _HardBlockSpansTurns(ToolNode):
     def checked_against(self, ctx: PassContext, tool: ToolSpec) -> Snapshot | None:
         previous = unfinished_turn_before(ctx) if ctx.snapshot is None else None
@@ -346,6 +359,13 @@ MUTANTS = (
         ("DR-6#c4",),
         "a new turn's agent is told only that the previous turn stopped",
         with_behaviour(_NewTurnNotTold),
+    ),
+    Mutant(
+        "new-turn-told-of-the-oldest-unfinished",
+        ("DR-6#c4",),
+        "a new message's agent is told what the conversation's oldest unfinished turn did, "
+        "not the latest, the one the message is sent instead of continuing",
+        with_behaviour(_NewTurnToldOfTheOldestUnfinished),
     ),
     Mutant(
         "hard-block-spans-turns",

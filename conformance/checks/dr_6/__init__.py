@@ -11,7 +11,8 @@ What the clauses quantify over, and how the checks vary it:
   conversations each with its own stop, after a restart.
 * ¶4 (a new message starts a new turn whose agent is first told what the unfinished turn
   did): after an error, with an interrupted call, while the turn waited to resume, after a
-  restart, with non-ASCII input.
+  restart, with non-ASCII input; in a third and fourth turn; after two unfinished turns
+  (the agent is told of the newer, the one the message is sent instead of continuing).
 * ¶5 (neither the note nor the hard-block prevents a repeat in the new turn): a completed
   write repeated, a write of a turn superseded while resuming, two repeats.
 

@@ -353,4 +353,5 @@ def check_new_turn_not_blocked(ctx: CheckContext, variant: tuple[tuple[Step, ...
 # their order after the checks above.
 from conformance.checks.dr_6._later_turns import (  # noqa: E402
     check_later_turn_told_what_the_latest_unfinished_did,  # noqa: F401 - bound here to set its order
+    check_later_turn_told_what_the_newest_unfinished_did,  # noqa: F401 - bound here to set its order
 )

@@ -10,14 +10,16 @@ when the reconciled arguments fail the tool's schema: a string passed through fo
 * ¶2 (decoded where all three conditions hold): ``array`` and ``object`` parameters,
   empty and nested values, whitespace, JSON escapes and non-ASCII text, numbers in every
   notation, union types naming ``array`` or ``object`` with ``null`` or ``integer``, keys
-  in an unusual order, a value of 100 KB.
+  in an unusual order, a value of 100 KB; a parameter another tool of the batch,
+  called first, declares ``string`` under the same name (what a tool declares is its own).
 * ¶3 (otherwise passed through unmodified): a parameter declared ``string``, every
   mismatched shape (a map, a list, a string, a number, a boolean, null), text that is
   not JSON (truncated, single-quoted, trailing garbage, empty), the special numbers JSON
   has no notation for (``NaN``, ``Infinity``), a list and a map sent as themselves, JSON
   text nested past rttool's nesting limit (what it becomes is not judged: decoded, no
   harness can report it, and the case is untested), parameters the schema does not
-  declare or declares without a type.  A call that gets no result because its run
+  declare or declares without a type; a ``string`` parameter another tool of the batch,
+  called first, declares ``array`` under the same name.  A call that gets no result because its run
   failed fails the clause its case judges: reconciling never fails a run.
 * ¶4 (every string leaf decoded until stable): a doubly escaped value, named, decimal and
   hexadecimal references (astral characters among them), leaves nested in maps and lists

@@ -56,6 +56,9 @@ class Reconcile:
     expected: Mapping[str, object]
     body: bool = False
     past_limit: bool = False
+    #: another tool's schema and the arguments it is called with first, in the same
+    #: batch: what each tool declares is its own, whatever the other declares
+    first: tuple[Mapping[str, object], Mapping[str, object]] | None = None
 
 
 BEFORE = Reconcile(
@@ -125,6 +128,12 @@ DECODED: dict[str, Reconcile] = {
         {"o": {"z": 1, "a": 2, "m": {"y": 0, "b": 1}}},
     ),
     "a-long-value": Reconcile(_schema(a="array"), {"a": LONG}, {"a": list(range(20_000))}),
+    "after-a-tool-declaring-the-same-name-a-string": Reconcile(
+        _schema(rows="array"),
+        {"rows": "[1, 2]"},
+        {"rows": [1, 2]},
+        first=(_schema(rows="string"), {"rows": "[1, 2]"}),
+    ),
 }
 
 
@@ -171,6 +180,12 @@ PASSED_THROUGH: dict[str, Reconcile] = {
             # encoder then writes as null, as JavaScript's does) or refused.
             "e": Either(("[1e999]", [None]), "out-of-range-numbers"),
         },
+    ),
+    "after-a-tool-declaring-the-same-name-an-array": Reconcile(
+        _schema(lines="string"),
+        {"lines": "[1, 2]"},
+        {"lines": "[1, 2]"},
+        first=(_schema(lines="array"), {"lines": "[1, 2]"}),
     ),
     "undeclared-parameters": Reconcile(
         {"type": "object", "properties": {"other": {"type": "string"}, "untyped": {}}},

@@ -84,12 +84,13 @@ def judge_arguments(
     """Send ``variant.sent`` to a tool declaring ``variant.schema``; judge every argument."""
     if trace is None:
         try:
-            trace = one_turn(
-                ctx,
-                name,
-                tools=[tool("target", schema=dict(variant.schema))],
-                model=[calls(call("target", dict(variant.sent), "c1")), say("done")],
-            )
+            tools = [tool("target", schema=dict(variant.schema))]
+            batch = [call("target", dict(variant.sent), "c1")]
+            if variant.first is not None:
+                declared, sent = variant.first
+                tools.append(tool("other", schema=dict(declared)))
+                batch.insert(0, call("other", dict(sent), "c0"))
+            trace = one_turn(ctx, name, tools=tools, model=[calls(*batch), say("done")])
         except SchemaViolation as err:
             if not (variant.past_limit and isinstance(err.__cause__, TooDeep)):
                 raise
