@@ -87,9 +87,9 @@ def judge_arguments(
             tools = [tool("target", schema=dict(variant.schema))]
             batch = [call("target", dict(variant.sent), "c1")]
             if variant.first is not None:
-                declared, sent = variant.first
+                declared, arguments = variant.first
                 tools.append(tool("other", schema=dict(declared)))
-                batch.insert(0, call("other", dict(sent), "c0"))
+                batch.insert(0, call("other", dict(arguments), "c0"))
             trace = one_turn(ctx, name, tools=tools, model=[calls(*batch), say("done")])
         except SchemaViolation as err:
             if not (variant.past_limit and isinstance(err.__cause__, TooDeep)):
