@@ -178,7 +178,7 @@ MUTANTS = (
     ),
     Mutant(
         "journal-of-last-chunk-only",
-        ("DR-3#c2",),
+        ("DR-3#c1",),
         "a resumed chunk's journal covers only the chunk cut off just before it",
         with_behaviour(_JournalOfLastChunkOnly),
     ),

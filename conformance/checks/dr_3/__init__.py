@@ -7,11 +7,13 @@ model is given back; the turns each variant plays are in
 checks vary it:
 
 * ¶1 (one snapshot of the prior chunks of the same turn): a write made twice in the
-  resumed chunk, in two passes and in one batch; a write completed in an earlier turn.
+  resumed chunk, in two passes and in one batch; a write completed in an earlier turn;
+  a write completed two chunks before the resumed one, which the snapshot must hold (a
+  snapshot of the last cut chunk only breaks ¶1's "the prior chunks"; ¶2 acts on "a
+  completed entry of that snapshot").
 * ¶2 (a re-dispatched completed write is not run; its journaled result comes back with a
-  note): a string, a map and a failed result; non-ASCII arguments; after a restart; two
-  chunks after the one that completed it; after the resumed chunk paused for the
-  operator and was answered, once and twice.
+  note): a string, a map and a failed result; non-ASCII arguments; after a restart;
+  after the resumed chunk paused for the operator and was answered, once and twice.
 * ¶3 (read-only tools never blocked): a repeated read, a read beside a blocked write, a
   read that was interrupted, a read two chunks later.
 * ¶4 (matched by tool name and a signature of the input, not by position): another

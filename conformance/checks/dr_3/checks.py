@@ -9,6 +9,7 @@ from adapters.scenario import Answer, Restart, StartTurn, Step, Wait
 from adapters.trace import Trace
 from conformance.checks.dr_3._scenarios import (
     CONSUMED,
+    EVERY_PRIOR_CHUNK,
     FRESH,
     MATCHED,
     READS,
@@ -112,13 +113,14 @@ def _given(trace: Trace, call_id: str) -> tuple[str, str] | None:
     return None
 
 
-PAIR_ONE = "DR-3 ¶1: the snapshot holds only the prior chunks of the same turn"
+PAIR_ONE = "DR-3 ¶1: the snapshot holds the prior chunks of the same turn, and only them"
 
 
-@check("DR-3#c1", variants={**TWICE, "another-turn": None})
+@check("DR-3#c1", variants={**TWICE, "every-prior-chunk": EVERY_PRIOR_CHUNK, "another-turn": None})
 def check_snapshot_taken_once_before_chunk(ctx: CheckContext, variant: Redispatch | None) -> None:
-    """The snapshot covers the prior chunks of the same turn only: a write completed
-    inside the resumed chunk, or in an earlier turn, does not block its identical repeat."""
+    """The snapshot covers the prior chunks of the same turn, all of them and only them: a
+    write completed two chunks before blocks its identical repeat; one completed inside
+    the resumed chunk, or in an earlier turn, does not."""
     if variant is not None:
         trace = _play(ctx, "dr3-c1-once", variant)
         _expect_runs(
