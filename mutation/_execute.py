@@ -148,10 +148,15 @@ def classify(
         return Status.SURVIVED, ""
     if exit_code == EXIT_FINDING:
         failing = failing_clauses(report_dir / "standing.json")
-        if failing:
+        erring = failing_clauses(report_dir / "standing.json", "error")
+        if failing or erring:
             kinds = failing_kinds(report_dir / "standing.json")
             by = " (the hunt only)" if kinds == {"hunt"} else ""
-            return Status.KILLED, "failing: " + ", ".join(failing) + by
+            # An erring clause is the implementation's fault (it broke the protocol where a
+            # case reached it), not a check's verdict: the detail keeps the two apart.
+            parts = [f"failing: {', '.join(failing)}"] if failing else []
+            parts += [f"erring (an implementation fault): {', '.join(erring)}"] if erring else []
+            return Status.KILLED, "; ".join(parts) + by
         return Status.KILLED, "the run reported a finding"
     last = next((line for line in reversed(stderr.splitlines()) if line.strip()), "")
     reason = (
@@ -165,17 +170,18 @@ def classify(
     return Status.CRASHED, f"{reason}: {last[:_TAIL_CHARS]}" if last else reason
 
 
-def failing_clauses(standing: Path) -> list[str]:
-    """Clause ids that did not conform (or erred) in a standing report, best effort: the
-    detail is for the reader, the status never depends on it."""
+def failing_clauses(standing: Path, standing_of: str = "does-not-conform") -> list[str]:
+    """Clause ids of a standing report with the standing ``standing_of`` (those that did
+    not conform, or with ``"error"`` those that erred), best effort: the detail is for the
+    reader, the status never depends on it."""
     try:
         data = read_json(standing, limit=_MAX_STANDING_BYTES)
     except OSError:
         return []
     found = []
     for clause in _clauses(data):
-        ident, standing_of = clause.get("id"), clause.get("standing")
-        if isinstance(ident, str) and standing_of in ("does-not-conform", "error"):
+        ident = clause.get("id")
+        if isinstance(ident, str) and clause.get("standing") == standing_of:
             found.append(ident)
     return found
 

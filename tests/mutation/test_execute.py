@@ -41,7 +41,7 @@ def _standing(path: Path, clauses: dict[str, str]) -> Path:
     ("code", "timed_out", "status", "detail"),
     [
         (0, False, Status.SURVIVED, ""),
-        (EXIT_FINDING, False, Status.KILLED, "failing: RT-TOOL-2#c1, DR-3#c2"),
+        (EXIT_FINDING, False, Status.KILLED, "failing: RT-TOOL-2#c1; erring"),
         (EXIT_UNDRIVABLE, False, Status.CRASHED, "could not be driven: ImportError: boom"),
         (2, False, Status.CRASHED, "exited with 2: ImportError: boom"),
         (-9, False, Status.CRASHED, "exited with -9"),
@@ -73,6 +73,20 @@ def test_a_finding_without_a_readable_report_is_still_killed(tmp_path: Path) -> 
     assert classify(EXIT_FINDING, False, tmp_path, "") == (
         Status.KILLED,
         "the run reported a finding",
+    )
+
+
+def test_an_erring_clause_is_told_apart_from_a_failing_one(tmp_path: Path) -> None:
+    # An implementation that cannot report where a case reached it is detected, but no
+    # check judged it: the detail says which clauses failed and which erred.
+    reports = _standing(tmp_path, {"R#c1": "error", "R#c2": "conforms"})
+    assert classify(EXIT_FINDING, False, reports, "") == (
+        Status.KILLED,
+        "erring (an implementation fault): R#c1",
+    )
+    reports = _standing(tmp_path, {"R#c1": "does-not-conform", "R#c2": "error"})
+    assert classify(EXIT_FINDING, False, reports, "")[1] == (
+        "failing: R#c1; erring (an implementation fault): R#c2"
     )
 
 
