@@ -21,14 +21,18 @@ def _classify(
     any_tool: bool = False,
     clear: str = "all",
     nameless_resets: bool = False,
+    by_run_id: bool = False,
 ) -> Journal:
     """A journal paired wrongly in one way: a done closes the ``newest`` open start instead
     of the oldest, or a start of ``any_tool``; a ``clear`` resets only the tool started
     last (``"last-tool"``), or the completed calls too (``"with-completed"``); an event
-    that names no tool resets the open calls as a clear does (``nameless_resets``)."""
+    that names no tool resets the open calls as a clear does (``nameless_resets``); the
+    open starts are taken in the order of their runs' identifiers (``by_run_id``), so the
+    pairing across runs depends on how the runtime happens to name them."""
+    ledger = list(events)
     open_starts: list[Entry] = []
     completed: list[Entry] = []
-    for position, event in enumerate(events):
+    for position, event in enumerate(ledger):
         if event.event == "clear" or (nameless_resets and event.tool is None):
             last = open_starts[-1].tool if open_starts else None
             kept = [e for e in open_starts if e.tool != last] if clear == "last-tool" else []
@@ -41,6 +45,8 @@ def _classify(
             open_starts.append(Entry(event.tool, event.input, None, position))
         elif event.event == "tool_done":
             same = [e for e in open_starts if any_tool or e.tool == event.tool]
+            if by_run_id:
+                same.sort(key=lambda e: (ledger[e.seq].run or "", e.seq))
             if same:
                 start = same[-1] if newest else same[0]
                 open_starts.remove(start)
@@ -141,6 +147,7 @@ class _Paired(Behaviour):
     any_tool = False
     clear = "all"
     nameless_resets = False
+    by_run_id = False
 
     def journal(self, events: Sequence[LedgerEvent]) -> Journal:
         return _classify(
@@ -149,6 +156,7 @@ class _Paired(Behaviour):
             any_tool=self.any_tool,
             clear=self.clear,
             nameless_resets=self.nameless_resets,
+            by_run_id=self.by_run_id,
         )
 
 
@@ -158,6 +166,10 @@ class _DonePairsWithNewestStart(_Paired):
 
 class _DonePairsAcrossTools(_Paired):
     any_tool = True
+
+
+class _DonePairsByRunId(_Paired):
+    by_run_id = True
 
 
 class _ClearResetsOneTool(_Paired):
@@ -240,6 +252,13 @@ MUTANTS = (
         ("DR-1#c4",),
         "a `tool_done` closes the newest open start of its tool, not the oldest",
         with_behaviour(_DonePairsWithNewestStart),
+    ),
+    Mutant(
+        "done-pairs-by-run-id",
+        ("DR-1#c4",),
+        "a `tool_done` closes the open start of its tool whose run's identifier sorts first, "
+        "not the oldest",
+        with_behaviour(_DonePairsByRunId),
     ),
     Mutant(
         "done-pairs-across-tools",

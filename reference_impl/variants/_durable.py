@@ -3,6 +3,7 @@ hard-block, the guard, Continue and the new turn that the rule text allows."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 from collections.abc import Mapping, Sequence
@@ -36,6 +37,15 @@ class _NewestFirst(Behaviour):
     def journal(self, events: Sequence[LedgerEvent]) -> Journal:
         read = super().journal(events)
         return Journal(read.completed[::-1], read.interrupted[::-1])
+
+
+class _PairsOldestAcrossRuns(Behaviour):
+    """Pairs a ``tool_done`` with the oldest still-open start of its tool name in the
+    whole turn, whichever run left it open: ¶4 read word for word, with the per-turn
+    tally of ¶5, where the runtime prefers the done's own run."""
+
+    def journal(self, events: Sequence[LedgerEvent]) -> Journal:
+        return super().journal([dataclasses.replace(event, run=None) for event in events])
 
 
 class _NamelessStartInterrupted(Behaviour):
@@ -148,6 +158,14 @@ VARIANTS: tuple[Variant, ...] = (
         ("DR-1#c3", "DR-1#c4"),
         "the journal lists its completed and interrupted calls newest first",
         lambda: _behaviour(_NewestFirst),
+    ),
+    Variant(
+        "done-pairs-oldest-across-runs",
+        "pairing-across-runs",
+        ("DR-1#c3", "DR-1#c4"),
+        "a tool_done pairs with the oldest open start of its tool name in the turn, even one "
+        "an earlier, interrupted run left open",
+        lambda: _behaviour(_PairsOldestAcrossRuns),
     ),
     Variant(
         "nameless-start-journaled-interrupted",

@@ -20,11 +20,13 @@ What the clauses quantify over, and how the checks vary it:
   name no tool between a start and its done.
   Across the runs of one turn (``_pairing``): a start cut before its done, then the same
   tool called with other input by the resumed run, played until the two runs'
-  identifiers have sorted both ways (a journal comparing them goes wrong in one order
-  only).
+  identifiers have sorted both ways; every play must pair the same way (a journal
+  comparing them pairs one way in one order and the other way in the other).
 
 Accepted either way (docs/interpretations.md): a ledger with ``clear`` events anywhere
-(when-clear-is-recorded), the journal's lists in any order (journal-order), and a
+(when-clear-is-recorded), the journal's lists in any order (journal-order), a done that
+closes its own call's start or the oldest start of its tool left open by an earlier run
+(pairing-across-runs: ¶4 word for word gives the second), and a
 ``tool_start`` that names no tool listed as an interrupted call or left out
 (nameless-start: ¶3 read literally makes it one, and nothing in the text forbids it).  Left
 unjudged: what a tool_start's input is for a call whose arguments were repaired (the

@@ -294,6 +294,6 @@ def check_clear_resets_open_calls(ctx: CheckContext, variant: Probe) -> None:
 # Pairing across the runs of one turn (¶3, ¶4) lives in its own module; importing it
 # here sets its order after the checks above.
 from conformance.checks.dr_1._pairing import (  # noqa: E402
-    check_done_pairs_within_the_run_that_started_it,  # noqa: F401 - bound here to set its order
+    check_done_pairs_one_way_whatever_the_run_ids,  # noqa: F401 - bound here to set its order
     check_nameless_events_neither_pair_nor_reset,  # noqa: F401
 )

@@ -10,6 +10,7 @@ from adapters.scenario import FailLedgerRead, Scenario
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit import (
     CONTINUING_CAUSES,
+    Breach,
     Invariant,
     completed_calls,
     interrupted_calls,
@@ -43,7 +44,7 @@ def resume_note(scenario: Scenario, trace: Trace, handshake: Handshake) -> str |
                 if unreadable > 0:
                     unreadable -= 1
                 else:
-                    owed = completed.get(key, []) + interrupted.get(key, [])
+                    owed = (completed.get(key, []), interrupted.get(key, []))
                     problem = _note_problem(run, declared.nudge, owed, bool(cleared.get(key)))
                     if problem:
                         return problem
@@ -73,33 +74,56 @@ def _receipts(run: RunRecord) -> list[str]:
     return found
 
 
-def _note_problem(run: RunRecord, nudge: str, owed: list[str], maybe: bool) -> str | None:
+#: the clause each kind of call owed to the note is named by
+_COMPLETED, _INTERRUPTED, _EMPTY = "DR-2#c2", "DR-2#c3", "DR-2#c4"
+
+
+def _note_problem(
+    run: RunRecord, nudge: str, owed: tuple[list[str], list[str]], maybe: bool
+) -> Breach | None:
+    """What is wrong with the note of resumed ``run``, charged to the clause whose words
+    it breaks: a completed call (or its short result) left out is ¶2's, an interrupted
+    call left out ¶3's, something appended to an empty journal's prompt ¶4's."""
     if not run.model_inputs:
         return None
+    done, cut = owed
     messages = [mapping(m) for m in run.model_inputs[0].messages]
     found = [i for i, m in enumerate(messages) if str(m.get("content") or "").startswith(nudge)]
     if not found:
-        return f"resumed run {run.id} ({run.cause}) is not prompted with the nudge {show(nudge)}"
+        return Breach(
+            f"resumed run {run.id} ({run.cause}) is not prompted with the nudge {show(nudge)}",
+            _owed_clauses(done, cut),
+        )
     at = found[-1]
     prompt = str(messages[at].get("content"))
-    if not owed:
+    if not done and not cut:
         if prompt != nudge and not maybe:
-            return (
+            return Breach(
                 f"resumed run {run.id} had nothing in its journal, yet its prompt is "
-                f"{show(prompt)}, not the nudge alone"
+                f"{show(prompt)}, not the nudge alone",
+                (_EMPTY,),
             )
         return None
     # The note follows the nudge, in its message or the next (docs/interpretations.md).
     following = messages[at + 1] if at + 1 < len(messages) else {}
     note = prompt[len(nudge) :] + " " + str(following.get("content") or "")
-    missing = sorted({name for name in owed if name not in note})
-    if missing:
-        return (
-            f"resumed run {run.id} ({run.cause}) is not told of {show(missing)} after the "
-            f"nudge (tools its turn already ran, and the results they returned): "
-            f"{show(note.strip(), 160)}"
+    missing_done = sorted({name for name in done if name not in note})
+    missing_cut = sorted({name for name in cut if name not in note})
+    if missing_done or missing_cut:
+        return Breach(
+            f"resumed run {run.id} ({run.cause}) is not told of "
+            f"{show(sorted({*missing_done, *missing_cut}))} after the nudge (tools its turn "
+            f"already ran, and the results they returned): {show(note.strip(), 160)}",
+            _owed_clauses(missing_done, missing_cut),
         )
     return None
+
+
+def _owed_clauses(done: list[str], cut: list[str]) -> tuple[str, ...]:
+    """The clauses naming what was owed: ¶2 for completed calls and their results, ¶3
+    for interrupted ones, ¶4 when nothing was (the prompt must then be the nudge)."""
+    clauses = ((_COMPLETED,) if done else ()) + ((_INTERRUPTED,) if cut else ())
+    return clauses or (_EMPTY,)
 
 
 def _resumed_with_journal(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:

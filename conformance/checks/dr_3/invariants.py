@@ -11,6 +11,7 @@ from adapters.scenario import FailLedgerRead, Scenario
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit import (
     CONTINUING_CAUSES,
+    Breach,
     Invariant,
     call_signature,
     completed_calls,
@@ -147,7 +148,10 @@ def _clause_of(*clauses: str) -> Callable[[Scenario, Trace, Handshake], str | No
     def judge(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
         for clause, message in hard_block_findings(scenario, trace, handshake):
             if clause in clauses:
-                return message
+                # Charged to the clause whose words the finding breaks, not to every
+                # clause the invariant is bound to: a write run again is ¶2's, a
+                # completion answering two repeats ¶5's.
+                return Breach(message, (clause,))
         return None
 
     judge.__doc__ = hard_block_findings.__doc__
