@@ -11,7 +11,7 @@ from reference_impl.behaviour import Behaviour, Components
 from reference_impl.journal import Entry, Journal, Snapshot, classify, signature
 from reference_impl.mutants._model import Mutant, unfinished_turn_before, with_node
 from reference_impl.normalize import Normalizer
-from reference_impl.passes import PassContext, ToolNode
+from reference_impl.passes import Call, PassContext, ToolNode
 from reference_impl.workflow import ToolSpec
 
 __all__ = ["MUTANTS"]
@@ -81,6 +81,31 @@ class _RefusalForgottenAfterAPause(ToolNode):
         runs = records.list_runs(ctx.store.read(), ctx.turn_id)
         cause = next((run.cause for run in runs if run.id == ctx.run_id), None)
         if cause in ("answer", "approve", "decline"):
+            return False
+        return super().refuse_interrupted(ctx, journal, tool, args)
+
+
+class _InterruptionMatchedAsWritten(ToolNode):
+    """Knows the interrupted calls of the history by their arguments as the model wrote
+    them, and a retry by its arguments as the tool gets them: where the runtime repaired
+    the arguments (RT-TOOL-8), an identical retry is not recognised, and runs."""
+
+    def __init__(
+        self, policy: ArtifactPolicy | None = None, normalizer: Normalizer | None = None
+    ) -> None:
+        super().__init__(policy, normalizer)
+        self._call = threading.local()
+
+    def dispatch(
+        self, ctx: PassContext, call: Call, tool: ToolSpec, args: object
+    ) -> tuple[str, dict[str, object], str]:
+        self._call.repaired = call.args != args
+        return super().dispatch(ctx, call, tool, args)
+
+    def refuse_interrupted(
+        self, ctx: PassContext, journal: Snapshot, tool: ToolSpec, args: object
+    ) -> bool:
+        if getattr(self._call, "repaired", False):
             return False
         return super().refuse_interrupted(ctx, journal, tool, args)
 
@@ -252,6 +277,13 @@ MUTANTS = (
         "once the resumed run pauses, the run its answer starts no longer refuses an "
         "identical retry of the interrupted write",
         with_node(_RefusalForgottenAfterAPause),
+    ),
+    Mutant(
+        "interruption-matched-as-written",
+        ("DR-4#c2",),
+        "an identical retry of an interrupted write whose arguments the runtime repaired is "
+        "not recognised as the call the history shows, and runs",
+        with_node(_InterruptionMatchedAsWritten),
     ),
     Mutant(
         "refusal-ignores-arguments",

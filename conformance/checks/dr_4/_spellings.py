@@ -1,9 +1,11 @@
 """DR-4 ¶2 for an identical retry that arrives written otherwise than the interrupted call:
 its arguments' keys in another order (the order of a JSON object's keys means nothing,
-docs/interpretations.md#key-order), and an interrupted call whose identifier an earlier
-turn of the conversation already used and answered (a provider that numbers its call ids
-per response sends ``call_0`` in every turn).  Neither changes what the resumed run's
-history shows: the interrupted call is declared there, so the identical retry is refused.
+docs/interpretations.md#key-order), arguments the runtime repairs before the tool gets
+them (RT-TOOL-8: the history shows them as written, the journal as received), and an
+interrupted call whose identifier an earlier turn of the conversation already used and
+answered (a provider that numbers its call ids per response sends ``call_0`` in every
+turn).  None changes what the resumed run's history shows: the interrupted call is
+declared there, so the identical retry is refused.
 
 An earlier turn's call with the same identifier may keep the interrupted call from running
 at all, where a runtime's RT-TOOL-9 guard spans the conversation (guard-scope); then
@@ -48,6 +50,10 @@ REUSED = "call_0"
 TURN = "t1"
 
 
+#: an input whose string the runtime repairs before the tool gets it ("Ember & Oak")
+REPAIRED = {"to": "ana@example.com", "subject": "Ember &amp; Oak"}
+
+
 @dataclass(frozen=True)
 class Spelling:
     """The interrupted write (``first``, call :data:`REUSED`), its identical retry
@@ -57,14 +63,20 @@ class Spelling:
     first: Mapping[str, object]
     retry: Mapping[str, object]
     earlier: Mapping[str, object] | None = None
+    #: the entry of docs/interpretations.md a failure of the variant relies on
+    reading: str | None = "history-shows-the-interruption"
 
 
 SPELLINGS: dict[str, Spelling] = {
     "keys-in-another-order": Spelling(
         {"to": "ana@example.com", "subject": "Hi", "meta": {"cc": "bo@example.com", "n": 1}},
         {"meta": {"n": 1, "cc": "bo@example.com"}, "subject": "Hi", "to": "ana@example.com"},
+        reading="key-order",
     ),
     "id-used-by-an-earlier-turn": Spelling(ANA, ANA, earlier=BO),
+    # Character references the runtime decodes (RT-TOOL-8 ¶4) before the tool gets them:
+    # the retry is identical as written and as received, so it is refused either way.
+    "arguments-the-runtime-repairs": Spelling(REPAIRED, REPAIRED),
 }
 GUARD = (
     "DR-4 ¶2: an identical retry of an interrupted write is refused when the resumed run's "
@@ -134,7 +146,6 @@ def check_identical_retry_refused_however_written(ctx: CheckContext, variant: Sp
             "refuses a retry only when it shows the interruption"
         )
     where = ran(trace, "r1")
-    reading = "key-order" if variant.earlier is None else "history-shows-the-interruption"
     ctx.expect(
         not where,
         f"the retry r1, send_email {show(dict(variant.retry))}, identical to the interrupted "
@@ -142,7 +153,7 @@ def check_identical_retry_refused_however_written(ctx: CheckContext, variant: Sp
         f"history it was dispatched from shows the interrupted call (at {at}/model_inputs/0); "
         f"{GUARD}",
         at=where[0] if where else None,
-        reading=reading,
+        reading=variant.reading,
     )
     for result_at, result in located_results(trace, "r1"):
         ctx.expect(

@@ -37,7 +37,9 @@ NEW_MESSAGE = "And now the next thing (a new message)"
 FINISHED_BEFORE: dict[str, int] = {"third-turn": 1, "fourth-turn": 2}
 
 
-@check("DR-6#c4", "DR-6#c5", variants=FINISHED_BEFORE)
+# ¶4's alone: the new turn starting and being told is ¶4's; ¶5 (no repeat prevented in
+# it) is judged where a repeat is played (new-turn-not-blocked).
+@check("DR-6#c4", variants=FINISHED_BEFORE)
 def check_later_turn_told_what_the_latest_unfinished_did(ctx: CheckContext, variant: int) -> None:
     """After turns that finished, a turn left unfinished by an error, then a new message:
     the new turn starts, and its agent is first told what the unfinished turn did."""

@@ -345,10 +345,13 @@ def check_taking_is_destructive(ctx: CheckContext, variant: int) -> None:
     first = next(
         (i for i, _ in enumerate(trace.steps) if count_on_wire(trace, marks[0], step=i)), None
     )
-    ctx.need(
+    # Never delivered, the artifact was lost or kept back: that breaks the clause that
+    # delivers it (¶2, or ¶4 after a failed write-back), and taking, ¶3's subject, never
+    # happened to be judged.
+    ctx.prerequisite(
+        "RT-TOOL-7#c4" if variant == 0 else "RT-TOOL-7#c2",
         first is not None,
         f"the held artifact was never delivered; it {whereabouts(turn(trace, 't1'), marks[0])}",
-        at=wire_pointer(trace),
     )
     assert first is not None
     for index in range(first, len(trace.steps)):
