@@ -75,6 +75,7 @@ _HUNTED = frozenset(
         "continuation-count-reset-by-continue",
         "note-of-last-chunk-only",
         "interrupted-guard-matches-by-name",
+        "held-shared-by-conversation",
     }
 )
 

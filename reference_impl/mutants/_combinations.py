@@ -76,20 +76,6 @@ class _HeldMirroredInMemory(Behaviour):
         return super().merge(held, collected)
 
 
-class _HeldSharedByConversation(Behaviour):
-    """Takes what is held against every turn of the conversation, not just this one: an
-    older turn's held artifacts surface on a newer turn's message."""
-
-    def take_held(self, conn: sqlite3.Connection, turn_id: str) -> list[object]:
-        turn = records.get_turn(conn, turn_id)
-        if turn is None:
-            return super().take_held(conn, turn_id)
-        taken: list[object] = []
-        for other in records.list_turns(conn, turn.conversation_id):
-            taken += super().take_held(conn, other.id)
-        return taken
-
-
 class _SiblingReRunsOnDecline(ToolNode):
     """When one call of a batch paused for the operator and is declined, the batch is
     re-issued without its record: the siblings that had returned run again (the fault a
@@ -227,13 +213,6 @@ MUTANTS: tuple[Mutant, ...] = (
         "a resumed run with artifacts of its own merges with an in-memory copy of the "
         "held list, which a restart empties",
         with_behaviour(_HeldMirroredInMemory),
-        hunt=True,
-    ),
-    Mutant(
-        "held-shared-by-conversation",
-        ("RT-TOOL-7#c1",),
-        "a write-back takes what is held against every turn of the conversation",
-        with_behaviour(_HeldSharedByConversation),
         hunt=True,
     ),
     Mutant(

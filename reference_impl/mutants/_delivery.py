@@ -100,6 +100,20 @@ class _CutRunArtifactsDiscarded(Behaviour):
         return False
 
 
+class _HeldSharedByConversation(Behaviour):
+    """Takes what is held against every turn of the conversation, not just this one: an
+    older turn's held artifacts surface on a newer turn's message."""
+
+    def take_held(self, conn: sqlite3.Connection, turn_id: str) -> list[object]:
+        turn = records.get_turn(conn, turn_id)
+        if turn is None:
+            return super().take_held(conn, turn_id)
+        taken: list[object] = []
+        for other in records.list_turns(conn, turn.conversation_id):
+            taken += super().take_held(conn, other.id)
+        return taken
+
+
 MUTANTS = (
     Mutant(
         "held-bound-off-by-one",
@@ -142,6 +156,12 @@ MUTANTS = (
         ("RT-TOOL-7#c2",),
         "held artifacts are appended after the resumed run's own instead of prepended",
         with_behaviour(_HeldAppendedAfterCollected),
+    ),
+    Mutant(
+        "held-shared-by-conversation",
+        ("RT-TOOL-7#c2",),
+        "a write-back takes what is held against every turn of the conversation",
+        with_behaviour(_HeldSharedByConversation),
     ),
     Mutant(
         "held-copied-not-taken",

@@ -366,3 +366,10 @@ def check_taking_is_destructive(ctx: CheckContext, variant: int) -> None:
         )
     for mark in marks:
         delivered_once(ctx, trace, mark, "the held artifact", "RT-TOOL-7 ¶3")
+
+
+# ¶2 against another turn of the conversation lives in its own module; importing it here
+# sets its order after the checks above.
+from conformance.checks.rt_tool_7._other_turns import (  # noqa: E402
+    check_held_not_taken_by_another_turn,  # noqa: F401 - bound here to set its order
+)
