@@ -1,6 +1,7 @@
 """A hunt invariant bound to several clauses charges a counterexample to the clause whose
-words it breaks: DR-2's ``resume-note`` (¶2–¶4) and DR-3's ``hard-block`` (¶2, ¶5) used
-to fail every clause they are bound to for one gap."""
+words it breaks: DR-2's ``resume-note`` (¶2–¶4), DR-3's ``hard-block`` (¶2, ¶5) and
+RT-TOOL-7's ``isolation`` (RT-TOOL-7 ¶1, RT-TOOL-4 ¶2) used to fail every clause they are
+bound to for one gap."""
 
 from __future__ import annotations
 
@@ -13,24 +14,32 @@ from adapters.scenario import Reply, Scenario, StartTurn, Step, Wait
 from adapters.trace import Trace
 from conformance.checks.dr_2.invariants import INVARIANTS as DR2_INVARIANTS
 from conformance.checks.dr_3.invariants import INVARIANTS as DR3_INVARIANTS
+from conformance.checks.rt_tool_7.invariants import INVARIANTS as RT7_INVARIANTS
 from conformance.hunt import breached
 from conformance.toolkit import (
     ANA,
+    CANARY_PREFIX,
     TICKET,
     Breach,
     Invariant,
+    artifact,
+    ask,
+    call,
     calls,
     cut,
+    output,
     say,
     scenario,
     send,
     ticket,
+    tool,
     tools,
 )
 from tests.conformance.gaps import Rewritten
 
 (RESUME_NOTE,) = DR2_INVARIANTS
 HARD_BLOCK = next(one for one in DR3_INVARIANTS if one.name == "hard-block")
+ISOLATION = next(one for one in RT7_INVARIANTS if one.name == "isolation")
 
 #: a send completed and a ticket cut after its body: the resumed run owes both to its note
 BOTH = (cut("after_tool_body", on="create_ticket"), StartTurn("t1"), Wait())
@@ -38,6 +47,15 @@ BOTH = (cut("after_tool_body", on="create_ticket"), StartTurn("t1"), Wait())
 NOTHING = (cut("during_model_call"), StartTurn("t1"), Wait())
 #: a send completed, then the turn cut once it is done: the resumed chunk sends again
 SENT = (cut("after_tool_done", on="send_email"), StartTurn("t1"), Wait())
+#: a turn pauses holding an artifact, and a new message starts another turn beside it
+BESIDE = (StartTurn("t1"), StartTurn("t2", message="Something else"))
+# a canary in the hunt's own form, which the invariants trace back to the call that made it
+HUNTED_CANARY = artifact("note", {"canary": f"{CANARY_PREFIX}0-0-1."})
+EMITS = [tool("emit_artifacts", output({"ok": True}, HUNTED_CANARY))]
+
+
+#: mutants whose scenario here is no instance of the situation its invariant counts
+NOT_EXERCISED = ("empty-journal-note-appended", "held-shared-by-conversation")
 
 
 def _judged(
@@ -47,7 +65,10 @@ def _judged(
     runner = Rewritten(mutant=mutant)
     try:
         made: Scenario = scenario(
-            "charged", tools=tools(), model=[*model, say("done")], steps=steps
+            "charged",
+            tools=EMITS if one is ISOLATION else tools(),
+            model=[*model, say("done")],
+            steps=steps,
         )
         trace = runner.run(made)
         handshake: Handshake = runner.handshake()
@@ -92,6 +113,14 @@ def _judged(
             ("DR-3#c5",),
             id="one-completion-answers-two-repeats",
         ),
+        pytest.param(
+            "held-shared-by-conversation",
+            [calls(call("emit_artifacts", {}, "h0")), ask("Which format?")],
+            BESIDE,
+            ISOLATION,
+            ("RT-TOOL-7#c1",),
+            id="held-artifact-on-another-turns-message",
+        ),
     ],
 )
 def test_a_finding_lands_on_the_clause_it_breaks(
@@ -105,6 +134,7 @@ def test_a_finding_lands_on_the_clause_it_breaks(
     assert isinstance(reason, Breach), reason
     assert breached(invariant, reason) == broken
     assert set(broken) < set(invariant.clauses)  # one of several, not all of them
-    # the situation the invariant counts was played, but for the empty journal, which by
-    # design is no "turn resumed after calls completed or were interrupted"
-    assert exercised is (mutant != "empty-journal-note-appended")
+    # the situation the invariant counts was played, but for the empty journal (no "turn
+    # resumed after calls completed or were interrupted") and the artifact of one turn
+    # only (no "artifacts produced in two turns"): a finding stands either way
+    assert exercised is (mutant not in NOT_EXERCISED)

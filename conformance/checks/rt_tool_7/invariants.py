@@ -9,6 +9,7 @@ from adapters.handshake import Handshake
 from adapters.scenario import FailWriteBack, Scenario
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit import (
+    Breach,
     Invariant,
     Produced,
     canary_of,
@@ -182,10 +183,16 @@ def isolation(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | N
         for canary in wire_canaries(wire):
             source = made.get(canary)
             if source is not None and (source.conversation, source.turn) != (conversation, turn):
-                return (
+                found = locate(wire, canary)
+                # On another turn's message, it left the turn that produced it (RT-TOOL-7
+                # ¶1); only in another turn's result, that result aggregated what none of
+                # its messages carries (RT-TOOL-4 ¶2).
+                on_a_message = any(at.startswith("/messages/") for at in found)
+                return Breach(
                     f"after step {index}, {canary_phrase(canary)} from turn {source.turn} "
                     f"({source.conversation}) appears in turn {turn} ({conversation}), at "
-                    f"{listing(locate(wire, canary))}"
+                    f"{listing(found)}",
+                    ("RT-TOOL-7#c1",) if on_a_message else ("RT-TOOL-4#c2",),
                 )
     return None
 
