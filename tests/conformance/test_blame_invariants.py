@@ -1,7 +1,7 @@
 """A hunt invariant bound to several clauses charges a counterexample to the clause whose
-words it breaks: DR-2's ``resume-note`` (¶2–¶4), DR-3's ``hard-block`` (¶2, ¶5) and
-RT-TOOL-7's ``isolation`` (RT-TOOL-7 ¶1, RT-TOOL-4 ¶2) used to fail every clause they are
-bound to for one gap."""
+words it breaks: DR-1's ``ledger-matches-work`` (¶1, ¶2), DR-2's ``resume-note``
+(¶2–¶4), DR-3's ``hard-block`` (¶2, ¶5) and RT-TOOL-7's ``isolation`` (RT-TOOL-7 ¶1,
+RT-TOOL-4 ¶2) used to fail every clause they are bound to for one gap."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 from adapters.handshake import Handshake
 from adapters.scenario import Reply, Scenario, StartTurn, Step, Wait
 from adapters.trace import Trace
+from conformance.checks.dr_1.invariants import INVARIANTS as DR1_INVARIANTS
 from conformance.checks.dr_2.invariants import INVARIANTS as DR2_INVARIANTS
 from conformance.checks.dr_3.invariants import INVARIANTS as DR3_INVARIANTS
 from conformance.checks.rt_tool_7.invariants import INVARIANTS as RT7_INVARIANTS
@@ -27,6 +28,7 @@ from conformance.toolkit import (
     call,
     calls,
     cut,
+    failure,
     output,
     say,
     scenario,
@@ -37,6 +39,7 @@ from conformance.toolkit import (
 )
 from tests.conformance.gaps import Rewritten
 
+(LEDGER,) = DR1_INVARIANTS
 (RESUME_NOTE,) = DR2_INVARIANTS
 HARD_BLOCK = next(one for one in DR3_INVARIANTS if one.name == "hard-block")
 ISOLATION = next(one for one in RT7_INVARIANTS if one.name == "isolation")
@@ -54,8 +57,19 @@ HUNTED_CANARY = artifact("note", {"canary": f"{CANARY_PREFIX}0-0-1."})
 EMITS = [tool("emit_artifacts", output({"ok": True}, HUNTED_CANARY))]
 
 
+#: the tools a scenario needs, where not the two writes of every durable case
+TOOLS = {
+    "isolation": EMITS,
+    # a send that fails recoverably: it returned, and its done must be in the ledger
+    "ledger-matches-work": tools(sends=(failure("no such address"),)),
+}
+
 #: mutants whose scenario here is no instance of the situation its invariant counts
-NOT_EXERCISED = ("empty-journal-note-appended", "held-shared-by-conversation")
+NOT_EXERCISED = (
+    "empty-journal-note-appended",
+    "held-shared-by-conversation",
+    "tool-done-only-on-success",  # a failed send, no write answered from the journal
+)
 
 
 def _judged(
@@ -66,7 +80,7 @@ def _judged(
     try:
         made: Scenario = scenario(
             "charged",
-            tools=EMITS if one is ISOLATION else tools(),
+            tools=TOOLS.get(one.name, tools()),
             model=[*model, say("done")],
             steps=steps,
         )
@@ -112,6 +126,14 @@ def _judged(
             HARD_BLOCK,
             ("DR-3#c5",),
             id="one-completion-answers-two-repeats",
+        ),
+        pytest.param(
+            "tool-done-only-on-success",
+            [calls(send(ANA, "c1"))],
+            (StartTurn("t1"),),
+            LEDGER,
+            ("DR-1#c1",),
+            id="returned-call-without-its-done",
         ),
         pytest.param(
             "held-shared-by-conversation",

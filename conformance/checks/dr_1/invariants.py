@@ -7,7 +7,7 @@ from collections import Counter
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
-from conformance.toolkit import Invariant, completed_calls, invariant, mapping
+from conformance.toolkit import Breach, Invariant, completed_calls, invariant, mapping
 
 __all__ = ["INVARIANTS"]
 
@@ -36,15 +36,20 @@ def ledger_matches_work(scenario: Scenario, trace: Trace, handshake: Handshake) 
             ran[(run.turn, str(mapping(effect).get("tool")))] += 1
     for key in sorted(set(dones) | set(returned)):
         if dones[key] != returned[key]:
-            return (
+            # A call that returned with no done breaks ¶1's recording alone; a done with no
+            # returned call behind it may be the journal recording its own answer (¶2) or
+            # a done recorded wrongly (¶1): both stay charged.
+            return Breach(
                 f"the ledger holds {dones[key]} tool_done events of {key[1]} in turn {key[0]}, "
-                f"but {returned[key]} calls of it returned"
+                f"but {returned[key]} calls of it returned",
+                ("DR-1#c1",) if dones[key] < returned[key] else ("DR-1#c1", "DR-1#c2"),
             )
     for key in sorted(ran):
         if starts[key] < ran[key]:
-            return (
+            return Breach(
                 f"the ledger holds {starts[key]} tool_start events of {key[1]} in turn "
-                f"{key[0]}, but its body ran {ran[key]} times"
+                f"{key[0]}, but its body ran {ran[key]} times",
+                ("DR-1#c1",),
             )
     return None
 
