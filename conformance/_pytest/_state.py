@@ -24,6 +24,7 @@ from conformance._redact import redacted
 from conformance.cases import Case, judge
 from conformance.rules import Corpus
 from conformance.situations import clause_situations
+from conformance.stopping import stop_requested
 from conformance.toolkit import CheckContext, Failure, ScenarioRunner, reached_situations
 
 __all__ = ["EVIDENCE_NOT_WRITTEN", "CaseOutcome", "SuiteState"]
@@ -139,6 +140,8 @@ class SuiteState:
         with an outcome: a verdict is never lost, and never changed, because its
         evidence could not be written.
         """
+        if stop_requested():  # a stop whose KeyboardInterrupt was dropped on its way
+            raise KeyboardInterrupt
         started = time.perf_counter()
         context: CheckContext | None = None
         error: ImplementationError | None = None

@@ -188,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
     from conformance.cli._output import emit
     from conformance.cli._run_render import outcome_text
     from conformance.cli._run_session import execute
-    from conformance.cli._stop import StopSignals
+    from conformance.stopping import StopSignals
 
     with StopSignals() as stop:
         try:

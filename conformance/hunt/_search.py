@@ -28,6 +28,7 @@ from adapters.errors import ImplementationError
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
+from conformance.stopping import stop_requested
 from conformance.toolkit import Invariant, ScenarioRunner, Violation
 
 if TYPE_CHECKING:
@@ -154,6 +155,8 @@ class _Batch:
         self.seen: dict[str, Violation] = {}
 
     def check(self, scenario: Scenario) -> None:
+        if stop_requested():  # a stop whose KeyboardInterrupt was dropped on its way
+            raise KeyboardInterrupt
         outcome = self.outcome
         if outcome.broken is not None:
             return  # nothing more can be learnt; returning keeps hypothesis from shrinking

@@ -8,6 +8,7 @@ An unwritable ``$GITHUB_STEP_SUMMARY`` is a warning, never a change of the exit 
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import random
@@ -22,8 +23,9 @@ import pytest
 
 from conformance.cli import _report_dir
 from conformance.cli._report_dir import REPORT_NAMES, staging_for, swap_in
-from conformance.cli._stop import StopSignals
-from tests.conformance._support import rttool
+from conformance.hunt import INVARIANTS, Budget, hunt
+from conformance.stopping import StopSignals, stop_requested
+from tests.conformance._support import reference_driver, rttool
 
 RUN = ("run", "--no-hunt", "-q")
 
@@ -88,6 +90,34 @@ def test_both_signals_stop_the_block_alike(number: int) -> None:
         time.sleep(5)  # the handler raises at once; the sleep is never waited out
     assert stop.exit_code == 128 + number
     assert signal.getsignal(number) == before
+
+
+def test_a_stop_dropped_on_its_way_still_stops_the_hunt(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A signal whose handler runs inside a garbage-collection callback (hypothesis keeps
+    # one) raises where Python drops exceptions: the hunt must stop at its next example
+    # all the same, not search on for the rest of its hour.
+    dropped: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda raised: dropped.append(raised.exc_value))
+
+    def collecting(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(1000):  # the handler runs here, and its raise is dropped
+                pass
+
+    driver = reference_driver()
+    with StopSignals() as stop:
+        gc.callbacks.append(collecting)
+        try:
+            gc.collect()
+        finally:
+            gc.callbacks.remove(collecting)
+        assert [type(raised) for raised in dropped] == [KeyboardInterrupt]
+        assert stop_requested()
+        outcome = hunt(driver, driver.handshake(), INVARIANTS, Budget(examples=5, seconds=5))
+    assert outcome.interrupted and outcome.examples == 0
+    assert stop.exit_code == 143
+    assert not stop_requested()  # the block is closed: its request is over
 
 
 def test_an_unwritable_step_summary_keeps_a_failing_runs_exit_code(tmp_path: Path) -> None:

@@ -5,6 +5,12 @@ thread, which the suite already treats as the one way to stop: the case in fligh
 every case that did not run is an error, and the report is written whole.  The block
 remembers which signal came, so the run exits as a shell reports that signal: 130 for
 SIGINT, 143 for SIGTERM.
+
+Python runs a signal's handler wherever the main thread happens to be, and an exception
+raised where the interpreter ignores exceptions (a garbage-collection callback, a
+finaliser) is printed and dropped: the stop would be lost, and an hour-long hunt would
+run on.  So the suite's loops also ask :func:`stop_requested` before each case and each
+generated example, and stop there.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ import signal
 import threading
 from types import FrameType, TracebackType
 
-__all__ = ["StopSignals"]
+__all__ = ["StopSignals", "stop_requested"]
 
 _STOPPING = (signal.SIGINT, signal.SIGTERM)
 
@@ -53,3 +59,12 @@ class StopSignals:
         for number, handler in self._saved.items():
             signal.signal(number, handler)  # type: ignore[arg-type]
         self._saved.clear()
+
+
+def stop_requested() -> bool:
+    """Whether a stop signal came within a :class:`StopSignals` block still open: the
+    handler in place for SIGINT is that block's, and it has received one.  (The signal
+    disposition is the process's own state, so nothing else has to carry the request.)"""
+    handler = signal.getsignal(signal.SIGINT)
+    block = getattr(handler, "__self__", None)
+    return isinstance(block, StopSignals) and block.received is not None
