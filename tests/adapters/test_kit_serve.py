@@ -8,6 +8,7 @@ import socket
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -166,3 +167,30 @@ def test_a_reply_whose_keys_collide_in_json_is_an_error_not_a_merge() -> None:
     serve_stdio(Colliding(), io.StringIO('{"cmd": "finish"}\n'), out)  # type: ignore[arg-type]
     reply = json.loads(out.getvalue())
     assert "two keys of one object are both" in reply["error"]["message"]
+
+
+class _GoneClient(io.BytesIO):
+    """A connection whose client hung up: every write fails as a closed socket does."""
+
+    def write(self, data: object) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_client_gone_before_its_reply_is_no_traceback() -> None:
+    # The reply to a client that already hung up has nobody to reach: the handler ends
+    # that connection quietly, and the server goes on serving the next.
+    server = http_server(Harness(), "127.0.0.1", 0)
+    try:
+        kind = server.RequestHandlerClass
+        assert isinstance(kind, type)
+        handler: Any = object.__new__(kind)  # its state set by hand, not by a connection
+        handler.wfile = _GoneClient()
+        handler.request_version = "HTTP/1.1"
+        handler.requestline = "POST / HTTP/1.1"
+        handler.command = "POST"
+        handler.client_address = ("127.0.0.1", 0)
+        handler.close_connection = False
+        handler._send(200, {"ok": True})
+        assert handler.close_connection is True
+    finally:
+        server.server_close()
