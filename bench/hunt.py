@@ -4,8 +4,14 @@ mutant, the median number of examples and seconds until the first failure over t
 seeds.  Targets: at least 200 scenarios/s in-process; every combination mutant found
 in under 5 s median.
 
+It also runs one seeded search twice, against the runtime and then answered from the
+replies the runtime gave: the second rate is the hunt's own ceiling, what no runtime
+however fast could exceed with this search and these invariants.
+
 ``--against REV`` measures this tree's in-process throughput and that of git revision
-``REV`` alternately in one run, so that both meet the same load, and prints the ratio.
+``REV`` alternately in one run, so that both meet the same load, and prints the ratio,
+with the size of the scenarios each tree's generator drew (two generators that draw
+scenarios of different sizes are not compared like for like).
 """
 
 from __future__ import annotations
@@ -23,10 +29,11 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from adapters import Driver, connect
+from adapters import Driver, Harness, Message, connect
+from adapters.inprocess import InProcessConnection, load_harness
 from conformance.hunt import INVARIANTS, Budget, hunt
 
-__all__ = ["main"]
+__all__ = ["ceiling", "main"]
 
 REFERENCE = "python:reference_impl.harness:create"
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,19 +44,116 @@ ROOT = Path(__file__).resolve().parents[1]
 #: tree measured and its predecessors publish are used.
 _PROBE = """
 import json, sys, time
-from adapters import Driver, connect
+from adapters import Driver
+from adapters.inprocess import InProcessConnection, load_harness
 from conformance.hunt import INVARIANTS, Budget, hunt
+class Counting:
+    def __init__(self, inner):
+        self.inner, self.scenarios, self.steps, self.calls = inner, 0, 0, 0
+    def request(self, message):
+        if message.get("cmd") == "start":
+            scenario = message["scenario"]
+            self.scenarios += 1
+            self.steps += len(scenario.get("steps", ()))
+            self.calls += sum(len(r.get("tool_calls") or ()) for r in scenario.get("model", ()))
+        return self.inner.request(message)
 examples = int(sys.argv[1])
-driver = Driver(connect("python:reference_impl.harness:create", timeout=60), timeout=60)
+harness = Counting(load_harness("reference_impl.harness:create"))
+driver = Driver(InProcessConnection("python:bench", harness), timeout=60)
 handshake = driver.handshake()
 warm = Budget(examples=25, seconds=1e6, seed=99, derandomize=True, limit=25)
 hunt(driver, handshake, INVARIANTS, warm)
+harness.scenarios = harness.steps = harness.calls = 0
 budget = Budget(examples=examples, seconds=1e6, seed=1, derandomize=True, limit=examples)
 wall, cpu = time.perf_counter(), time.process_time()
 outcome = hunt(driver, handshake, INVARIANTS, budget)
 wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-print(json.dumps({"examples": outcome.examples, "wall": wall, "cpu": cpu}))
+count = max(1, harness.scenarios)
+print(json.dumps({"examples": outcome.examples, "wall": wall, "cpu": cpu,
+                  "steps": harness.steps / count, "calls": harness.calls / count}))
 """
+
+
+class _Recording:
+    """A harness that answers as ``inner`` does, keeps a copy of every reply, and tallies
+    the scenarios it is asked to start (their steps and the tool calls their model makes)."""
+
+    def __init__(self, inner: Harness) -> None:
+        self.inner = inner
+        self.replies: list[Message] = []
+        self.scenarios = self.steps = self.calls = 0
+
+    def request(self, message: Message) -> Message:
+        if message.get("cmd") == "start":
+            self.scenarios += 1
+            scenario = message.get("scenario")
+            assert isinstance(scenario, dict)
+            self.steps += len(scenario.get("steps", ()))
+            self.calls += sum(len(r.get("tool_calls") or ()) for r in scenario.get("model", ()))
+        reply = self.inner.request(message)
+        if message.get("cmd") != "bye":  # closing is answered by the replay itself
+            self.replies.append(json.loads(json.dumps(reply)))
+        return reply
+
+
+class _Replaying:
+    """A harness that answers with the replies a :class:`_Recording` kept, in order: the
+    same seeded search asks the same questions, so it is answered as it was, at no cost."""
+
+    def __init__(self, replies: list[Message]) -> None:
+        self.replies = iter(replies)
+
+    def request(self, message: Message) -> Message:
+        if message.get("cmd") == "bye":
+            return {}
+        try:
+            return next(self.replies)
+        except StopIteration:
+            raise SystemExit("the replayed search asked more than the recorded one") from None
+
+
+def _seeded(harness: Harness, examples: int) -> tuple[float, float]:
+    """One seeded, counted search of ``examples`` examples (after a warm-up search) over
+    ``harness`` in-process: scenarios/s and CPU milliseconds per scenario."""
+    driver = Driver(InProcessConnection("python:bench", harness), timeout=60)
+    try:
+        handshake = driver.handshake()
+        warm = Budget(examples=25, seconds=1e6, seed=99, derandomize=True, limit=25)
+        hunt(driver, handshake, INVARIANTS, warm)
+        if isinstance(harness, _Recording):
+            harness.scenarios = harness.steps = harness.calls = 0  # the measured search's
+        budget = Budget(examples=examples, seconds=1e6, seed=1, derandomize=True, limit=examples)
+        wall, cpu = time.perf_counter(), time.process_time()
+        outcome = hunt(driver, handshake, INVARIANTS, budget)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    finally:
+        driver.close()
+    return outcome.examples / wall, cpu / outcome.examples * 1000
+
+
+def ceiling(examples: int) -> None:
+    """The same seeded search twice: against the reference runtime, its replies kept, then
+    answered from them.  The second costs only the hunt's own work (drawing scenarios,
+    the JSON round trip, decoding, every invariant): no runtime, however fast, lets this
+    search run faster."""
+    recording = _Recording(load_harness(REFERENCE.removeprefix("python:")))
+    live, live_cpu = _seeded(recording, examples)
+    replaying = _Replaying(recording.replies)
+    replayed, replayed_cpu = _seeded(replaying, examples)
+    if next(replaying.replies, None) is not None:
+        raise SystemExit("the replayed search asked less than the recorded one")
+    print(
+        f"  in-process, the runtime's answers replayed: {replayed:6.1f} scenarios/s, "
+        f"{replayed_cpu:5.2f} ms CPU per scenario (answered by the runtime: {live:.1f} "
+        f"scenarios/s, {live_cpu:.2f} ms; {examples} seeded examples, the recording's own "
+        f"copies included)"
+    )
+    count = max(1, recording.scenarios)
+    print(
+        f"  the hunt's own share of the CPU: {replayed_cpu / live_cpu:.0%}; scenarios of "
+        f"{recording.steps / count:.2f} steps and {recording.calls / count:.2f} tool calls "
+        "on average"
+    )
 
 
 def _combination_mutants() -> list[str]:
@@ -77,8 +181,10 @@ def _throughput(spec: str, seconds: float) -> tuple[float, float]:
     return outcome.examples / outcome.elapsed_s, cpu / outcome.examples * 1000
 
 
-def _probe(tree: Path, examples: int) -> tuple[float, float]:
-    """Scenarios per second and CPU milliseconds per scenario of ``tree``'s code."""
+def _probe(tree: Path, examples: int) -> tuple[float, float, float, float]:
+    """Scenarios per second, CPU milliseconds per scenario, and the mean steps and tool
+    calls of a scenario, of ``tree``'s code (its own generator: the shapes say whether
+    the two trees drew scenarios of the same size)."""
     env = dict(os.environ, PYTHONPATH=str(tree))
     done = subprocess.run(
         [sys.executable, "-P", "-c", _PROBE, str(examples)],
@@ -89,7 +195,12 @@ def _probe(tree: Path, examples: int) -> tuple[float, float]:
         cwd=tree,
     )
     found = json.loads(done.stdout.strip().splitlines()[-1])
-    return found["examples"] / found["wall"], found["cpu"] / found["examples"] * 1000
+    return (
+        found["examples"] / found["wall"],
+        found["cpu"] / found["examples"] * 1000,
+        found["steps"],
+        found["calls"],
+    )
 
 
 def _against(revision: str, rounds: int, examples: int) -> None:
@@ -103,7 +214,10 @@ def _against(revision: str, rounds: int, examples: int) -> None:
         before = Path(folder)
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             tar.extractall(before, filter="data")
-        figures: dict[str, list[tuple[float, float]]] = {revision: [], "this tree": []}
+        figures: dict[str, list[tuple[float, float, float, float]]] = {
+            revision: [],
+            "this tree": [],
+        }
         trees = {revision: before, "this tree": ROOT}
         for number in range(rounds):
             order = list(trees) if number % 2 == 0 else list(reversed(trees))
@@ -118,7 +232,10 @@ def _against(revision: str, rounds: int, examples: int) -> None:
         rate = statistics.median(m[0] for m in measured)
         cpu = statistics.median(m[1] for m in measured)
         medians[label] = (rate, cpu)
-        print(f"  {label:<12} {rate:6.1f} scenarios/s   {cpu:5.2f} ms CPU per scenario")
+        print(
+            f"  {label:<12} {rate:6.1f} scenarios/s   {cpu:5.2f} ms CPU per scenario   "
+            f"{measured[0][2]:.2f} steps, {measured[0][3]:.2f} tool calls a scenario"
+        )
     (rate_before, cpu_before), (rate_after, cpu_after) = medians[revision], medians["this tree"]
     print(
         f"  ratio        {rate_after / rate_before:6.2f}x scenarios/s   "
@@ -140,7 +257,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--rounds", type=int, default=5, help="rounds of --against")
     parser.add_argument(
-        "--examples", type=int, default=300, help="seeded examples per round of --against"
+        "--examples",
+        type=int,
+        default=300,
+        help="seeded examples per round of --against, and of the replayed-runtime ceiling",
     )
     args = parser.parse_args(argv)
     if args.against:
@@ -161,6 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"[{verdict}: at least 200]"
     )
     print(f"  HTTP       {over_http:6.1f} scenarios/s")
+    ceiling(args.examples)
     print(f"Combination mutants, first failure over {args.seeds} seeds (before shrinking):")
     for name in _combination_mutants():
         driver = Driver(connect(f"{REFERENCE}?mutant={name}"))

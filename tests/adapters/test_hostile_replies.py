@@ -118,6 +118,37 @@ def test_deep_and_duplicate_replies_break_the_protocol(
     assert "\n" not in str(caught.value) and len(str(caught.value)) < 600
 
 
+class _Key(str):
+    """A key that is text to the encoder, but not a plain ``str``."""
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __eq__(self, other: object) -> bool:
+        return other is self
+
+
+@pytest.mark.parametrize(
+    ("echo", "key"),
+    [
+        ({None: "a", "null": "b"}, "null"),
+        ({True: "a", "true": "b"}, "true"),
+        ({1.5: "a", "1.5": "b"}, "1.5"),
+        ({_Key("k"): "a", _Key("k"): "b"}, "k"),
+    ],
+    ids=["none", "true", "float", "text-subclass"],
+)
+def test_keys_repeated_only_once_written_break_the_protocol(
+    echo: dict[object, str], key: str
+) -> None:
+    """However a Python harness's keys come to be written alike, their JSON repeats a key
+    and the in-process transport refuses it, as the other transports do."""
+    connection = InProcessConnection("python:x", Replying({"n": 1, "echo": echo}))
+    with pytest.raises(SchemaViolation) as caught:
+        connection.request(HELLO)
+    assert caught.value.pointer == f"/echo/{key}"
+
+
 @pytest.mark.parametrize(
     "raised",
     [SystemExit(0), SystemExit("bye"), Unwound("framework"), RecursionError("deep"), ValueError()],

@@ -89,3 +89,15 @@ def test_a_stage_fails_when_the_command_beside_it_fails(monkeypatch: pytest.Monk
     cost = loop.measure("beside-fails")
     assert cost.code == 3  # known only once the stage has waited for it
     assert loop.measure("own-fails").code == 3
+
+
+def test_the_hunt_ceiling_replays_exactly_the_search_it_recorded(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The replayed search asks the very questions the recorded one asked, no more and no
+    fewer (it stops the benchmark otherwise), and both figures are printed."""
+    from bench.hunt import ceiling
+
+    ceiling(10)
+    out = capsys.readouterr().out
+    assert "the runtime's answers replayed" in out and "the hunt's own share of the CPU" in out
