@@ -41,6 +41,12 @@ __all__ = [
     "suite_command",
 ]
 
+#: String hashing fixed for every run whose hunt is seeded, as ``rttool`` fixes it for its
+#: own reproducible runs (``conformance/reproducible.py``): hypothesis orders some shrink
+#: passes by labels that ``hash`` strings, so without it a forked run could shrink a
+#: finding another way than the run before.
+_HASH_SEED = ("PYTHONHASHSEED", "0")
+
 #: ``rttool run`` exit codes (see the README): a finding, and an undrivable implementation.
 EXIT_FINDING = 1
 EXIT_UNDRIVABLE = 3
@@ -237,6 +243,7 @@ class Workspace:
         env = dict(os.environ)
         if self.hunt is not None:
             env["CI"] = "true"
+            env.setdefault(*_HASH_SEED)
         return env
 
     def environment(self) -> dict[str, str]:
@@ -251,6 +258,7 @@ class Workspace:
         # The hunt's reproducible mode: seeded and counted, never spending a time budget.
         if self.hunt is not None:
             env["CI"] = "true"
+            env.setdefault(*_HASH_SEED)
         return env
 
     def run(self, command: Sequence[str], timeout: float) -> tuple[int | None, bool, str]:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from adapters.errors import SpecError
+from conformance.reproducible import ci_requested
 
 __all__ = ["REFERENCE_SPEC", "RunOptions", "resolve_spec"]
 
@@ -108,7 +109,7 @@ class RunOptions:
             hunt_seconds=config.getoption("rttool_hunt_seconds"),
             seed=config.getoption("rttool_seed"),
             hunt=not config.getoption("rttool_no_hunt"),
-            ci=os.environ.get("CI", "").lower() in ("1", "true", "yes"),
+            ci=ci_requested(os.environ),
             quiet=bool(config.getoption("rttool_quiet")),
             gate=tuple(config.getoption("rttool_gate")),
             shard=config.getoption("rttool_shard"),

@@ -83,6 +83,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
+    if argv is None:  # this process is the command's own, not a caller's (a test's)
+        from conformance.reproducible import needs_fixed_hashing, restart_with_fixed_hashing
+
+        if needs_fixed_hashing(args.command, os.environ):
+            restart_with_fixed_hashing(args_list)
     from adapters.errors import ImplementationError, RttoolError
     from conformance._escape import printable
     from conformance._redact import redacted

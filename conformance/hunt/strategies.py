@@ -54,6 +54,7 @@ from adapters.scenario import (
     Wait,
 )
 from conformance.hunt._batches import ARGUMENTS, RECONCILED, SCHEMA, SCHEMA_TOOL, batches, calls
+from conformance.hunt._stable import fixed, one_of_values
 from conformance.hunt._stories import story
 from conformance.toolkit import CANARY_PREFIX
 
@@ -86,11 +87,11 @@ _EXTRAS = st.sampled_from(
 # Data a tool may return beside its artifacts, falsy and nested shapes included; the
 # nested ``artifacts`` key is data like any other (only the top-level key is reserved).
 _NESTED = {"nested": {"artifacts": [{"type": "decoy", "payload": {"note": "not reserved"}}]}}
-_DATA = st.sampled_from(
+_DATA = one_of_values(
     (None, None, None, {}, {"ok": False}, {"empty": ""}, {"zero": 0, "none": None}, _NESTED)
 )
 # What a tool outputs when it produces no artifacts at all: any JSON value.
-_BARE: st.SearchStrategy[object] = st.sampled_from(
+_BARE: st.SearchStrategy[object] = one_of_values(
     ({"ok": True}, "", 0, False, None, [], {"text": "plain"})
 )
 _MALFORMED_ENTRIES = st.sampled_from(
@@ -105,8 +106,8 @@ def replies(names: tuple[str, ...]) -> st.SearchStrategy[Reply]:
     return st.one_of(
         batch.map(lambda b: Reply(tool_calls=b)),
         batch.map(lambda b: Reply(tool_calls=b)),
-        st.just(Reply(question="Go on?")),
-        st.just(Reply(text="Here you are.")),
+        fixed(Reply(question="Go on?")),
+        fixed(Reply(text="Here you are.")),
         batch.map(lambda b: Reply(text="Working.", tool_calls=b)),
     )
 
@@ -217,7 +218,7 @@ def steps(handshake: Handshake, max_steps: int) -> st.SearchStrategy[tuple[Step,
         st.builds(Answer, turn=st.sampled_from(("t1", "t2"))),
         st.builds(Answer, turn=st.just("t1")),
         st.builds(StartTurn, turn=st.just("t2"), message=st.just("Another thing")),
-        st.just(Poll()),
+        fixed(Poll()),
     ]
     if caps.gates:
         options += [
@@ -225,9 +226,9 @@ def steps(handshake: Handshake, max_steps: int) -> st.SearchStrategy[tuple[Step,
             st.builds(Decline, turn=st.sampled_from(("t1", "t2"))),
         ]
     if caps.restart:
-        options.append(st.just(Restart()))
+        options.append(fixed(Restart()))
     if caps.write_back_failure:
-        options.append(st.just(FailWriteBack()))
+        options.append(fixed(FailWriteBack()))
     if caps.late_artifacts:
         options.append(_LATE)
     points = [p for p in caps.interrupt_points if p]
@@ -238,16 +239,16 @@ def steps(handshake: Handshake, max_steps: int) -> st.SearchStrategy[tuple[Step,
         )
     if durable:
         options += [
-            st.just(Wait()),
+            fixed(Wait()),
             st.builds(Continue, turn=st.sampled_from(("t1", "t2"))),
             st.builds(Stop, turn=st.sampled_from(("t1", "t2"))),
         ]
         if caps.ledger_read_failure:
-            options.append(st.just(FailLedgerRead()))
+            options.append(fixed(FailLedgerRead()))
     if "chat" in caps.entry_points:
         options += [
-            st.just(StartTurn(turn="t3", conversation="other", message="Hi")),
-            st.just(Answer(turn="t3")),
+            fixed(StartTurn(turn="t3", conversation="other", message="Hi")),
+            fixed(Answer(turn="t3")),
         ]
     return st.lists(st.one_of(options), max_size=max(0, max_steps - 1)).map(_first_message)
 
@@ -266,14 +267,14 @@ def _first_message(later: list[Step]) -> tuple[Step, ...]:
 
 
 def _bounds(handshake: Handshake) -> st.SearchStrategy[Bounds | None]:
-    no_bounds: st.SearchStrategy[Bounds | None] = st.none()
+    no_bounds: st.SearchStrategy[Bounds | None] = fixed(None)
     if not handshake.capabilities.configurable_bounds:
         return no_bounds
     return no_bounds | st.builds(
         Bounds,
         held_artifacts=st.integers(1, 4),
         run_artifacts=st.integers(1, 6),
-        payload_bytes=st.sampled_from((None, 160, 240)),
+        payload_bytes=one_of_values((None, 160, 240)),
     )
 
 
@@ -351,15 +352,15 @@ def _storm(handshake: Handshake) -> st.SearchStrategy[tuple[Step, ...]] | None:
         return None
     cut = st.builds(Interrupt, point=st.sampled_from(points), cause=st.just("time_limit"))
     between: list[st.SearchStrategy[Step]] = [
-        st.just(Continue(turn="t1")),
-        st.just(Wait()),
-        st.just(Stop(turn="t1")),
-        st.just(StartTurn(turn="t2", message="Something else")),
+        fixed(Continue(turn="t1")),
+        fixed(Wait()),
+        fixed(Stop(turn="t1")),
+        fixed(StartTurn(turn="t2", message="Something else")),
     ]
     if caps.restart:
-        between.append(st.just(Restart()))
+        between.append(fixed(Restart()))
     if caps.concurrent_clients:
-        between.append(st.just(Wait(clients=2)))
+        between.append(fixed(Wait(clients=2)))
     others = [c for c in caps.interrupt_causes if c in ("error", "stop", "cancel", "rate_limit")]
     if others:
         between.append(

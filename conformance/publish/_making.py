@@ -18,6 +18,7 @@ from pathlib import Path
 
 from conformance.publish._checkout import Checkout
 from conformance.publish._entries import Committed
+from conformance.reproducible import HASH_SEED
 
 __all__ = ["EVIDENCE", "RUN_TIMEOUT", "make_standing"]
 
@@ -52,7 +53,7 @@ def make_standing(
     command += ["--report-dir", str(report_dir.resolve()), "--reproducible"]
     if quiet:
         command.append("-q")
-    env = {**os.environ, "CI": "true"}
+    env = {**os.environ, "CI": "true", HASH_SEED[0]: HASH_SEED[1]}
     with _workdir(entry, checkout) as cwd:
         return subprocess.run(
             command,
