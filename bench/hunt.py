@@ -29,7 +29,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from adapters import Driver, Harness, Message, connect
+from adapters import Driver, Harness, ImplementationError, Message, connect
 from adapters.inprocess import InProcessConnection, load_harness
 from conformance.hunt import INVARIANTS, Budget, hunt
 
@@ -75,12 +75,13 @@ print(json.dumps({"examples": outcome.examples, "wall": wall, "cpu": cpu,
 
 
 class _Recording:
-    """A harness that answers as ``inner`` does, keeps a copy of every reply, and tallies
-    the scenarios it is asked to start (their steps and the tool calls their model makes)."""
+    """A harness that answers as ``inner`` does, keeps a copy of every request and reply,
+    and tallies the scenarios it is asked to start (their steps and the tool calls their
+    model makes)."""
 
     def __init__(self, inner: Harness) -> None:
         self.inner = inner
-        self.replies: list[Message] = []
+        self.exchanges: list[tuple[Message, Message]] = []
         self.scenarios = self.steps = self.calls = 0
 
     def request(self, message: Message) -> Message:
@@ -92,24 +93,35 @@ class _Recording:
             self.calls += sum(len(r.get("tool_calls") or ()) for r in scenario.get("model", ()))
         reply = self.inner.request(message)
         if message.get("cmd") != "bye":  # closing is answered by the replay itself
-            self.replies.append(json.loads(json.dumps(reply)))
+            self.exchanges.append((json.loads(json.dumps(message)), json.loads(json.dumps(reply))))
         return reply
 
 
 class _Replaying:
-    """A harness that answers with the replies a :class:`_Recording` kept, in order: the
-    same seeded search asks the same questions, so it is answered as it was, at no cost."""
+    """A harness that answers with the replies a :class:`_Recording` kept, in order, as
+    long as it is asked exactly what was asked then: the same seeded search asks the same
+    questions, so it is answered as it was, at no cost.  ``diverged`` says where it was
+    not (it is then answered with an error, which ends the search)."""
 
-    def __init__(self, replies: list[Message]) -> None:
-        self.replies = iter(replies)
+    def __init__(self, exchanges: list[tuple[Message, Message]]) -> None:
+        self.exchanges = iter(exchanges)
+        self.diverged: str | None = None
 
     def request(self, message: Message) -> Message:
         if message.get("cmd") == "bye":
             return {}
-        try:
-            return next(self.replies)
-        except StopIteration:
-            raise SystemExit("the replayed search asked more than the recorded one") from None
+        asked, reply = next(self.exchanges, (None, None))
+        if reply is None or asked != message:
+            self.diverged = self.diverged or (
+                f"the replayed search asked {str(message.get('cmd'))[:20]!r} where the recorded "
+                f"one asked {'nothing more' if asked is None else repr(asked.get('cmd'))}"
+            )
+            return {"error": {"message": "not the recorded search"}}
+        return reply
+
+    def left(self) -> bool:
+        """Whether the recorded search asked more than the replayed one."""
+        return next(self.exchanges, None) is not None
 
 
 def _seeded(harness: Harness, examples: int) -> tuple[float, float]:
@@ -132,21 +144,30 @@ def _seeded(harness: Harness, examples: int) -> tuple[float, float]:
 
 
 def ceiling(examples: int) -> None:
-    """The same seeded search twice: against the reference runtime, its replies kept, then
-    answered from them.  The second costs only the hunt's own work (drawing scenarios,
-    the JSON round trip, decoding, every invariant): no runtime, however fast, lets this
-    search run faster."""
+    """The same seeded search three times: against the reference runtime (timed), again
+    with every request and reply kept (not timed), then answered from what was kept
+    (timed).  The last costs only the hunt's own work (drawing scenarios, the JSON round
+    trip, decoding, every invariant): no runtime, however fast, lets this search run
+    faster."""
+    live, live_cpu = _seeded(load_harness(REFERENCE.removeprefix("python:")), examples)
     recording = _Recording(load_harness(REFERENCE.removeprefix("python:")))
-    live, live_cpu = _seeded(recording, examples)
-    replaying = _Replaying(recording.replies)
-    replayed, replayed_cpu = _seeded(replaying, examples)
-    if next(replaying.replies, None) is not None:
-        raise SystemExit("the replayed search asked less than the recorded one")
+    _seeded(recording, examples)
+    replaying = _Replaying(recording.exchanges)
+    try:
+        replayed, replayed_cpu = _seeded(replaying, examples)
+    except ImplementationError:
+        if replaying.diverged is None:
+            raise
+        raise SystemExit(f"bench hunt: {replaying.diverged}") from None
+    if replaying.diverged is None and replaying.left():
+        replaying.diverged = "the replayed search asked less than the recorded one"
+    if replaying.diverged is not None:
+        raise SystemExit(f"bench hunt: {replaying.diverged}")
     print(
         f"  in-process, the runtime's answers replayed: {replayed:6.1f} scenarios/s, "
         f"{replayed_cpu:5.2f} ms CPU per scenario (answered by the runtime: {live:.1f} "
-        f"scenarios/s, {live_cpu:.2f} ms; {examples} seeded examples, the recording's own "
-        f"copies included)"
+        f"scenarios/s, {live_cpu:.2f} ms; {examples} seeded examples, every request the "
+        "same as the recorded one)"
     )
     count = max(1, recording.scenarios)
     print(

@@ -42,10 +42,19 @@ __all__ = [
 ]
 
 #: String hashing fixed for every run whose hunt is seeded, as ``rttool`` fixes it for its
-#: own reproducible runs (``conformance/reproducible.py``): hypothesis orders some shrink
-#: passes by labels that ``hash`` strings, so without it a forked run could shrink a
-#: finding another way than the run before.
+#: own reproducible runs (``conformance/reproducible.py``, which this driver may not
+#: import: it must not load the suite it runs against mutants): hypothesis orders some
+#: shrink passes by labels that ``hash`` strings, so without it a forked run could shrink
+#: a finding another way than the run before.  A seed the caller set is kept.
 _HASH_SEED = ("PYTHONHASHSEED", "0")
+
+
+def _hashing_fixed(env: dict[str, str]) -> dict[str, str]:
+    """``env`` with string hashing fixed, unless it names a seed already."""
+    if not env.get(_HASH_SEED[0], "").strip().isdigit():
+        env[_HASH_SEED[0]] = _HASH_SEED[1]
+    return env
+
 
 #: ``rttool run`` exit codes (see the README): a finding, and an undrivable implementation.
 EXIT_FINDING = 1
@@ -243,7 +252,7 @@ class Workspace:
         env = dict(os.environ)
         if self.hunt is not None:
             env["CI"] = "true"
-            env.setdefault(*_HASH_SEED)
+            _hashing_fixed(env)
         return env
 
     def environment(self) -> dict[str, str]:
@@ -258,7 +267,7 @@ class Workspace:
         # The hunt's reproducible mode: seeded and counted, never spending a time budget.
         if self.hunt is not None:
             env["CI"] = "true"
-            env.setdefault(*_HASH_SEED)
+            _hashing_fixed(env)
         return env
 
     def run(self, command: Sequence[str], timeout: float) -> tuple[int | None, bool, str]:

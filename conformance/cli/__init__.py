@@ -87,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from conformance.reproducible import needs_fixed_hashing, restart_with_fixed_hashing
 
         if needs_fixed_hashing(args.command, os.environ):
-            restart_with_fixed_hashing(args_list)
+            restart_with_fixed_hashing()
     from adapters.errors import ImplementationError, RttoolError
     from conformance._escape import printable
     from conformance._redact import redacted

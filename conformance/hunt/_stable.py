@@ -4,10 +4,14 @@ same way wherever it runs.
 Hypothesis labels ``st.just(value)`` and ``st.sampled_from(values)`` by ``hash`` of the
 values, and its shrinker orders some of its passes by label.  Strings hash the same in
 every process only under a fixed ``PYTHONHASHSEED`` (``rttool`` sets one for a
-reproducible run), and before Python 3.12 ``hash(None)``, and with it the hash of every
-dataclass or tuple holding ``None``, is the object's address, which differs from one
-process to the next.  These two draw exactly what ``st.just`` and ``st.sampled_from``
-draw (nothing, and one index), but are labelled by text (their values' ``repr``).
+reproducible run: ``conformance/reproducible.py``), and before Python 3.12 ``hash(None)``,
+and with it the hash of every dataclass or tuple holding ``None``, is the object's
+address, which differs from one process to the next.  These two draw exactly what
+``st.just`` and ``st.sampled_from`` draw (nothing, and one index), but are labelled by the
+hash of the values' text (``repr``), the same in every process under a fixed seed.  A
+value whose ``repr`` shows an address would be unstable again: give such a value a
+``repr`` of its own.  ``tests/conformance/test_hunt_reproducible.py`` holds the hunt's
+strategies to these two for every value that is not text.
 """
 
 from __future__ import annotations

@@ -94,10 +94,22 @@ def test_a_stage_fails_when_the_command_beside_it_fails(monkeypatch: pytest.Monk
 def test_the_hunt_ceiling_replays_exactly_the_search_it_recorded(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """The replayed search asks the very questions the recorded one asked, no more and no
-    fewer (it stops the benchmark otherwise), and both figures are printed."""
+    """The replayed search asks the very questions the recorded one asked, each equal to
+    the one recorded, no more and no fewer (it stops the benchmark otherwise), and both
+    figures are printed."""
     from bench.hunt import ceiling
 
     ceiling(10)
     out = capsys.readouterr().out
     assert "the runtime's answers replayed" in out and "the hunt's own share of the CPU" in out
+
+
+def test_a_replay_asked_something_else_says_so() -> None:
+    from bench.hunt import _Replaying
+
+    replaying = _Replaying([({"cmd": "hello"}, {"protocol": "x"})])
+    assert "error" in replaying.request({"cmd": "start"})
+    assert replaying.diverged is not None and "'start'" in replaying.diverged
+    again = _Replaying([({"cmd": "hello"}, {"protocol": "x"})])
+    assert again.request({"cmd": "hello"}) == {"protocol": "x"} and again.diverged is None
+    assert not again.left()
