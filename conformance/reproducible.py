@@ -60,5 +60,9 @@ def restart_with_fixed_hashing() -> NoReturn:
     sys.stdout.flush()
     sys.stderr.flush()
     environ = {**os.environ, HASH_SEED_VARIABLE: HASH_SEED_VALUE}
+    if os.name == "nt":  # no exec in place there: run it as a child and pass its exit code on
+        import subprocess
+
+        raise SystemExit(subprocess.call([sys.executable, *sys.orig_argv[1:]], env=environ))
     # the interpreter and the command line rttool was started with, no shell
     os.execve(sys.executable, sys.orig_argv, environ)  # noqa: S606

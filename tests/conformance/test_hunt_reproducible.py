@@ -158,3 +158,29 @@ def test_the_hunt_strategies_draw_values_through_stable_labels() -> None:
     assert offences == []
     assert _unstable_labels("st.none()\nst.just(Poll())\nst.sampled_from((None, 1))\n") == [1, 2, 3]
     assert _unstable_labels('st.just("t1")\nst.sampled_from(("a", "b"))\n') == []
+
+
+def test_where_a_process_cannot_be_replaced_the_command_runs_as_a_child(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without an exec in place (Windows), the command line runs as a child with hashing
+    fixed, and its exit code is the command's."""
+    import subprocess
+
+    from conformance.reproducible import restart_with_fixed_hashing
+
+    called: list[tuple[list[str], dict[str, str]]] = []
+
+    def call(argv: list[str], env: dict[str, str]) -> int:
+        called.append((argv, env))
+        return 3
+
+    monkeypatch.setattr(os, "name", "nt")
+    monkeypatch.setattr(subprocess, "call", call)
+    monkeypatch.setattr(sys, "orig_argv", ["python", "-P", "-m", "conformance.cli", "selftest"])
+    with pytest.raises(SystemExit) as ended:
+        restart_with_fixed_hashing()
+    assert ended.value.code == 3
+    argv, env = called[0]
+    assert argv == [sys.executable, "-P", "-m", "conformance.cli", "selftest"]
+    assert env["PYTHONHASHSEED"] == "0"
