@@ -107,6 +107,39 @@ def test_keys_clause_is_not_charged_with_a_decoding_it_does_not_speak_of() -> No
         runner.close()
 
 
+# --- an outside round's misplaced blame: a gap of RT-TOOL-7 ¶2 or DR-4 ¶2 failed another --
+
+
+def test_held_artifacts_placed_last_are_no_placeholder_for_a_drop() -> None:
+    """Against a runtime that puts the held artifacts after the resumed run's own (RT-TOOL-7
+    ¶2's "prepends"), RT-TOOL-6 ¶3's drop in a resumed run used to fail on the order of
+    what was kept: nothing stood in for the drop."""
+    runner = Rewritten(mutant="held-appended-after-collected")
+    try:
+        dropped = CASES["RT-TOOL-6#c3/drop-warns-and-leaves-no-placeholder[in-a-resumed-run]"]
+        assert _on(dropped, runner, "RT-TOOL-6#c3").outcome == "passed"
+        merged = CASES["RT-TOOL-7#c2/held-prepended-on-resumed-message[one-held-one-own]"]
+        assert _on(merged, runner, "RT-TOOL-7#c2").outcome == "failed"  # where it belongs
+    finally:
+        runner.close()
+
+
+def test_a_refusal_of_other_arguments_blocks_the_pairing_it_prevents() -> None:
+    """Against a runtime that refuses every call of an interrupted write's tool (DR-4 ¶2
+    refuses only an identical retry), DR-1's pairing across runs never gets the done it
+    pairs: it used to fail DR-1 ¶3 and ¶4; it is blocked by DR-4 ¶2, which fails."""
+    runner = Rewritten(mutant="refusal-ignores-arguments")
+    try:
+        pairing = CASES["DR-1#c3/done-pairs-one-way-whatever-the-run-ids"]
+        for clause in ("DR-1#c3", "DR-1#c4"):
+            landed = _on(pairing, runner, clause)
+            assert landed.outcome == "skipped" and "DR-4 ¶2" in landed.message, landed
+        guard = CASES["DR-4#c2/guard-only-when-history-shows[other-arguments-beside]"]
+        assert _on(guard, runner, "DR-4#c2").outcome == "failed"
+    finally:
+        runner.close()
+
+
 def _reconciled_trace(mutant: str) -> tuple[object, object, Handshake]:
     """The counterexample a real framework gave: JSON text for an array and an object,
     and a doubly escaped title, none of them decoded."""

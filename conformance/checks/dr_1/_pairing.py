@@ -71,6 +71,20 @@ def _play(ctx: CheckContext, number: int) -> tuple[str, str, str | None]:
         ],
     )
     runs = [run for _, run in located_runs(trace) if run.turn == "t1"]
+    # The second call has other arguments than the interrupted one: refusing it is
+    # DR-4 ¶2's failure (only an identical retry is refused), charged by its own cases;
+    # then no done was recorded to be paired, and nothing here can be judged.
+    ctx.prerequisite(
+        "DR-4#c2",
+        not any(
+            result.tool == "send_email" and result.disposition == "refused"
+            for run in runs
+            for one in run.passes
+            for result in one.results
+        ),
+        f"the resumed run refused send_email {show(BO)}, a call with other arguments than "
+        f"the interrupted send_email {show(ANA)}, so no done of it came to be paired",
+    )
     resumed = located_continuations(trace)
     ctx.need(
         len(resumed) >= 2 and len(runs) >= 3,
