@@ -114,6 +114,22 @@ class _HeldSharedByConversation(Behaviour):
         return taken
 
 
+class _HeldTakenFromTheNewestHoldingTurn(Behaviour):
+    """A resumed turn that holds artifacts takes the held list of the newest turn of its
+    conversation that holds any: with two turns paused, each answer takes the other's."""
+
+    def take_held(self, conn: sqlite3.Connection, turn_id: str) -> list[object]:
+        turn = records.get_turn(conn, turn_id)
+        if turn is None or not records.peek_held(conn, turn_id):
+            return super().take_held(conn, turn_id)
+        holding = [
+            t
+            for t in records.list_turns(conn, turn.conversation_id)
+            if records.peek_held(conn, t.id)
+        ]
+        return super().take_held(conn, holding[-1].id)
+
+
 MUTANTS = (
     Mutant(
         "held-bound-off-by-one",
@@ -156,6 +172,13 @@ MUTANTS = (
         ("RT-TOOL-7#c2",),
         "held artifacts are appended after the resumed run's own instead of prepended",
         with_behaviour(_HeldAppendedAfterCollected),
+    ),
+    Mutant(
+        "held-taken-from-the-newest-holding-turn",
+        ("RT-TOOL-7#c2",),
+        "a resumed turn holding artifacts takes the newest holding turn's list of its "
+        "conversation: two paused turns, answered in turn, swap their held artifacts",
+        with_behaviour(_HeldTakenFromTheNewestHoldingTurn),
     ),
     Mutant(
         "held-shared-by-conversation",

@@ -372,4 +372,5 @@ def check_taking_is_destructive(ctx: CheckContext, variant: int) -> None:
 # sets its order after the checks above.
 from conformance.checks.rt_tool_7._other_turns import (  # noqa: E402
     check_held_not_taken_by_another_turn,  # noqa: F401 - bound here to set its order
+    check_held_taken_only_by_their_own_turn,  # noqa: F401
 )
