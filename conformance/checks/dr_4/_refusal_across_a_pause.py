@@ -45,7 +45,7 @@ from conformance.toolkit import (
     tools,
 )
 
-__all__ = ["check_refusal_outlasts_a_pause"]
+__all__ = ["check_gated_retry_refused_once_approved", "check_refusal_outlasts_a_pause"]
 
 FIRST = "call-interrupted-1"
 GUARD = (
@@ -149,3 +149,49 @@ def check_refusal_outlasts_a_pause(ctx: CheckContext, variant: Pause) -> None:
             f"the refused retry r2 is reported as succeeded ({show(result.result)}); {GUARD}",
             at=f"{result_at}/result",
         )
+
+
+@check("DR-4#c2")
+def check_gated_retry_refused_once_approved(ctx: CheckContext) -> None:
+    """The interrupted write is itself behind a consent gate: its identical retry in the
+    resumed run waits for approval, and once approved it does not run, since the history
+    the run carries on from still shows the interruption (refusing it before the gate is
+    as good)."""
+    trace = one_turn(
+        ctx,
+        "dr4-c2-gated-retry",
+        tools=[tool("send_email", output("sent"), output("sent again"), gate=True)],
+        model=[calls(send(ANA, FIRST)), calls(send(ANA, "r1")), say("done")],
+        steps=[
+            cut("after_tool_body", on="send_email"),
+            StartTurn("t1"),
+            Approve("t1"),
+            resume(ctx, "time_limit"),
+            Approve("t1"),
+        ],
+    )
+    if not ran(trace, FIRST):
+        raise Untested("the first send_email did not run once approved, so nothing was interrupted")
+    found = _dispatching(trace, "r1")
+    if found is None:
+        said, _ = runs_of(trace, "r1")
+        raise Untested(
+            f"no run of turn t1 sent the identical retry r1 after the cut (it {said}): the "
+            "turn did not resume"
+        )
+    at, run = found
+    if not _shows(ctx, run):
+        raise Untested(
+            "the history the retry r1 was sent from does not mention the interrupted call; "
+            "DR-4 ¶2 refuses a retry only when it shows the interruption"
+        )
+    where = ran(trace, "r1")
+    ctx.expect(
+        not where,
+        f"the identical retry r1 of the interrupted send_email {show(dict(ANA))}, held for "
+        f"approval and then approved, ran (at {listing(where)}), though the history it was "
+        f"sent from shows the interrupted call (at {at}/model_inputs/0); {GUARD}, and an "
+        "approval carries on from that history",
+        at=where[0] if where else None,
+        reading="history-shows-the-interruption",
+    )

@@ -276,5 +276,8 @@ def check_not_refused_when_never_started(ctx: CheckContext) -> None:
     )
 
 
-from conformance.checks.dr_4._refusal_across_a_pause import check_refusal_outlasts_a_pause  # noqa: E402, F401
+from conformance.checks.dr_4._refusal_across_a_pause import (  # noqa: E402
+    check_gated_retry_refused_once_approved,  # noqa: F401
+    check_refusal_outlasts_a_pause,  # noqa: F401
+)
 from conformance.checks.dr_4._spellings import check_identical_retry_refused_however_written  # noqa: E402, F401

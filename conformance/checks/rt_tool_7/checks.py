@@ -178,12 +178,15 @@ def check_held_durably_off_the_wire(ctx: CheckContext, variant: Pause) -> None:
 @dataclass(frozen=True)
 class Merge:
     """Artifacts held over ``pauses`` pauses (``held`` per pause), then the resumed run's
-    own (``own``); ``approval``: the run paused on a gate, and the approval resumes it."""
+    own (``own``); ``approval``: the run paused on a gate, and the approval resumes it;
+    ``narrated``: the resumed run says something as it calls the tool, so it writes two
+    assistant messages, and the merged list goes on one of them (RT-TOOL-4 ¶1: the last)."""
 
     held: int = 1
     own: int = 1
     pauses: int = 1
     approval: bool = False
+    narrated: bool = False
 
 
 MERGES = {
@@ -192,6 +195,7 @@ MERGES = {
     "several-of-each": Merge(held=2, own=2),
     "held-over-two-pauses": Merge(pauses=2),
     "resumed-by-an-approval": Merge(approval=True),
+    "resumed-run-writes-two-messages": Merge(narrated=True),
 }
 
 
@@ -215,7 +219,8 @@ def check_held_prepended_on_resumed_message(ctx: CheckContext, variant: Merge) -
         steps.append(Approve("t1") if variant.approval else Answer("t1"))
     if own:
         returns.append(output({"ok": True}, *(link(m) for m in own)))
-        model.append(calls(call(TOOL, {}, "own")))
+        narration = "Working on it." if variant.narrated else None
+        model.append(calls(call(TOOL, {}, "own"), text=narration))
     tools = [tool(TOOL, *returns)]
     if variant.approval:
         tools.append(tool("gated_thing", output({"ok": True}), gate=True))
