@@ -140,6 +140,25 @@ def test_a_refusal_of_other_arguments_blocks_the_pairing_it_prevents() -> None:
         runner.close()
 
 
+def test_a_turn_not_continued_at_its_time_limit_blocks_what_needs_the_continuation() -> None:
+    """Against a runtime that ends a turn at its time limit instead of continuing it
+    (DR-5 ¶1's gap), the note's and the pairing's cases, which need the continued run,
+    used to fail DR-2 ¶2 and DR-1 ¶3 and ¶4; they are blocked by DR-5 ¶1, which fails."""
+    runner = Rewritten(mutant="time-limit-ends-turn")
+    try:
+        blocked = [
+            ("DR-2#c2/note-names-completed-with-results[string-results]", "DR-2#c2"),
+            ("DR-1#c3/done-pairs-one-way-whatever-the-run-ids", "DR-1#c4"),
+        ]
+        for case_id, clause in blocked:
+            landed = _on(CASES[case_id], runner, clause)
+            assert landed.outcome == "skipped" and "DR-5 ¶1" in landed.message, landed
+        own = [case for case in _case("DR-5#c1/") if "DR-5#c1" in case.clauses]
+        assert any(_on(case, runner, "DR-5#c1").outcome == "failed" for case in own)
+    finally:
+        runner.close()
+
+
 def _reconciled_trace(mutant: str) -> tuple[object, object, Handshake]:
     """The counterexample a real framework gave: JSON text for an array and an object,
     and a doubly escaped title, none of them decoded."""

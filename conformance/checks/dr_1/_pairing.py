@@ -24,6 +24,7 @@ from conformance.toolkit import (
     Untested,
     calls,
     check,
+    continued_on_its_own,
     cut,
     located_continuations,
     located_runs,
@@ -86,6 +87,8 @@ def _play(ctx: CheckContext, number: int) -> tuple[str, str, str | None]:
         f"the interrupted send_email {show(ANA)}, so no done of it came to be paired",
     )
     resumed = located_continuations(trace)
+    cut_off = sum(1 for run in runs if run.end == "interrupted")
+    continued_on_its_own(ctx, ["time_limit", "time_limit"], cut_off, len(resumed))
     ctx.need(
         len(resumed) >= 2 and len(runs) >= 3,
         f"turn t1 was cut twice and resumed {len(resumed)} times, expected 2; DR-2 ¶1 "

@@ -11,8 +11,10 @@ from conformance.toolkit import (
     CheckContext,
     calls,
     check,
+    continued_on_its_own,
     cut,
     located_continuations,
+    located_runs,
     names_call,
     nudge,
     one_turn,
@@ -58,6 +60,8 @@ def check_note_keeps_a_long_results_key_value(ctx: CheckContext, variant: object
         ],
     )
     resumed = located_continuations(trace)
+    cut_off = sum(1 for _, one in located_runs(trace) if one.end == "interrupted")
+    continued_on_its_own(ctx, ["time_limit"], cut_off, len(resumed))
     ctx.need(
         bool(resumed),
         f"turn t1 was cut after create_ticket and resumed {plural(len(resumed), 'time')}; "

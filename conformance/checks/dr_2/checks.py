@@ -19,6 +19,7 @@ from conformance.toolkit import (
     call,
     calls,
     check,
+    continued_on_its_own,
     cut,
     describe,
     failure,
@@ -97,6 +98,8 @@ def _play(
     )
     resumed = located_continuations(trace)
     cuts = [at for at, run in located_runs(trace) if run.end == "interrupted"]
+    if not shape.failed_reads:  # a recovery a failed ledger read blocked is ¶5's to judge
+        continued_on_its_own(ctx, [one.cause for one in shape.cuts], len(cuts), len(resumed))
     ctx.need(
         len(resumed) >= len(shape.cuts),
         f"turn t1 was cut {plural(len(cuts), 'time')} (at {', '.join(cuts) or 'nowhere'}) and "

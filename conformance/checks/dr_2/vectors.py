@@ -14,8 +14,10 @@ from conformance.toolkit import (
     array,
     call,
     calls,
+    continued_on_its_own,
     leaves,
     located_continuations,
+    located_runs,
     mapping,
     names_call,
     nudge,
@@ -71,6 +73,8 @@ def _noted(ctx: CheckContext, run: VectorRun) -> None:
         steps=[cut, StartTurn("t1"), Wait()],
     )
     resumed = located_continuations(trace)
+    cut_off = sum(1 for _, one in located_runs(trace) if one.end == "interrupted")
+    continued_on_its_own(ctx, ["time_limit"], cut_off, len(resumed))
     ctx.need(bool(resumed), "the turn did not resume after its time limit", at="/steps/2")
     at, first = resumed[0]
     text = nudge(ctx)
