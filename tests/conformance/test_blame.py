@@ -142,13 +142,16 @@ def test_a_refusal_of_other_arguments_blocks_the_pairing_it_prevents() -> None:
 
 def test_a_turn_not_continued_at_its_time_limit_blocks_what_needs_the_continuation() -> None:
     """Against a runtime that ends a turn at its time limit instead of continuing it
-    (DR-5 ¶1's gap), the note's and the pairing's cases, which need the continued run,
-    used to fail DR-2 ¶2 and DR-1 ¶3 and ¶4; they are blocked by DR-5 ¶1, which fails."""
+    (DR-5 ¶1's gap), the cases that need the continued run (the note's, the pairing's,
+    the hard-block's, the guard's) used to fail DR-2 ¶2, DR-1 ¶3 and ¶4, DR-3 ¶2 and
+    DR-4 ¶2; they are blocked by DR-5 ¶1, which fails."""
     runner = Rewritten(mutant="time-limit-ends-turn")
     try:
         blocked = [
             ("DR-2#c2/note-names-completed-with-results[string-results]", "DR-2#c2"),
             ("DR-1#c3/done-pairs-one-way-whatever-the-run-ids", "DR-1#c4"),
+            ("DR-3#c2/completed-write-not-repeated[string-result]", "DR-3#c2"),
+            ("DR-4#c2/guard-only-when-history-shows[next-chunk]", "DR-4#c2"),
         ]
         for case_id, clause in blocked:
             landed = _on(CASES[case_id], runner, clause)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from adapters.scenario import Answer, Restart, StartTurn, Step, Wait
+from adapters.scenario import Answer, Interrupt, Restart, StartTurn, Step, Wait
 from adapters.trace import Trace
 from conformance.checks.dr_3._scenarios import (
     CONSUMED,
@@ -26,7 +26,9 @@ from conformance.toolkit import (
     call,
     calls,
     check,
+    continued_on_its_own,
     cut,
+    located_continuations,
     located_results,
     located_runs,
     mapping,
@@ -69,13 +71,17 @@ def _play(ctx: CheckContext, name: str, shape: Redispatch) -> Trace:
     model += [calls(one) for one in shape.after] if shape.separately else [calls(*shape.after)]
     steps += [StartTurn("t1"), *([Restart()] if shape.restart else []), Wait()]
     steps += [Answer("t1")] * shape.pauses
-    return one_turn(
+    trace = one_turn(
         ctx,
         name,
         tools=tools(sends=shape.sends, tickets=shape.tickets),
         model=[*model, say("done")],
         steps=steps,
     )
+    causes = [step.cause for step in steps if isinstance(step, Interrupt)]
+    cut_off = sum(1 for _, one in located_runs(trace) if one.end == "interrupted")
+    continued_on_its_own(ctx, causes, cut_off, len(located_continuations(trace)))
+    return trace
 
 
 def _expect_runs(

@@ -14,7 +14,9 @@ from conformance.toolkit import (
     array,
     call,
     calls,
+    continued_on_its_own,
     located_continuations,
+    located_runs,
     located_side_effects,
     mapping,
     one_turn,
@@ -60,6 +62,8 @@ def _ran(ctx: CheckContext, run: VectorRun) -> None:
         steps=[Interrupt("after_tool_done", "time_limit", last, count), StartTurn("t1"), Wait()],
     )
     resumed = {at for at, _ in located_continuations(trace)}
+    cut_off = sum(1 for _, one in located_runs(trace) if one.end == "interrupted")
+    continued_on_its_own(ctx, ["time_limit"], cut_off, len(resumed))
     effects = located_side_effects(trace)
     ran = sorted(
         _key(e.get("tool"), e.get("input")) for at, e in effects if at.rsplit("/", 2)[0] in resumed

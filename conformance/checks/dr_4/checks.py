@@ -16,10 +16,12 @@ from conformance.toolkit import (
     call,
     calls,
     check,
+    continued_on_its_own,
     cut,
     listing,
     located_continuations,
     located_results,
+    located_runs,
     mapping,
     mentions,
     nudge,
@@ -103,6 +105,9 @@ def _retrying_run(ctx: CheckContext, trace: Trace, retry: Retry) -> tuple[str, R
         batches = [mapping(c).get("tool_call_id") for one in run.passes for c in one.batch]
         if wanted & set(map(str, batches)):
             return at, run
+    causes = [retry.interruption.cause, *([retry.middle.cut.cause] if retry.middle else [])]
+    cut_off = sum(1 for _, one in located_runs(trace) if one.end == "interrupted")
+    continued_on_its_own(ctx, causes, cut_off, len(located_continuations(trace)))
     ctx.fail(
         f"no resumed run of turn t1 dispatched the retries {sorted(wanted)}; the turn was "
         "interrupted and should have resumed",
