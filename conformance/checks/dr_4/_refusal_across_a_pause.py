@@ -88,6 +88,26 @@ def _shows(ctx: CheckContext, run: RunRecord) -> bool:
     return any(mentions(m, FIRST, "send_email", dict(ANA)) for m in history)
 
 
+def _sent_from_the_history(
+    ctx: CheckContext, trace: Trace, call_id: str, when: str, otherwise: str
+) -> str:
+    """The pointer of the run of turn t1 that sent the retry ``call_id`` from a history
+    showing the interrupted call; the case is untested without one."""
+    found = _dispatching(trace, call_id)
+    if found is None:
+        said, _ = runs_of(trace, call_id)
+        raise Untested(
+            f"no run of turn t1 sent the retry {call_id} {when} (it {said}): {otherwise}"
+        )
+    at, run = found
+    if not _shows(ctx, run):
+        raise Untested(
+            f"the history the retry {call_id} was sent from does not mention the interrupted "
+            "call; DR-4 ¶2 refuses a retry only when it shows the interruption"
+        )
+    return at
+
+
 @check("DR-4#c2", variants=PAUSES)
 def check_refusal_outlasts_a_pause(ctx: CheckContext, variant: Pause) -> None:
     """A refusal holds after the resumed run pauses: the identical retry sent once the
@@ -120,19 +140,9 @@ def check_refusal_outlasts_a_pause(ctx: CheckContext, variant: Pause) -> None:
             "the identical retry r1 sent before the pause ran, so no refusal preceded the "
             "pause (guard-only-when-history-shows judges that retry)"
         )
-    found = _dispatching(trace, "r2")
-    if found is None:
-        said, _ = runs_of(trace, "r2")
-        raise Untested(
-            f"no run of turn t1 sent the retry r2 after the operator answered (it {said}): "
-            "the turn did not carry on past the pause"
-        )
-    at, run = found
-    if not _shows(ctx, run):
-        raise Untested(
-            "the history the retry r2 was sent from does not mention the interrupted call; "
-            "DR-4 ¶2 refuses a retry only when it shows the interruption"
-        )
+    at = _sent_from_the_history(
+        ctx, trace, "r2", "after the operator answered", "the turn did not carry on past the pause"
+    )
     where = ran(trace, "r2")
     ctx.expect(
         not where,
@@ -172,19 +182,7 @@ def check_gated_retry_refused_once_approved(ctx: CheckContext) -> None:
     )
     if not ran(trace, FIRST):
         raise Untested("the first send_email did not run once approved, so nothing was interrupted")
-    found = _dispatching(trace, "r1")
-    if found is None:
-        said, _ = runs_of(trace, "r1")
-        raise Untested(
-            f"no run of turn t1 sent the identical retry r1 after the cut (it {said}): the "
-            "turn did not resume"
-        )
-    at, run = found
-    if not _shows(ctx, run):
-        raise Untested(
-            "the history the retry r1 was sent from does not mention the interrupted call; "
-            "DR-4 ¶2 refuses a retry only when it shows the interruption"
-        )
+    at = _sent_from_the_history(ctx, trace, "r1", "after the cut", "the turn did not resume")
     where = ran(trace, "r1")
     ctx.expect(
         not where,

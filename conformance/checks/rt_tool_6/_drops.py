@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from adapters.scenario import UNENCODABLE, Answer, Bounds, Reply, StartTurn, Step
@@ -223,7 +222,8 @@ def check_drop_warns_and_leaves_no_placeholder(ctx: CheckContext, variant: Over)
     # In any order: where the held artifacts go in the merged list is RT-TOOL-7 ¶2's,
     # and the order of a run's own RT-TOOL-4's; ¶3 asks that nothing stand in for a drop.
     ctx.expect(
-        sorted(map(_canonical, on_wire)) == sorted(map(_canonical, expected)),
+        len(on_wire) == len(expected)
+        and all(on_wire.count(e) == expected.count(e) for e in expected),
         f"the messages' toolArtifacts delivered {show(brief(on_wire))}, expected exactly "
         f"{show(brief(expected))} in any order{misplaced(final, expected)}; RT-TOOL-6 ¶3: "
         "the dropped artifacts leave no placeholder",
@@ -415,8 +415,3 @@ def check_drop_is_per_artifact(ctx: CheckContext, variant: Budget) -> None:
         at=wire_pointer(trace),
         reading="payload-size",
     )
-
-
-def _canonical(entry: object) -> str:
-    """An artifact entry as text that two equal entries share, whatever their key order."""
-    return json.dumps(entry, sort_keys=True, default=str)
