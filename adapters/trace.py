@@ -9,7 +9,7 @@ it.  The JSON form is published as ``schemas/trace.json``.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from adapters._codec import Json
@@ -146,9 +146,12 @@ class WarningRecord:
 
 @dataclass(frozen=True)
 class StepError:
-    """Why a step was refused or failed (a stable code and a message)."""
+    """Why a step was refused or failed: a message, and a stable code when the harness
+    gives one (the protocol's one error object, ``trace.json#/$defs/error``, which an
+    error reply carries too)."""
 
-    code: str
+    # Keyword-only so that it may default while keeping its place first in the JSON form.
+    code: str | None = field(default=None, kw_only=True)
     message: str
 
 

@@ -242,7 +242,7 @@ step_records = st.builds(
         max_size=2,
     ).map(tuple),
     wire=st.dictionaries(texts, st.dictionaries(texts, turn_wires, max_size=2), max_size=2),
-    error=maybe() | st.builds(StepError, code=texts, message=texts),
+    error=maybe() | st.builds(StepError, code=maybe() | texts, message=texts),
     held=maybe() | st.dictionaries(texts, json_values, max_size=2),
     open_collections=maybe() | st.lists(texts, max_size=2).map(tuple),
     poll=json_values,
