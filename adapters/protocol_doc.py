@@ -28,6 +28,7 @@ from pathlib import Path
 from adapters._doc_render import ROOT, render_definition
 from adapters._schemas import SCHEMA_FILES, schema
 from adapters.errors import RttoolError
+from adapters.files import write_file
 
 __all__ = ["DEFAULT_PAGE", "END", "ProtocolDocError", "main", "regenerate"]
 
@@ -141,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.check:
         print(f"{page} is out of date: run python -m adapters.protocol_doc", file=sys.stderr)
         return 1
-    page.write_text(wanted, "utf-8")
+    write_file(page.parent, page.name, wanted.encode("utf-8"))
     print(f"{page} rewritten from the schemas")
     return 0
 

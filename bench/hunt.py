@@ -31,7 +31,8 @@ from pathlib import Path
 
 from adapters import Driver, Harness, ImplementationError, Message, connect
 from adapters.inprocess import InProcessConnection, load_harness
-from conformance.hunt import INVARIANTS, Budget, hunt
+from conformance.engine import load_suite
+from conformance.hunt import Budget, hunt
 
 __all__ = ["ceiling", "main"]
 
@@ -46,7 +47,12 @@ _PROBE = """
 import json, sys, time
 from adapters import Driver
 from adapters.inprocess import InProcessConnection, load_harness
-from conformance.hunt import INVARIANTS, Budget, hunt
+from conformance.hunt import Budget, hunt
+try:
+    from conformance.engine import load_suite
+    INVARIANTS = load_suite().invariants
+except ImportError:  # a tree from before the engine
+    from conformance.hunt import INVARIANTS
 class Counting:
     def __init__(self, inner):
         self.inner, self.scenarios, self.steps, self.calls = inner, 0, 0, 0
@@ -131,12 +137,12 @@ def _seeded(harness: Harness, examples: int) -> tuple[float, float]:
     try:
         handshake = driver.handshake()
         warm = Budget(examples=25, seconds=1e6, seed=99, derandomize=True, limit=25)
-        hunt(driver, handshake, INVARIANTS, warm)
+        hunt(driver, handshake, load_suite().invariants, warm)
         if isinstance(harness, _Recording):
             harness.scenarios = harness.steps = harness.calls = 0  # the measured search's
         budget = Budget(examples=examples, seconds=1e6, seed=1, derandomize=True, limit=examples)
         wall, cpu = time.perf_counter(), time.process_time()
-        outcome = hunt(driver, handshake, INVARIANTS, budget)
+        outcome = hunt(driver, handshake, load_suite().invariants, budget)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     finally:
         driver.close()
@@ -194,7 +200,10 @@ def _throughput(spec: str, seconds: float) -> tuple[float, float]:
     try:
         cpu = time.process_time()
         outcome = hunt(
-            driver, driver.handshake(), INVARIANTS, Budget(examples=1, seconds=seconds, seed=1)
+            driver,
+            driver.handshake(),
+            load_suite().invariants,
+            Budget(examples=1, seconds=seconds, seed=1),
         )
         cpu = time.process_time() - cpu
     finally:
@@ -313,7 +322,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 outcome = hunt(
                     driver,
                     driver.handshake(),
-                    INVARIANTS,
+                    load_suite().invariants,
                     Budget(seed=seed * 101, shrink_seconds=0.1),
                     enough=lambda found: bool(found.findings),
                 )

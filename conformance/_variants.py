@@ -3,7 +3,7 @@ conform to every clause.
 
 A legal variant takes another reading the rule text allows (``docs/interpretations.md``).
 :func:`run_variant` runs every check and example vector against one variant, straight
-through :meth:`~conformance._pytest.SuiteState.execute`, then a short seeded hunt,
+through :meth:`~conformance.engine.Session.execute`, then a short seeded hunt,
 and says which cases rejected it.  A variant conforms when no case failed or errored, no
 invariant was broken, and every clause has a passing check or vector.
 
@@ -22,9 +22,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from adapters.errors import BadJson, ImplementationError, Unreachable
-from conformance._pytest import RunOptions, SuiteState, resolve_spec
 from conformance._workers import Shared, in_workers
-from conformance.cases import Case
+from conformance.engine import Case, RunOptions, Session, hunt_case_id, load_suite, resolve_spec
 from conformance.rules import Corpus
 
 __all__ = [
@@ -161,7 +160,7 @@ def run_variant(
     """Run ``cases`` and a short seeded hunt against the legal variant ``variant``."""
     started = time.perf_counter()
     options = RunOptions.quiet_reference(variant=variant.name, timeout=timeout)
-    state = SuiteState(options, corpus, list(cases))
+    state = Session(options, corpus, load_suite().situations)
     rejected: list[tuple[str, str]] = []
     passed: set[str] = set()
     # A clause every case of which is not applicable is settled too (a variant that
@@ -207,7 +206,7 @@ def _hunt(
     """The invariants a short seeded hunt finds broken, as rejecting cases."""
     from adapters import Driver, connect
     from conformance import __version__
-    from conformance.hunt import INVARIANTS, Budget, hunt
+    from conformance.hunt import Budget, hunt
 
     driver = Driver(
         connect(resolve_spec("reference", None, variant.name), timeout=timeout),
@@ -216,13 +215,13 @@ def _hunt(
     )
     try:
         handshake = driver.handshake()
-        claimed = [i for i in INVARIANTS if i.profile in handshake.profiles]
+        claimed = [i for i in load_suite().invariants if i.profile in handshake.profiles]
         # A fixed number of seeded examples: the same search however busy the machine is.
         budget = Budget(seed=seed, limit=examples, seconds=60.0, shrinks=100)
         outcome = hunt(driver, handshake, claimed, budget)
     finally:
         driver.close()
-    return [(f"HUNT/{name}", found.message) for name, found in outcome.findings.items()]
+    return [(hunt_case_id(name), found.message) for name, found in outcome.findings.items()]
 
 
 def _undrivable(variant: VariantInfo, err: Exception, started: float) -> VariantResult:
@@ -249,12 +248,12 @@ def run_variants(
     """Judge every variant against ``suite`` (the corpus and the cases; by default every
     check and example vector), ``workers`` at a time, in catalogue order (see
     :mod:`conformance._workers`); ``each`` hears of every result as it is ready."""
-    from conformance.selftest import load_suite
+    from conformance.selftest import load_cases
 
     held = None if suite is None else (suite[0], list(suite[1]))
     jobs = [(variant, timeout, hunt_examples) for variant in variants]
     judged = []
-    for result in in_workers(_judge, jobs, Shared(load_suite, held), workers=workers):
+    for result in in_workers(_judge, jobs, Shared(load_cases, held), workers=workers):
         judged.append(result)
         if each is not None:
             each(result)

@@ -17,11 +17,12 @@ import multiprocessing
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing.context import BaseContext
+from types import TracebackType
 from typing import Any, Generic, TypeVar, cast
 
-__all__ = ["Shared", "in_workers", "start_method"]
+__all__ = ["Shared", "WorkerPool", "in_workers", "start_method"]
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -96,3 +97,75 @@ def in_workers(
     ) as pool:
         for result in pool.map(_call, calls, items):
             yield cast(R, result)
+
+
+class WorkerPool(Generic[S, T, R]):
+    """``task(shared value, item)`` in ``workers`` processes (forked or spawned as
+    :func:`in_workers` does), each result handed back as soon as it is ready.
+
+    Use it as a context manager: leaving the block, however it is left (the caller
+    stopped early, an interruption), cancels what has not started and ends every worker
+    at once, so that no worker outlives the work it was started for.
+    """
+
+    def __init__(self, task: Callable[[S, T], R], shared: Shared[S], *, workers: int = 2) -> None:
+        self._task = task
+        self._shared = shared
+        self._workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+        self._before: set[int] = set()
+
+    def __enter__(self) -> WorkerPool[S, T, R]:
+        self._before = {child.pid or 0 for child in multiprocessing.active_children()}
+        method = start_method()
+        forked = method == "fork"
+        if forked:
+            self._shared.get()
+            sys.stdout.flush()
+            sys.stderr.flush()
+        adopt = functools.partial(
+            _adopt, self._shared if forked else Shared(self._shared.prepare), forked
+        )
+        self._pool = ProcessPoolExecutor(
+            max_workers=self._workers,
+            mp_context=multiprocessing.get_context(method),
+            initializer=adopt,
+        )
+        return self
+
+    def completed(self, items: Sequence[T]) -> Iterator[tuple[int, Future[R]]]:
+        """``(index of the item, its finished future)`` for every item, as each finishes;
+        a future's ``result()`` raises what the task raised (a worker that died raises
+        :class:`concurrent.futures.process.BrokenProcessPool`)."""
+        assert self._pool is not None, "use the pool as a context manager"
+        pending: dict[Future[R], int] = {}
+        for index, item in enumerate(items):
+            submitted = self._pool.submit(_call, self._task, item)  # type: ignore[arg-type]
+            pending[cast("Future[R]", submitted)] = index
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=pending.__getitem__):
+                yield pending.pop(future), future
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # What is running is not waited for: a worker still busy when the block is left
+        # is ended, as every other is once the pool has stopped.
+        pool.shutdown(wait=False, cancel_futures=True)
+        processes = [
+            child
+            for child in multiprocessing.active_children()
+            if (child.pid or 0) not in self._before
+        ]
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        for process in processes:
+            process.join(timeout=5)

@@ -3,7 +3,7 @@
 The reference runtime ships a catalogue of *mutants*, each a deliberately broken
 variant naming the clauses it breaks.  :func:`run_mutant` runs the suite's cases (the
 checks and the example vectors) against one mutant, straight through
-:meth:`~conformance._pytest.SuiteState.execute`, and says which clauses' cases
+:meth:`~conformance.engine.Session.execute`, and says which clauses' cases
 caught it.  A mutant is *killed* when any case failed or errored; each clause it claims
 to break must be among the clauses of the cases that did, or it is *missed*.
 
@@ -19,18 +19,27 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from adapters.errors import BadJson, ImplementationError, Unreachable
-from conformance._pytest import CaseOutcome, RunOptions, SuiteState, resolve_spec
 from conformance._workers import Shared, in_workers
-from conformance.cases import Case, Selection, collect_cases, rules_of
+from conformance.engine import (
+    Case,
+    RunOptions,
+    Selection,
+    Session,
+    Suite,
+    hunt_case_id,
+    resolve_spec,
+    rules_of,
+)
 from conformance.rules import Corpus
 
 if TYPE_CHECKING:
     from conformance.hunt import HuntOutcome
+    from conformance.toolkit.machinery import ClauseSituation
 
 __all__ = [
     "CATALOGUE_COMMAND",
@@ -54,17 +63,6 @@ __all__ = [
 CATALOGUE_COMMAND = ("-m", "reference_impl.mutants", "--list", "--format", "json")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _CLAUSE = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*#c[1-9][0-9]*$")
-
-
-def _caught(outcome: CaseOutcome) -> bool:
-    """A case caught the mutant when it failed, or errored through the implementation's
-    fault; an error of the suite's own would be a bug, not a catch, and a case the
-    timeout breaker did not run caught nothing."""
-    return outcome.outcome == "failed" or (
-        outcome.outcome == "error"
-        and outcome.fault == "implementation"
-        and not outcome.message.startswith("not run:")
-    )
 
 
 @dataclass(frozen=True)
@@ -231,17 +229,22 @@ def read_catalogue(timeout: float = 120.0) -> tuple[MutantInfo, ...]:
 def suite_cases(corpus: Corpus) -> list[Case]:
     """Every check and example vector of the suite (the property-based hunt is left out:
     it is a search with a time budget, not a fixed set of cases)."""
-    from conformance.vectors import vector_cases
-
-    return collect_cases(corpus, Selection(kinds=("check", "vector")), vector_cases(corpus))
+    return Suite.over(corpus).cases(Selection(kinds=("check", "vector")))
 
 
-def load_suite() -> tuple[Corpus, list[Case]]:
+def load_cases() -> tuple[Corpus, list[Case]]:
     """The corpus and :func:`suite_cases`, as a process of its own loads them."""
     from conformance.rules import load_corpus
 
     corpus = load_corpus()
     return corpus, suite_cases(corpus)
+
+
+def _situations() -> Mapping[str, tuple[ClauseSituation, ...]]:
+    """Every clause's situations (what a case records it reached)."""
+    from conformance.engine import load_suite
+
+    return load_suite().situations
 
 
 def selected_cases(cases: Sequence[Case], mutant: MutantInfo, *, full: bool) -> list[Case]:
@@ -262,10 +265,11 @@ def unproven_cases(cases: Iterable[Case], results: Iterable[MutantResult]) -> tu
 def unproven_invariants(results: Iterable[MutantResult]) -> tuple[str, ...]:
     """The hunt's invariants that no mutant was seen breaking: an invariant never seen
     failing could pass against a broken runtime, as an unproven check could."""
-    from conformance.hunt import INVARIANTS
+    from conformance.engine import load_suite
 
     found = {name for result in results if result.hunt for name in result.hunt.invariants}
-    return tuple(invariant.name for invariant in INVARIANTS if invariant.name not in found)
+    invariants = load_suite().invariants
+    return tuple(invariant.name for invariant in invariants if invariant.name not in found)
 
 
 def uncovered_clauses(corpus: Corpus, catalogue: Iterable[MutantInfo]) -> tuple[str, ...]:
@@ -280,7 +284,7 @@ def run_mutant(
     """Run ``cases`` against the reference runtime's mutant ``mutant``."""
     started = time.perf_counter()
     options = RunOptions.quiet_reference(mutant=mutant.name, timeout=timeout)
-    state = SuiteState(options, corpus, list(cases))
+    state = Session(options, corpus, _situations())
     failing: list[Case] = []
     proven: list[Case] = []
     try:
@@ -299,7 +303,7 @@ def run_mutant(
             )
         for case in cases:
             outcome = state.execute(case)
-            if _caught(outcome):
+            if outcome.caught:
                 failing.append(case)
             if outcome.outcome == "failed":  # proof that the case itself can fail
                 proven.append(case)
@@ -338,7 +342,7 @@ def run_mutants(
     hunt must find), ``workers`` at a time, each result yielded in catalogue order as it
     is ready (see :mod:`conformance._workers`)."""
     jobs = [(mutant, full, timeout) for mutant in mutants]
-    suite = Shared(load_suite, (corpus, list(cases)))
+    suite = Shared(load_cases, (corpus, list(cases)))
     yield from in_workers(_judge_mutant, jobs, suite, workers=workers)
 
 
@@ -370,7 +374,8 @@ def run_hunt_mutant(
     be missed by the hand-written cases alone."""
     from adapters import Driver, connect
     from conformance import __version__
-    from conformance.hunt import INVARIANTS, Budget, hunt
+    from conformance.engine import load_suite
+    from conformance.hunt import Budget, hunt
 
     started = time.perf_counter()
     alone = run_mutant(mutant, corpus, cases, timeout=timeout)
@@ -383,9 +388,10 @@ def run_hunt_mutant(
     )
     try:
         handshake = driver.handshake()
-        claimed = [i for i in INVARIANTS if i.profile in handshake.profiles]
+        invariants = load_suite().invariants
+        claimed = [i for i in invariants if i.profile in handshake.profiles]
         wanted = set(mutant.breaks)
-        by_name = {invariant.name: invariant for invariant in INVARIANTS}
+        by_name = {invariant.name: invariant for invariant in invariants}
 
         def enough(found: HuntOutcome) -> bool:
             covered = {c for name in found.findings for c in by_name[name].clauses}
@@ -444,5 +450,8 @@ def run_hunt_mutant(
         len(cases),
         round(time.perf_counter() - started, 3),
         hunt=verdict,
-        caught_by_cases=(*alone.caught_by_cases, *(f"HUNT/{name}" for name in outcome.findings)),
+        caught_by_cases=(
+            *alone.caught_by_cases,
+            *(hunt_case_id(name) for name in outcome.findings),
+        ),
     )

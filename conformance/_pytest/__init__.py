@@ -1,22 +1,13 @@
-"""The suite as a pytest plugin (loaded only when ``--rttool-impl`` is given).
+"""The suite as a pytest plugin (loaded only when ``--rttool-impl`` is given): a thin layer
+over the engine (``conformance/engine/``).
 
-What the rest of ``conformance`` uses of it: the run's options (:class:`RunOptions`,
-:func:`resolve_spec`), the suite's state and its outcomes (:class:`SuiteState`,
-:class:`CaseOutcome`), and the plugin's entry (:func:`activate`, with the file names
-:data:`UNDRIVABLE` and :data:`SUITE_MODULE`).
+The engine plans the cases, a :class:`~conformance.engine.Session` runs each in the
+pytest process that collected it (xdist's workers included), and the standing is built
+by the engine from the outcomes every process reports.  :func:`activate` joins the
+suite's one test module (:data:`SUITE_MODULE`) to the session; :data:`UNDRIVABLE` is the
+file a report directory gets when the implementation cannot be driven at all.
 """
 
-from conformance._pytest._options import REFERENCE_SPEC, RunOptions, resolve_spec
 from conformance._pytest._plugin import SUITE_MODULE, UNDRIVABLE, activate
-from conformance._pytest._state import CaseOutcome, SuiteState
 
-__all__ = [
-    "REFERENCE_SPEC",
-    "SUITE_MODULE",
-    "UNDRIVABLE",
-    "CaseOutcome",
-    "RunOptions",
-    "SuiteState",
-    "activate",
-    "resolve_spec",
-]
+__all__ = ["SUITE_MODULE", "UNDRIVABLE", "activate"]

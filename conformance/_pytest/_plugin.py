@@ -1,9 +1,11 @@
-"""The suite's pytest hooks: collection, live per-rule lines, and the standing report."""
+"""The suite's pytest hooks: the engine's plan as the suite test's parameters, live
+per-rule lines, and the standing report built from every process's outcomes."""
 
 from __future__ import annotations
 
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -11,58 +13,85 @@ import pytest
 
 from adapters.errors import ImplementationError, RttoolError
 from adapters.files import real_directory, write_file
-from conformance._pytest._options import RunOptions
-from conformance._pytest._shard import shard_cases
-from conformance._pytest._state import CaseOutcome, SuiteState
+from conformance._escape import printable
 from conformance._redact import redacted
-from conformance.cases import Case, Selection, collect_cases
+from conformance.engine import (
+    EXITFIRST_NOT_RUN,
+    NOT_RUN,
+    RUN_OPTIONS,
+    Case,
+    CaseOutcome,
+    RuleLines,
+    RunOptions,
+    RunPlan,
+    Session,
+    Suite,
+    Tally,
+    build_report,
+    load_suite,
+)
 
 if TYPE_CHECKING:
-    from conformance.report import StandingReport
-from conformance._escape import printable
+    from conformance.report import RuleResult, StandingReport
 
 __all__ = ["STATE", "SUITE_MODULE", "TEST_NAME", "UNDRIVABLE", "activate", "report_allure"]
 
-STATE = pytest.StashKey[SuiteState]()
 #: written into the report directory when the implementation cannot be driven at all
 UNDRIVABLE = "undrivable.txt"
 SUITE_MODULE = Path(__file__).with_name("_suite.py")
 #: the name of the suite's one test function (in ``_suite.py``)
 TEST_NAME = "test_rttool"
 _SEVERITY = {"core": "critical", "extended": "normal", "optional": "minor"}
+#: how the plugin's options are named, for messages about the selection
+_FLAGS = {"only": "--rttool-only", "levels": "--rttool-level", "first": "--rttool-first"}
+
+
+@dataclass
+class PluginState:
+    """What one pytest process holds: the options, the suite and its plan, the session
+    running cases here, and the outcomes reported so far (by case id)."""
+
+    options: RunOptions
+    suite: Suite
+    plan: RunPlan
+    session: Session
+    outcomes: dict[str, CaseOutcome] = field(default_factory=dict)
+    started: float = field(default_factory=time.time)
+
+    def tally(self) -> Tally:
+        """The run so far."""
+        return Tally(
+            options=self.options,
+            corpus=self.suite.corpus,
+            cases=self.plan.cases,
+            outcomes=self.outcomes,
+            situations=self.suite.situations,
+            started=self.started,
+            shard=self.plan.shard,
+        )
+
+
+STATE = pytest.StashKey[PluginState]()
+
+
+def _options(config: pytest.Config) -> RunOptions:
+    values: dict[str, object] = {
+        option.name: config.getoption(option.plugin_dest)
+        for option in RUN_OPTIONS
+        if option.plugin is not None
+    }
+    values["exitfirst"] = (config.getoption("maxfail", default=0) or 0) == 1
+    return RunOptions.of(values)
 
 
 def activate(config: pytest.Config) -> None:
-    """Load the corpus and the cases, and join the suite's test module to the session."""
-    from conformance.cases import check_selection, first_ordered
-    from conformance.rules import load_corpus
-    from conformance.vectors import vector_cases
-
-    options = RunOptions.from_config(config)
+    """Plan the run and join the suite's test module to the session."""
     try:
-        corpus = load_corpus()
-        check_selection(
-            corpus,
-            options.only,
-            options.levels,
-            only_flag="--rttool-only",
-            level_flag="--rttool-level",
-        )
-        selection = Selection(only=options.only, levels=options.levels)
-        extra = vector_cases(corpus) + _hunt_cases(options)
-        cases, plan = shard_cases(corpus, collect_cases(corpus, selection, extra), options.shard)
-        cases = first_ordered(cases, options.first) if options.first else cases
-        if plan is None:
-            _check_first(cases, options.first)
+        options = _options(config)
+        suite = load_suite()
+        plan = suite.plan(options, flags=_FLAGS)
     except RttoolError as err:
         raise pytest.UsageError(f"rttool: {err}") from err
-    if not cases:
-        if plan is not None:
-            raise pytest.UsageError(
-                f"rttool: shard {plan.index}/{plan.count} has no case to run: the selection "
-                "has fewer rules than there are shards and no hunt"
-            )
-        raise pytest.UsageError("rttool: the selection leaves no case to run")
     if options.report_dir is not None:  # a marker left by an earlier run says nothing now
         (options.report_dir / UNDRIVABLE).unlink(missing_ok=True)
         try:  # the hunt's example database is written here: never through a link
@@ -71,36 +100,15 @@ def activate(config: pytest.Config) -> None:
             raise pytest.UsageError(
                 f"rttool: cannot use the report directory: {printable(str(err))}"
             ) from err
-    state = SuiteState(options, corpus, cases)
-    state.shard = plan
+    state = PluginState(options, suite, plan, Session(options, suite.corpus, suite.situations))
     config.stash[STATE] = state
     config.pluginmanager.register(SuitePlugin(state), "rttool-suite")
     if str(SUITE_MODULE) not in config.args:
         config.args.append(str(SUITE_MODULE))
 
 
-def _check_first(cases: list[Case], first: tuple[str, ...]) -> None:
-    """Refuse a ``--first`` that names no rule, clause or case of the selection."""
-    for wanted in first:
-        if not any(wanted == c.id or wanted in c.clauses or wanted in c.rules for c in cases):
-            raise pytest.UsageError(
-                f"rttool: --first {printable(wanted)[:200]} names no rule, clause or case "
-                "of the selection"
-            )
-
-
-def _hunt_cases(options: RunOptions) -> list[Case]:
-    if not options.hunt:
-        return []
-    try:
-        from conformance.hunt import hunt_cases
-    except ImportError:  # the hunt is optional equipment
-        return []
-    return hunt_cases(options)
-
-
 def report_allure(
-    config: pytest.Config, state: SuiteState, case: Case, outcome: CaseOutcome
+    config: pytest.Config, state: PluginState, case: Case, outcome: CaseOutcome
 ) -> None:
     """Label the running test for Allure (family epic, rule feature, clause story)."""
     if not config.getoption("allure_report_dir", default=None):
@@ -109,7 +117,7 @@ def report_allure(
 
     dynamic: Any = allure.dynamic  # allure's own functions are untyped
     attach: Any = allure.attach
-    rules = [state.corpus.get(rule) for rule in case.rules]
+    rules = [state.suite.corpus.get(rule) for rule in case.rules]
     for rule in filter(None, rules):
         dynamic.epic(rule.family)
         dynamic.feature(rule.id)
@@ -129,46 +137,23 @@ def report_allure(
 class SuitePlugin:
     """Hooks of an active suite (one instance per pytest process)."""
 
-    def __init__(self, state: SuiteState) -> None:
-        from conformance._pytest._build import selected_clause
-
+    def __init__(self, state: PluginState) -> None:
         self.state = state
-        self._pending: dict[str, int] = {}
-        # The rules each case counts towards: those with a clause of the case that the
-        # run selected (a hunt case also bound to an unselected rule does not count there).
-        self._counted: dict[str, tuple[str, ...]] = {}
-        for case in state.cases:
-            counted = tuple(
-                rule
-                for rule in case.rules
-                if any(
-                    selected_clause(state, clause, rule)
-                    for clause in case.clauses
-                    if clause.startswith(f"{rule}#")
-                )
-            )
-            self._counted[case.id] = counted
-            for rule in counted:
-                self._pending[rule] = self._pending.get(rule, 0) + 1
-        # Lines come out in corpus order: a rule's line waits for the rules before it.
-        self._order = [rule.id for rule in state.corpus.rules if rule.id in self._pending]
-        self._printed = 0
+        self.lines = RuleLines(state.options, state.suite, self._rule_line)
+        self.lines.planned(state.plan.cases)
         self.report: StandingReport | None = None
         #: why the reports could not be written, when they could not
         self.write_error: str | None = None
-        #: the hunt was interrupted (and ended early with what it had found)
-        self.hunt_interrupted = False
         # The test id of each case (``test_rttool[RT-TOOL-7#c4/name]``), and the cases
         # the session is to run (after deselection; all of them until collection says).
-        self._by_test = {f"{TEST_NAME}[{case.id}]": case.id for case in state.cases}
-        self._expected: list[str] = [case.id for case in state.cases]
+        self._by_test = {f"{TEST_NAME}[{case.id}]": case for case in state.plan.cases}
+        self._expected: list[Case] = list(state.plan.cases)
 
     def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
-        """Parametrize the suite's test with every selected case."""
+        """Parametrize the suite's test with every planned case."""
         if "rttool_case" in metafunc.fixturenames:
-            metafunc.parametrize(
-                "rttool_case", self.state.cases, ids=[case.id for case in self.state.cases]
-            )
+            cases = self.state.plan.cases
+            metafunc.parametrize("rttool_case", cases, ids=[case.id for case in cases])
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
@@ -176,7 +161,7 @@ class SuitePlugin:
         if hasattr(session.config, "workerinput"):
             return
         try:
-            self.state.handshake()
+            self.state.session.handshake()
         except ImplementationError as err:
             message = f"the implementation could not be driven: {err}"
             if self.state.options.report_dir is not None:
@@ -199,9 +184,9 @@ class SuitePlugin:
 
     def _note_collected(self, node_ids: list[str]) -> None:
         found = [self._case_of(node_id) for node_id in node_ids]
-        self._expected = [case_id for case_id in found if case_id is not None]
+        self._expected = [case for case in found if case is not None]
 
-    def _case_of(self, node_id: str) -> str | None:
+    def _case_of(self, node_id: str) -> Case | None:
         return self._by_test.get(node_id.rpartition("::")[2])
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -210,47 +195,42 @@ class SuitePlugin:
         A suite test that ended without its outcome (it failed outside the case, or its
         worker died) is recorded as an error of the suite: no case goes unreported.
         """
+        case = self._case_of(report.nodeid)
+        if case is None:
+            return
         for key, value in report.user_properties:
             if key == "rttool" and isinstance(value, str):
-                self._record(CaseOutcome.from_json(value))
+                self._record(case, CaseOutcome.from_json(value))
                 return
-        case_id = self._case_of(report.nodeid)
-        if case_id is not None and (report.failed or report.when == "call"):
-            self._record(CaseOutcome(case_id, "error", _crash_line(report), fault="suite"))
+        if report.failed or report.when == "call":
+            crashed = CaseOutcome(
+                case_id=case.id, outcome="error", message=_crash_line(report), fault="suite"
+            )
+            self._record(case, crashed)
 
-    def _record(self, outcome: CaseOutcome) -> None:
-        if outcome.id in self.state.outcomes:
+    def _record(self, case: Case, outcome: CaseOutcome) -> None:
+        if case.id in self.state.outcomes:
             return
-        self.state.outcomes[outcome.id] = outcome
-        self._finished(outcome)
+        self.state.outcomes[case.id] = outcome
+        self.lines.finished(case, outcome)
 
-    def _finished(self, outcome: CaseOutcome) -> None:
-        from conformance._pytest._build import rule_result
+    def _rule_line(self, result: RuleResult) -> None:
         from conformance.report import rule_line
 
-        for rule in self._counted.get(outcome.id, ()):
-            self._pending[rule] -= 1
-        while self._printed < len(self._order) and not self._pending[self._order[self._printed]]:
-            result = rule_result(self.state, self._order[self._printed])
-            self._printed += 1
-            if result is not None:
-                self._say(f"rttool: {rule_line(result)}")
-
-    def _say(self, line: str) -> None:
         if self.state.options.quiet:
             return
-        reporter = self.state_reporter
-        if reporter is not None:
-            reporter.write_line(line)
+        line = f"rttool: {rule_line(result)}"
+        if self.reporter is not None:
+            self.reporter.write_line(line)
         else:
             sys.stdout.write(line + "\n")
 
-    state_reporter: Any = None
+    reporter: Any = None
 
     @pytest.hookimpl(trylast=True)
     def pytest_configure(self, config: pytest.Config) -> None:
         """Find the terminal reporter, if any."""
-        self.state_reporter = config.pluginmanager.get_plugin("terminalreporter")
+        self.reporter = config.pluginmanager.get_plugin("terminalreporter")
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         """On the controlling process, write the standing report.
@@ -263,34 +243,36 @@ class SuitePlugin:
             return
         if not self.state.outcomes and session.exitstatus != pytest.ExitCode.INTERRUPTED:
             return  # nothing ran (the implementation could not be driven at all)
-        from conformance._pytest._build import build_report
         from conformance.report import write_reports
 
         stopped = self.state.options.exitfirst and bool(session.shouldfail)
-        for case_id in self._expected:
-            if case_id in self.state.outcomes:
+        for case in self._expected:
+            if case.id in self.state.outcomes:
                 continue
             if stopped:  # --exitfirst: nothing was tried, so nothing is in error
-                said = "untested: not run: the run stopped at its first failing case (--exitfirst)"
-                self._record(CaseOutcome(case_id, "skipped", said, "untested"))
-                continue
-            message = "not run: the session ended before this case reported an outcome"
-            self._record(CaseOutcome(case_id, "error", message, fault="suite"))
-        self.hunt_interrupted = any(
-            (outcome.hunt or {}).get("interrupted") for outcome in self.state.outcomes.values()
-        )
-        handshake = self.state.handshake()
-        report = build_report(
-            self.state,
+                unrun = CaseOutcome(
+                    case_id=case.id,
+                    outcome="skipped",
+                    skip_kind="untested",
+                    message=EXITFIRST_NOT_RUN,
+                )
+            else:
+                unrun = CaseOutcome(
+                    case_id=case.id, outcome="error", message=NOT_RUN, fault="suite"
+                )
+            self._record(case, unrun)
+        handshake = self.state.session.handshake()
+        options = self.state.options
+        self.report = build_report(
+            self.state.tally(),
             handshake,
             duration_s=time.time() - self.state.started,
-            levels=self.state.options.gate or handshake.levels,
+            levels=options.gate or handshake.levels,
         )
-        self.report = report
-        if self.state.options.report_dir is None:
+        if options.report_dir is None:
             return
         try:
-            write_reports(report, self.state.options.report_dir)
+            write_reports(self.report, options.report_dir)
         except KeyboardInterrupt:
             raise
         except BaseException as err:
@@ -300,7 +282,7 @@ class SuitePlugin:
                 session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        """Under plain pytest, the standing table (``rttool run`` prints its own)."""
+        """The standing table."""
         from conformance.report import terminal_table
 
         if self.report is not None and not self.state.options.quiet:
@@ -309,7 +291,7 @@ class SuitePlugin:
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         """Close the connection to the implementation."""
-        self.state.close()
+        self.state.session.close()
 
 
 def _crash_line(report: pytest.TestReport) -> str:

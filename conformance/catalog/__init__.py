@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adapters.handshake import Handshake
-from conformance.cases import Case
 from conformance.catalog._entries import CaseSummary, Entry, EntryKind, file_names
 from conformance.catalog._hunt_sample import (
     DEFAULT_SAMPLES,
@@ -26,6 +25,7 @@ from conformance.catalog._hunt_sample import (
     hunt_samples,
 )
 from conformance.catalog._recording import CaseRecording, record_case
+from conformance.engine import Case, hunt_case_id
 from conformance.rules import Corpus
 from conformance.toolkit import ScenarioRunner
 
@@ -109,7 +109,7 @@ def _hunt_entries(
         return []
     return [
         Entry(
-            id=f"HUNT/{scenario.id}",
+            id=hunt_case_id(scenario.id),
             case="HUNT",
             kind="hunt-sample",
             clauses=clauses,
@@ -164,15 +164,13 @@ def build_catalog(
     """
     from adapters import Driver, connect
     from conformance import __version__
-    from conformance._pytest import REFERENCE_SPEC
-    from conformance.cases import Selection, check_selection, collect_cases
+    from conformance.engine import REFERENCE_SPEC, Selection, check_selection, load_suite
     from conformance.rules import load_corpus
-    from conformance.vectors import vector_cases
 
     corpus = load_corpus()
     check_selection(corpus, only, ())
     selection = Selection(only=tuple(only), kinds=("check", "vector"))
-    cases = collect_cases(corpus, selection, vector_cases(corpus))
+    cases = load_suite().cases(selection)
     runs = not (first_only and handshake is not None)
     reference = Driver(connect(REFERENCE_SPEC), suite_version=__version__) if runs else None
     try:

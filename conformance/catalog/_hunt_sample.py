@@ -28,11 +28,11 @@ _STORAGE = "HYPOTHESIS_STORAGE_DIRECTORY"
 def hunt_clauses(handshake: Handshake) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The clauses a hunt scenario serves for ``handshake``, and the observations the
     invariants behind them need."""
-    from conformance.hunt.invariants import INVARIANTS
+    from conformance.engine import load_suite
 
     applying = [
         invariant
-        for invariant in INVARIANTS
+        for invariant in load_suite().invariants
         if invariant.not_applicable(handshake) is None
         and all(getattr(handshake.capabilities, n, False) is True for n in invariant.needs)
     ]

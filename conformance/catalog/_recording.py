@@ -21,7 +21,7 @@ from adapters.driver import Unsupported
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
-from conformance.cases import Case, judge
+from conformance.engine import Case, judge
 from conformance.toolkit import CheckContext, ScenarioRunner
 
 __all__ = ["CaseRecording", "record_case"]

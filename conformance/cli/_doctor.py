@@ -54,9 +54,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Examine the harness; print a line per probe and per finding; return the exit code."""
-    from conformance._pytest import resolve_spec
     from conformance._redact import redacted
     from conformance.doctor import diagnose
+    from conformance.engine import resolve_spec
 
     shown = redacted(args.impl)
     emit(Output(text([printable(f"rttool doctor: {shown}")])))

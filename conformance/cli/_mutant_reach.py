@@ -77,11 +77,10 @@ def recording(package: Path, into: Path) -> Iterator[None]:
     """Within the block, record which rules' cases run each line of the Python files
     under ``package``; write the map to ``into`` (``{"module.py": {"line": [rules]}}``),
     and which cases ran it beside it (:data:`ORDER_FILE`)."""
-    from conformance._pytest import SuiteState
-    from conformance.cases import rules_of
-    from conformance.hunt import INVARIANTS
+    from conformance.engine import Session, load_suite, rules_of
 
-    hunted = rules_of(clause for invariant in INVARIANTS for clause in invariant.clauses)
+    invariants = load_suite().invariants
+    hunted = rules_of(clause for invariant in invariants for clause in invariant.clauses)
     root = str(package.resolve()) + "/"
     seen = _Recorder()
 
@@ -96,9 +95,9 @@ def recording(package: Path, into: Path) -> Iterator[None]:
             return local
         return None
 
-    original = SuiteState.execute
+    original = Session.execute
 
-    def execute(self: SuiteState, case: Any) -> Any:
+    def execute(self: Session, case: Any) -> Any:
         seen.rules = hunted if case.kind == "hunt" else tuple(case.rules)
         seen.case = None if case.kind == "hunt" else case.id
         try:
@@ -106,7 +105,7 @@ def recording(package: Path, into: Path) -> Iterator[None]:
         finally:
             seen.rules, seen.case = (EVERY_RULE,), None
 
-    SuiteState.execute = execute  # type: ignore[method-assign]
+    Session.execute = execute  # type: ignore[method-assign]
     threading.settrace(calls)
     sys.settrace(calls)
     try:
@@ -114,7 +113,7 @@ def recording(package: Path, into: Path) -> Iterator[None]:
     finally:
         sys.settrace(None)
         threading.settrace(None)
-        SuiteState.execute = original  # type: ignore[method-assign]
+        Session.execute = original  # type: ignore[method-assign]
         seen.write(root, into)
 
 

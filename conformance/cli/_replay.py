@@ -144,7 +144,7 @@ def _scenario(
     from adapters.codec import CodecError, check_outbound, from_json
     from adapters.errors import RttoolError, SuiteError
     from adapters.scenario import Scenario
-    from conformance._pytest import resolve_spec
+    from conformance.engine import resolve_spec
 
     try:
         raw, named, recorded = _load(args.file)
@@ -172,9 +172,9 @@ def _driven(spec: str, scenario: Scenario, timeout: float) -> tuple[Handshake, T
 
 def _invariants(named: str | None, file: Path) -> tuple[Invariant, ...] | Replayed:
     """The invariant the file names (every one for a bare scenario)."""
-    from conformance.hunt import INVARIANTS
+    from conformance.engine import load_suite
 
-    chosen = tuple(i for i in INVARIANTS if named is None or i.name == named)
+    chosen = tuple(i for i in load_suite().invariants if named is None or i.name == named)
     if chosen:
         return chosen
     shown = repr(named)[:200]

@@ -130,7 +130,7 @@ def _missing(paths: Sequence[Path]) -> Output | None:
 
 
 def _lint(args: argparse.Namespace) -> int:
-    from conformance.coverage import suite_policy
+    from conformance.engine import suite_policy
     from conformance.rules import corpus_path, lint
 
     paths: Sequence[Path] = args.paths or [_shown(corpus_path())]
@@ -162,9 +162,10 @@ def _show(args: argparse.Namespace) -> int:
         raise CorpusError("no such rule in the corpus", id=args.rule_id)
     cases = notes = None
     if args.cases:
-        from conformance.coverage import clause_cases, clause_situation_notes
+        from conformance.engine import Suite, clause_cases, clause_situation_notes
 
-        cases, notes = clause_cases(rule, corpus), clause_situation_notes(rule)
+        suite = Suite.over(corpus)
+        cases, notes = clause_cases(rule, suite), clause_situation_notes(rule, suite)
     shown = rule_json if args.format == "json" else rule_text
     emit(shown(rule, cases, notes))
     return _EXIT_OK

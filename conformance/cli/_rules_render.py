@@ -13,7 +13,7 @@ from conformance.cli import plural
 from conformance.cli._output import Output, json_output, text
 
 if TYPE_CHECKING:
-    from conformance.coverage import BoundCase, ClauseSituations
+    from conformance.engine import BoundCase, ClauseSituations
     from conformance.rules import Comparison, Corpus, LintReport, Rule
 
 __all__ = [

@@ -1,8 +1,10 @@
-"""What ``rttool run`` computes: the implementation's name, the report directory, the
-pytest session, and the gate over the standing it built, as one :class:`RunOutcome`.
+"""What ``rttool run`` computes: the implementation's name, the report directory, the run
+(the engine's, called directly), and the gate over the standing it built, as one
+:class:`RunOutcome`.
 
 Every way a run can end early is an outcome too (a usage error, an implementation that
-cannot be driven, an interruption), carrying the lines it says: nothing here prints.
+cannot be driven, an interruption), carrying the lines it says: nothing here prints but
+the line of each rule as it finishes (and the progress, on standard error).
 
 The report is built in a staging directory and swapped into the report directory only
 once it is whole (``conformance/cli/_report_dir.py``): a run that is killed, or whose
@@ -15,22 +17,21 @@ import argparse
 import os
 import re
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from conformance.cli._session import SessionResult
-    from conformance.report import Expectations, GateResult, StandingReport
+    from collections.abc import Sequence
+
+    from adapters.handshake import Handshake
+    from conformance._progress import Progress
+    from conformance.engine import Case, CaseOutcome, RunOptions, RunPlan, RunResult, Suite
+    from conformance.report import Expectations, GateResult, RuleResult, StandingReport
 
 __all__ = ["RunOutcome", "execute"]
 
 _STORAGE = "HYPOTHESIS_STORAGE_DIRECTORY"
-# pytest loads no plugin of an installed package unless asked for by name (-p)
-_NO_AUTOLOAD = "PYTEST_DISABLE_PLUGIN_AUTOLOAD"
-#: the pytest plugins a suite run loads: rttool's own, hypothesis's (the hunt) and
-#: pytest-xdist's (workers, shards)
-_SUITE_PLUGINS = ("conformance.plugin", "_hypothesis_pytestplugin", "xdist.plugin")
 _EXIT_UNDRIVABLE = 3
 _EXIT_USAGE = 2
 _EXIT_INTERRUPTED = 130
@@ -56,18 +57,21 @@ class RunOutcome:
 class _Target:
     """The implementation to run, as its handshake names it."""
 
-    spec: str
+    options: RunOptions
     expectations: Expectations | None
-    name: str
-    claimed: tuple[str, ...]
+    handshake: Handshake
+
+    @property
+    def name(self) -> str:
+        return self.handshake.implementation.name
 
 
 def execute(args: argparse.Namespace) -> RunOutcome:
-    """Run the suite as ``args`` say; never prints (the plugin prints each rule's line)."""
+    """Run the suite as ``args`` say; never prints but the progress and each rule's line."""
     target = _target(args)
     if isinstance(target, RunOutcome):
         return target
-    report_dir = _report_dir(args, target.name)
+    report_dir = _report_dir(target.options, target.name)
     if isinstance(report_dir, RunOutcome):
         return report_dir
     staging = _staging(report_dir)
@@ -75,10 +79,8 @@ def execute(args: argparse.Namespace) -> RunOutcome:
         return staging
     from conformance.cli._report_dir import discard
 
-    levels = tuple(args.level) or target.claimed
     try:
-        finished, code = _session(args, staging, levels)
-        outcome = _judged(args, target, staging, levels, finished, code)
+        outcome = _run(replace(target.options, report_dir=staging), target)
     except BaseException:
         discard(staging)
         raise
@@ -129,164 +131,181 @@ def _published(outcome: RunOutcome, staging: Path, report_dir: Path) -> RunOutco
 
 
 def _target(args: argparse.Namespace) -> _Target | RunOutcome:
-    """The spec, the expectations and the selection checked, then the handshake."""
+    """The options, the expectations and the selection checked, then the handshake."""
     from adapters.errors import ImplementationError, RttoolError
-    from conformance._pytest import resolve_spec
     from conformance._redact import redacted
-    from conformance.cases import check_selection
     from conformance.cli._report import problem_lines
+    from conformance.engine import RunOptions, check_selection
     from conformance.report import ExpectationsError, load_expectations
     from conformance.rules import load_corpus
 
     try:
-        spec = resolve_spec(args.impl, args.mutant, args.variant)
-        expectations = load_expectations(args.expectations) if args.expectations else None
-        check_selection(load_corpus(), args.only, args.level)
+        options = RunOptions.from_arguments(args)
+        expectations = load_expectations(options.expectations) if options.expectations else None
+        check_selection(load_corpus(), options.only, options.gate)
     except ExpectationsError as err:  # the problems of the file, a line each
         return RunOutcome(_EXIT_USAGE, problems=problem_lines(err))
     except RttoolError as err:
         return RunOutcome(_EXIT_USAGE, problems=(f"rttool: error: {redacted(str(err))}",))
     try:
-        name, claimed = _implementation_name(spec, args.timeout)
+        handshake = _handshake(options.spec, options.timeout)
     except ImplementationError as err:
         message = redacted(f"the implementation could not be driven: {err}")
         said: tuple[str, ...] = (f"rttool: {message}",)
-        if args.report_dir is not None:
-            said += _publish_undrivable(args.report_dir.resolve(), redacted(spec), message)
+        if options.report_dir is not None:
+            said += _publish_undrivable(options.report_dir, redacted(options.spec), message)
         return RunOutcome(_EXIT_UNDRIVABLE, problems=said)
-    return _Target(spec, expectations, name, claimed)
+    return _Target(options, expectations, handshake)
 
 
-def _implementation_name(spec: str, timeout: float) -> tuple[str, tuple[str, ...]]:
+def _handshake(spec: str, timeout: float) -> Handshake:
+    """The implementation's handshake, on a connection of its own, closed again (a run's
+    workers each open their own)."""
     from adapters import Driver, connect
     from conformance import __version__
 
     driver = Driver(connect(spec, timeout=timeout), timeout=timeout, suite_version=__version__)
     try:
-        handshake = driver.handshake()
+        return driver.handshake()
     finally:
         driver.close()
-    return handshake.implementation.name, handshake.levels
 
 
-def _report_dir(args: argparse.Namespace, name: str) -> Path | RunOutcome:
+def _report_dir(options: RunOptions, name: str) -> Path | RunOutcome:
     """The report directory (absolute, no link): a directory, or nothing yet."""
     import errno
 
-    report_dir = (args.report_dir or Path("reports") / _safe(name)).resolve()
+    report_dir = (options.report_dir or Path("reports") / _safe(name)).resolve()
     if os.path.lexists(report_dir) and not report_dir.is_dir():
         err = NotADirectoryError(errno.ENOTDIR, "not a directory")
         return RunOutcome(_EXIT_USAGE, problems=(_unusable(report_dir, err),))
     return report_dir
 
 
-def _session(
-    args: argparse.Namespace, report_dir: Path, levels: tuple[str, ...]
-) -> tuple[SessionResult, int]:
-    """The pytest session over the suite; returns what it built and pytest's exit code."""
-    import pytest
+def _run(options: RunOptions, target: _Target) -> RunOutcome:
+    """The run, its reports written into ``options.report_dir`` (the staging directory),
+    and the gate over the standing it built."""
+    from adapters.errors import RttoolError
+    from adapters.files import real_directory
+    from conformance._escape import printable
+    from conformance._redact import redacted
+    from conformance.engine import load_suite
+    from conformance.report import write_reports
+
+    assert options.report_dir is not None
+    try:
+        suite = load_suite()
+        plan = suite.plan(options)
+        # The hunt's example database and hypothesis's own caches live with the reports,
+        # never in the working tree (unless the user chose a place), never through a link.
+        real_directory(options.report_dir, ".hypothesis")
+    except RttoolError as err:
+        return RunOutcome(_EXIT_USAGE, problems=(f"rttool: error: {redacted(str(err))}",))
+    except OSError as err:
+        return RunOutcome(_EXIT_USAGE, problems=(_unusable(options.report_dir, err),))
+    result = _executed(suite, plan, options, target.handshake)
+    write_error: str | None = None
+    try:
+        write_reports(result.report, options.report_dir)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:
+        write_error = printable(redacted(" ".join(f"{type(err).__name__}: {err}".split())))
+    outcome = _gated(options, target, result, written=write_error is None)
+    if write_error is not None:
+        said = f"rttool: error: reports not written: {write_error}"
+        outcome = replace(outcome, problems=(said, *outcome.problems))
+    return outcome
+
+
+def _executed(suite: Suite, plan: RunPlan, options: RunOptions, handshake: Handshake) -> RunResult:
+    """The engine's run, with the progress on standard error and each rule's line on
+    standard output as it finishes (neither when ``--quiet``)."""
 
     from conformance._progress import Progress
-    from conformance.cli._session import RunProgress, SessionResult
+    from conformance.engine import Listener, RuleLines, run_suite
 
-    # The hunt's example database and hypothesis's own caches live with the reports,
-    # never in the working tree (unless the user chose a place), for this run only.  The
-    # session loads only the plugins the suite names (_SUITE_PLUGINS), never every pytest
-    # plugin installed beside it: another package's plugin could change how cases run,
-    # and one (LangSmith's, which the LangGraph extra installs) costs a second of import
-    # in every run and in every worker.
-    saved = {name: os.environ.get(name) for name in (_STORAGE, _NO_AUTOLOAD)}
-    os.environ.setdefault(_STORAGE, str(report_dir / ".hypothesis"))
-    os.environ[_NO_AUTOLOAD] = "1"
-    finished = SessionResult()
-    plugins = [finished.plugin()]
+    saved = os.environ.get(_STORAGE)
+    assert options.report_dir is not None
+    os.environ.setdefault(_STORAGE, str(options.report_dir / ".hypothesis"))
     try:
         with ExitStack() as stack:
-            if not args.quiet:
-                progress = stack.enter_context(Progress("rttool run", 0, "cases"))
-                plugins.append(RunProgress(progress).plugin())
-            code = pytest.main(_pytest_args(args, report_dir, levels), plugins=plugins)
+            listeners: list[Listener] = []
+            if not options.quiet:
+                progress = stack.enter_context(Progress("rttool run", len(plan.cases), "cases"))
+                # A rule's line comes before the progress line its last case brings.
+                listeners.append(RuleLines(options, suite, _say_rule))
+                listeners.append(_CaseProgress(progress))
+            return run_suite(suite, plan, options, handshake, listeners=listeners)
     finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-    return finished, int(code)
+        if saved is None:
+            os.environ.pop(_STORAGE, None)
+        else:
+            os.environ[_STORAGE] = saved
 
 
-def _judged(
-    args: argparse.Namespace,
-    target: _Target,
-    report_dir: Path,
-    levels: tuple[str, ...],
-    finished: SessionResult,
-    code: int,
-) -> RunOutcome:
-    """How the session ended: without a standing, or with one to gate."""
-    import pytest
+def _say_rule(result: RuleResult) -> None:
+    """A rule's line, on standard output, as soon as its last case ended."""
+    import sys
 
-    from conformance._pytest import UNDRIVABLE
-    from conformance._redact import redacted
-    from conformance.report import load_standing
+    from conformance.report import rule_line
 
-    undrivable = report_dir / UNDRIVABLE
-    if undrivable.is_file():
-        from adapters.files import read_text
-
-        said = read_text(undrivable, limit=64 * 1024, errors="replace").strip()
-        written = _write_undrivable(report_dir, redacted(target.spec), redacted(said))
-        return RunOutcome(_EXIT_UNDRIVABLE, problems=written)
-    report = finished.report
-    if report is None and code == pytest.ExitCode.INTERRUPTED:
-        return RunOutcome(_EXIT_INTERRUPTED, ("rttool: interrupted before any case reported",))
-    if code == pytest.ExitCode.USAGE_ERROR or (
-        code == pytest.ExitCode.INTERNAL_ERROR and finished.write_error is None
-    ):
-        return RunOutcome(_EXIT_USAGE)
-    if report is None:
-        standing = report_dir / "standing.json"
-        if not standing.is_file():
-            said = "rttool: the run produced no standing; the implementation could not be driven"
-            return RunOutcome(_EXIT_UNDRIVABLE, problems=(said,))
-        report = load_standing(standing)
-    interrupted = code == pytest.ExitCode.INTERRUPTED or finished.hunt_interrupted
-    return _gated(args, target, report_dir, levels, finished, report, interrupted=interrupted)
+    sys.stdout.write(f"rttool: {rule_line(result)}\n")
 
 
-def _gated(
-    args: argparse.Namespace,
-    target: _Target,
-    report_dir: Path,
-    levels: tuple[str, ...],
-    finished: SessionResult,
-    report: StandingReport,
-    *,
-    interrupted: bool,
-) -> RunOutcome:
+class _CaseProgress:
+    """The progress of a run: cases done of how many, how many failed so far, and how
+    many examples the hunt has judged (as each hunt case ends)."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self._examples = 0
+
+    def planned(self, cases: Sequence[Case]) -> None:
+        """The total is known from the plan already."""
+
+    def finished(self, case: Case, outcome: CaseOutcome) -> None:
+        if outcome.hunt is not None and not self._examples:
+            self._examples = outcome.hunt.examples
+            self.progress.tally(f"hunt: {self._examples} examples")
+        self.progress.advance(failed=outcome.outcome in ("failed", "error"), note=case.id)
+
+
+def _gated(options: RunOptions, target: _Target, result: RunResult, *, written: bool) -> RunOutcome:
     """The gate over the standing the run built, and the reports it changes."""
-    from conformance.report import gate, junit_xml, reproducible, write_reports
+    from conformance.report import gate
 
-    written = finished.write_error is None
-    if args.reproducible and written:
-        # The committed pair; every other format keeps its timings.
-        write_reports(reproducible(report), report_dir, ("json", "markdown"))
-    result = gate(report, levels, target.expectations)  # type: ignore[arg-type]
-    problems: tuple[str, ...] = ()
-    if result.expected and written:
-        # A dashboard reading junit.xml must agree with the gate.
-        listed = {f.target: f"{f.where}: {f.detail}" for f in result.expected}
-        problems = _write_quietly(report_dir, "junit.xml", junit_xml(report, listed))
-    problems += _warnings(report, result)
-    exit_code = int(result.exit_code)
+    report = result.report
+    report_dir = options.report_dir
+    assert report_dir is not None
+    verdict = gate(report, options.gate or target.handshake.levels, target.expectations)  # type: ignore[arg-type]
+    problems = _rewritten(options, report, verdict) if written else ()
+    problems += _warnings(report, verdict)
+    exit_code = int(verdict.exit_code)
+    interrupted = result.interrupted or result.hunt_interrupted
     if interrupted:
         exit_code = _EXIT_INTERRUPTED
         problems += ("rttool: interrupted; the cases that did not run are errors",)
     elif not written:
         # The verdict stands as judged; a run whose reports are missing never passes.
         exit_code = exit_code or _EXIT_USAGE
-    reasons = tuple(result.reasons())
+    reasons = tuple(verdict.reasons())
     return RunOutcome(exit_code, problems, report, reasons, report_dir, written, interrupted)
+
+
+def _rewritten(options: RunOptions, report: StandingReport, verdict: GateResult) -> tuple[str, ...]:
+    """The reports the gate and ``--reproducible`` change once written: the committed
+    pair without timings, and a ``junit.xml`` that agrees with the gate's expected
+    failures (a dashboard reading it must agree with the gate)."""
+    from conformance.report import junit_xml, reproducible, write_reports
+
+    assert options.report_dir is not None
+    if options.reproducible:  # every other format keeps its timings
+        write_reports(reproducible(report), options.report_dir, ("json", "markdown"))
+    if not verdict.expected:
+        return ()
+    listed = {f.target: f"{f.where}: {f.detail}" for f in verdict.expected}
+    return _write_quietly(options.report_dir, "junit.xml", junit_xml(report, listed))
 
 
 def _warnings(report: StandingReport, result: GateResult) -> tuple[str, ...]:
@@ -301,55 +320,6 @@ def _warnings(report: StandingReport, result: GateResult) -> tuple[str, ...]:
         # The summary is a courtesy to the CI page: the verdict, and its exit code, stand.
         said = (f"rttool: warning: {err}", *said)
     return said
-
-
-def _pytest_args(args: argparse.Namespace, report_dir: Path, levels: tuple[str, ...]) -> list[str]:
-    from conformance._pytest import SUITE_MODULE
-
-    out = [str(SUITE_MODULE), "-p", "no:cacheprovider", "-p", "no:terminal"]
-    for plugin in _SUITE_PLUGINS:
-        out += ["-p", plugin]
-    out += ["--rootdir", str(SUITE_MODULE.parent), "-c", os.devnull]
-    out += ["--rttool-impl", args.impl, "--rttool-report-dir", str(report_dir)]
-    out += ["--rttool-timeout", str(args.timeout)]
-    valued: list[tuple[str, object]] = [
-        ("--rttool-mutant", args.mutant),
-        ("--rttool-variant", args.variant),
-        *(("--rttool-only", only) for only in args.only),
-        *(("--rttool-first", first) for first in getattr(args, "first", ())),
-        ("--rttool-examples", args.examples),
-        ("--rttool-hunt-seconds", args.hunt_seconds),
-        ("--rttool-seed", args.seed),
-        *_distributed_pytest_args(args),
-    ]
-    for option, value in valued:
-        if value is not None and value != "":
-            out += [option, str(value)]
-    out += _flags(args)
-    for level in levels:
-        out += ["--rttool-gate", level]
-    if args.workers > 1:
-        out += ["-n", str(args.workers)]
-    return out
-
-
-def _flags(args: argparse.Namespace) -> list[str]:
-    """The run's on/off options, as the plugin and pytest take them."""
-    chosen = {
-        "--rttool-no-hunt": args.no_hunt,
-        "--exitfirst": getattr(args, "exitfirst", False),
-        "--rttool-quiet": args.quiet,
-    }
-    return [flag for flag, on in chosen.items() if on]
-
-
-def _distributed_pytest_args(args: argparse.Namespace) -> list[tuple[str, object]]:
-    """The options of a run split across machines, as the plugin takes them."""
-    shard = getattr(args, "shard", None)
-    return [
-        ("--rttool-shard", None if shard is None else f"{shard[0]}/{shard[1]}"),
-        ("--rttool-example-db", getattr(args, "example_db", None)),
-    ]
 
 
 def _publish_undrivable(report_dir: Path, spec: str, message: str) -> tuple[str, ...]:

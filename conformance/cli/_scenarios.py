@@ -128,7 +128,7 @@ def _catalog(args: argparse.Namespace) -> Catalog:
 def _handshake(impl: str, timeout: float) -> Handshake:
     from adapters import Driver, connect
     from conformance import __version__
-    from conformance._pytest import resolve_spec
+    from conformance.engine import resolve_spec
 
     connection = connect(resolve_spec(impl, None), timeout=timeout)
     driver = Driver(connection, timeout=timeout, suite_version=__version__)

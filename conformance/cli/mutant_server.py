@@ -57,14 +57,12 @@ def warm_up() -> None:
     import hypothesis  # noqa: F401
     import pytest  # noqa: F401
 
-    import conformance._pytest
     import conformance.cli._run
     import conformance.cli._run_session
     import conformance.hunt  # noqa: F401
-    from conformance.cases import collect_cases
-    from conformance.rules import load_corpus
+    from conformance.engine import load_suite
 
-    collect_cases(load_corpus())
+    load_suite()
     if _RUNTIME in sys.modules:
         raise RuntimeError(f"the warm parent imported {_RUNTIME}: a fork could not replace it")
 

@@ -257,6 +257,14 @@ class Corpus:
             return ()
         return tuple(self._by_id[name] for name in rule.names if name in self._by_id)
 
+    @property
+    def digest(self) -> str:
+        """A short digest of the normative text, rule by rule: two machines with the same
+        digest judge against the same clauses (shards of different corpora never merge,
+        and the hunt's saved examples are never shared between them)."""
+        lines = (f"{rule.id}:{rule.computed_hash}" for rule in self.rules)
+        return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()[:16]
+
     def referencing(self, rule_id: str) -> tuple[Rule, ...]:
         """The rules of this corpus whose related list names ``rule_id``, in corpus order."""
         return tuple(rule for rule in self.rules if rule_id in rule.names)

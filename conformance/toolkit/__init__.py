@@ -9,8 +9,7 @@ Checks:
     clause provides states it with :meth:`~CheckContext.prerequisite`, which ends it as
     :class:`Blocked` ("blocked by RT-TOOL-8 ¶4: ...") when that is missing; in a case of
     several clauses, ``clause=`` on an expectation names the one whose words it tests.
-    :func:`checks_in` finds the checks of a module, :func:`validate_bindings` holds
-    them against the corpus.
+    :func:`validate_bindings` holds them against the corpus.
 Scenarios:
     :func:`scenario`, :func:`tool`, :func:`calls`, :func:`call`, :func:`say`,
     :func:`ask`, :func:`output`, :func:`failure`, :func:`artifact`, :func:`link`,
@@ -137,7 +136,6 @@ from conformance.toolkit._registry import (
     Check,
     bound_checks,
     check,
-    checks_in,
     validate_bindings,
     where_defined,
 )
@@ -294,7 +292,6 @@ __all__ = [
     "canary_phrase",
     "carrying",
     "check",
-    "checks_in",
     "citation",
     "collects",
     "completed_calls",

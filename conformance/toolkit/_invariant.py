@@ -73,6 +73,12 @@ class Invariant:
     #: its clauses speak of collected artifacts: not applicable to an implementation
     #: that declares it collects none (RT-TOOL-5 ¶1), as the clauses' checks say
     collecting: bool = False
+    #: its place in the hunt's order: an example is held to the invariants by rank and
+    #: the first broken is what it shows, so an invariant naming a cause ranks below those
+    #: that only see its effect (artifacts moved under ``metadata`` are also "lost" from
+    #: the messages, but the finding is no-metadata-leak's).  Ranks go in tens: the
+    #: artifacts' invariants 10-160, the tool calls' 170-250, durable resume's 260-340
+    rank: int = 0
     #: ``(file, line)`` of the :func:`invariant` call that declared it, for a reader
     #: walking from a clause to its code (``rttool rules show ID --cases``)
     declared_at: tuple[str, int] | None = field(default=None, compare=False)
@@ -96,6 +102,7 @@ def invariant(
     needs: tuple[str, ...] = (),
     profile: str = "runtime",
     collecting: bool = False,
+    rank: int = 0,
 ) -> Invariant:
     """An invariant whose violations have an exception type of their own, so that the
     search shrinks each invariant's failures apart from the others'.  It records where
@@ -118,5 +125,6 @@ def invariant(
         profile,
         violation,
         collecting=collecting,
+        rank=rank,
         declared_at=declared,
     )

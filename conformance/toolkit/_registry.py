@@ -8,8 +8,8 @@ That decorator is where a check names the clauses it judges (a check names anoth
 clause only as a prerequisite, or to charge an expectation of a case bound to several);
 :func:`validate_bindings` holds every binding against the parsed corpus at start-up.
 The decorator registers nothing in a global: it marks the function, and
-:func:`checks_in` finds the marked functions of a module
-(:func:`conformance.checks.all_checks` gathers every rule's).
+:func:`bound_checks` reads the mark (the engine gathers every rule package's checks in
+the order of its ``CHECKS``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from adapters.errors import SuiteError
@@ -26,7 +25,7 @@ from adapters.errors import SuiteError
 if TYPE_CHECKING:
     from conformance.toolkit._context import CheckContext
 
-__all__ = ["Check", "bound_checks", "check", "checks_in", "validate_bindings", "where_defined"]
+__all__ = ["Check", "bound_checks", "check", "validate_bindings", "where_defined"]
 
 _CLAUSE_ID = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*#c[1-9][0-9]*$")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -123,12 +122,6 @@ def bound_checks(value: Any) -> tuple[Check, ...]:
         return (single,)
     many = getattr(value, _ATTRIBUTE_VARIANTS, None)
     return many if isinstance(many, tuple) else ()
-
-
-def checks_in(module: ModuleType) -> tuple[Check, ...]:
-    """Every check of ``module``, in the order its names were bound: a check imported from
-    another module counts where it is imported."""
-    return tuple(bound for value in vars(module).values() for bound in bound_checks(value))
 
 
 def validate_bindings(checks: Iterable[Check], clause_ids: Iterable[str]) -> None:

@@ -15,13 +15,13 @@ from adapters.driver import Unsupported
 from adapters.handshake import Capabilities, Handshake
 from adapters.scenario import Scenario, StartTurn
 from adapters.trace import Trace
-from conformance.cases import Case, collect_cases
 from conformance.catalog import Catalog, Entry, build_catalog, file_names
 from conformance.catalog._recording import record_case
-from conformance.hunt.invariants import INVARIANTS
+from conformance.engine import Case, Suite, load_suite
 from conformance.rules import load_corpus
 from conformance.toolkit import CheckContext
-from conformance.vectors import vector_cases
+
+INVARIANTS = load_suite().invariants
 
 
 @functools.cache
@@ -40,7 +40,7 @@ def _json(scenario: Scenario) -> str:
 
 def test_every_check_and_vector_is_listed_with_what_it_sends() -> None:
     corpus = load_corpus()
-    cases = collect_cases(corpus, extra=vector_cases(corpus))
+    cases = Suite.over(corpus).cases()
     assert [case.id for case in full().cases] == [case.id for case in cases]
     for case in full().cases:
         assert case.ended == "complete", case  # the reference runtime passes every check

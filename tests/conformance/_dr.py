@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import functools
 
-from conformance.cases import Case, collect_cases
+from conformance.engine import Case, Suite
 from conformance.rules import load_corpus
 from conformance.toolkit import Failure, ScenarioRunner
-from conformance.vectors import vector_cases
 from tests.conformance._support import failures_of
 
 
@@ -15,11 +14,7 @@ from tests.conformance._support import failures_of
 def dr_cases() -> dict[str, Case]:
     """Every case of the DR rules, by id."""
     corpus = load_corpus()
-    return {
-        case.id: case
-        for case in collect_cases(corpus, extra=vector_cases(corpus))
-        if case.id.startswith("DR-")
-    }
+    return {case.id: case for case in Suite.over(corpus).cases() if case.id.startswith("DR-")}
 
 
 def failures(case_id: str, runner: ScenarioRunner) -> list[Failure]:

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from adapters import Driver, connect
-from conformance.cases import Case, judge
+from conformance.engine import Case, judge
 from conformance.toolkit import Failure, ScenarioRunner
 from tests._tiers import slow_only
 

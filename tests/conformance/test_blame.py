@@ -22,15 +22,14 @@ from adapters.inprocess import InProcessConnection
 from adapters.protocol import Message
 from adapters.scenario import StartTurn
 from adapters.trace import RunRecord, ToolResultRecord
-from conformance._pytest._build import charged
-from conformance._pytest._state import CaseOutcome
-from conformance.cases import Case, collect_cases, judge
 from conformance.checks.rt_tool_8.invariants import INVARIANTS as RT8_INVARIANTS
 from conformance.checks.rt_tool_9.invariants import INVARIANTS as RT9_INVARIANTS
+from conformance.engine import Case, CaseOutcome, Suite, charged, judge
 from conformance.hunt import breached
 from conformance.rules import load_corpus
 from conformance.toolkit import (
     Breach,
+    Failure,
     ScenarioRunner,
     call,
     calls,
@@ -39,7 +38,6 @@ from conformance.toolkit import (
     scenario,
     tool,
 )
-from conformance.vectors import vector_cases
 from tests.conformance.gaps import (
     Rewritten,
     generated_ids,
@@ -49,7 +47,7 @@ from tests.conformance.gaps import (
 )
 
 CORPUS = load_corpus()
-CASES = {case.id: case for case in collect_cases(CORPUS, extra=vector_cases(CORPUS))}
+CASES = {case.id: case for case in Suite.over(CORPUS).cases()}
 
 
 def _case(prefix: str) -> list[Case]:
@@ -59,27 +57,11 @@ def _case(prefix: str) -> list[Case]:
 
 
 def _outcome(case: Case, runner: ScenarioRunner) -> CaseOutcome:
-    """How ``case`` ends against ``runner``, in the shape the report reads (a trimmed
-    version of the suite's own bookkeeping: no evidence, no timing)."""
+    """How ``case`` ends against ``runner``: the outcome the report reads (without the
+    session's evidence and timing)."""
     judged = judge(case, runner)
-    blocked = dict(judged.context.blocked) if judged.context is not None else {}
-    if judged.verdict == "failed":
-        listed = [
-            {"message": f.message, "scenario": f.scenario, "pointer": f.pointer, "clause": f.clause}
-            for f in judged.failures
-        ]
-        return CaseOutcome(
-            case.id,
-            "failed",
-            judged.failures[0].line(),
-            failures=listed,  # type: ignore[arg-type]
-            blocked=blocked,
-            complete=judged.complete,
-        )
-    if judged.verdict == "untested":
-        return CaseOutcome(case.id, "skipped", f"untested: {judged.reason}", "untested")
-    assert judged.verdict == "passed", judged.message
-    return CaseOutcome(case.id, "passed", blocked=blocked)
+    assert judged.verdict in ("passed", "failed", "untested"), judged.message
+    return judged.outcome
 
 
 def _on(case: Case, runner: ScenarioRunner, clause: str) -> CaseOutcome:
@@ -225,10 +207,10 @@ def test_arguments_reconciled_charges_the_clause_its_counterexample_breaks(
     assert isinstance(reason, Breach)
     assert breached(reconciled, reason) == broken
     found = CaseOutcome(
-        "HUNT/arguments-reconciled",
-        "failed",
-        str(reason),
-        failures=[{"message": str(reason), "clause": clause} for clause in broken],
+        case_id="HUNT/arguments-reconciled",
+        outcome="failed",
+        message=str(reason),
+        failures=tuple(Failure(str(reason), clause=clause) for clause in broken),
     )
     for clause in reconciled.clauses:
         landed = charged(found, clause)

@@ -16,9 +16,8 @@ from adapters.driver import Unsupported
 from adapters.handshake import Capabilities, Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace, WarningRecord
-from conformance.cases import Case, judge
-from conformance.checks import all_checks
 from conformance.checks.rt_tool_6._kept import PAYLOAD_FLOOR, _floor
+from conformance.engine import Case, judge, load_suite
 from conformance.toolkit import (
     ScenarioRunner,
     largest_size,
@@ -31,7 +30,10 @@ from conformance.toolkit import (
 from tests.conformance._support import failures_of, mutant_driver, reference_driver
 
 REPO = Path(__file__).resolve().parents[2]
-CASES = {one.id: Case.of(one) for one in all_checks()}
+CASES = {
+    one.id: Case.of(one)
+    for one in (check for package in load_suite().packages for check in package.checks)
+}
 
 
 @pytest.mark.parametrize("unit", ["x", "é", "调", "😀", "/"])

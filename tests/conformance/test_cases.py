@@ -5,11 +5,9 @@ from __future__ import annotations
 import pytest
 
 from adapters.errors import SuiteError
-from conformance.cases import Selection, collect_cases
-from conformance.coverage import covered_clauses
+from conformance.engine import Selection, Suite, suite_policy
 from conformance.rules import load_corpus
 from conformance.toolkit import Check, check, validate_bindings
-from conformance.vectors import vector_cases
 
 
 @pytest.fixture(scope="module")
@@ -20,16 +18,18 @@ def corpus():  # type: ignore[no-untyped-def]
 def test_every_clause_has_a_check(corpus) -> None:  # type: ignore[no-untyped-def]
     checked = {
         clause
-        for case in collect_cases(corpus, Selection(kinds=("check",)))
+        for case in [
+            c for c in Suite.over(corpus).cases(Selection(kinds=("check",))) if c.kind == "check"
+        ]
         for clause in case.clauses
     }
     missing = [clause.id for clause in corpus.clauses if clause.id not in checked]
     assert not missing, f"clauses without a hand-written check: {missing}"
-    assert covered_clauses() >= {clause.id for clause in corpus.clauses}
+    assert suite_policy().covered >= {clause.id for clause in corpus.clauses}
 
 
 def test_case_ids_are_unique_and_carry_clause_ids(corpus) -> None:  # type: ignore[no-untyped-def]
-    cases = collect_cases(corpus, extra=vector_cases(corpus))
+    cases = Suite.over(corpus).cases()
     ids = [case.id for case in cases]
     assert len(ids) == len(set(ids))
     for case in cases:
@@ -37,12 +37,18 @@ def test_case_ids_are_unique_and_carry_clause_ids(corpus) -> None:  # type: igno
 
 
 def test_selection_by_rule_clause_and_level(corpus) -> None:  # type: ignore[no-untyped-def]
-    by_rule = collect_cases(corpus, Selection(only=("RT-TOOL-7",)))
+    by_rule = [
+        c for c in Suite.over(corpus).cases(Selection(only=("RT-TOOL-7",))) if c.kind == "check"
+    ]
     assert by_rule and all(case.rules == ("RT-TOOL-7",) for case in by_rule)
-    by_clause = collect_cases(corpus, Selection(only=("RT-TOOL-7#c4",)))
+    by_clause = [
+        c for c in Suite.over(corpus).cases(Selection(only=("RT-TOOL-7#c4",))) if c.kind == "check"
+    ]
     assert by_clause and all("RT-TOOL-7#c4" in case.clauses for case in by_clause)
     assert len(by_clause) < len(by_rule)
-    optional = collect_cases(corpus, Selection(levels=("optional",)))
+    optional = [
+        c for c in Suite.over(corpus).cases(Selection(levels=("optional",))) if c.kind == "check"
+    ]
     levels = {corpus.get(rule).level for case in optional for rule in case.rules}
     assert levels == {"optional"}
 

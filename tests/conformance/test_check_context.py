@@ -6,8 +6,7 @@ import pytest
 
 from adapters.errors import SuiteError
 from adapters.scenario import StartTurn
-from conformance._pytest import RunOptions, SuiteState
-from conformance.cases import Case, judge
+from conformance.engine import Case, RunOptions, Session, judge, load_suite
 from conformance.rules import load_corpus
 from conformance.toolkit import CheckContext, CheckFailed, Untested, bound_checks, check, scenario
 from tests.conformance._support import reference_driver
@@ -40,9 +39,9 @@ def test_need_ends_the_check_with_what_failed_before() -> None:
     assert [f.message for f in raised.value.failures] == ["soft", "hard"]
 
 
-def _state(cases: list[Case]) -> SuiteState:
+def _state(cases: list[Case]) -> Session:
     options = RunOptions.quiet_reference(timeout=30.0)
-    return SuiteState(options, load_corpus(), cases)
+    return Session(options, load_corpus(), load_suite().situations)
 
 
 def test_a_check_that_fails_then_cannot_go_on_is_failed_not_untested() -> None:
@@ -57,7 +56,7 @@ def test_a_check_that_fails_then_cannot_go_on_is_failed_not_untested() -> None:
     finally:
         state.close()
     assert outcome.outcome == "failed"
-    assert [f["message"] for f in outcome.failures] == ["observed something wrong"]
+    assert [f.message for f in outcome.failures] == ["observed something wrong"]
 
 
 def test_every_failure_travels_in_the_case_outcome() -> None:
@@ -74,7 +73,7 @@ def test_every_failure_travels_in_the_case_outcome() -> None:
         state.close()
     assert outcome.outcome == "failed"
     assert outcome.message == "one (at /steps/0 of probe)"
-    assert [(f["message"], f["pointer"]) for f in outcome.failures] == [
+    assert [(f.message, f.pointer) for f in outcome.failures] == [
         ("one", "/steps/0"),
         ("two", None),
     ]

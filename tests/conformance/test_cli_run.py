@@ -11,8 +11,8 @@ import pytest
 
 from adapters.errors import SpecError
 from conformance._arguments import positive_float, positive_int
-from conformance._pytest import resolve_spec
 from conformance._redact import redacted
+from conformance.engine import resolve_spec
 from tests.conformance._support import rttool
 
 

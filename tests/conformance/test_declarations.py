@@ -17,7 +17,7 @@ from adapters.handshake import DurableResume, Handshake
 from adapters.protocol import Message
 from adapters.scenario import Scenario
 from adapters.trace import Trace
-from conformance.cases import judge
+from conformance.engine import judge
 from tests.conformance._dr import dr_cases
 from tests.conformance._support import reference_driver, rttool
 

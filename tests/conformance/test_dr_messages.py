@@ -13,7 +13,7 @@ from adapters.driver import Unsupported
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
-from conformance.cases import judge
+from conformance.engine import judge
 from reference_impl.mutants import catalogue
 from tests.conformance._dr import dr_cases, failures
 from tests.conformance._support import mutant_driver, reference_driver

@@ -7,8 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from adapters.errors import TimedOut
-from conformance._pytest import RunOptions, SuiteState
-from conformance.cases import Case
+from conformance.engine import Case, RunOptions, Session, load_suite
 from conformance.rules import load_corpus
 from conformance.toolkit import CheckContext, Untested
 
@@ -17,9 +16,9 @@ def _case(name: str, run: Callable[[CheckContext], None]) -> Case:
     return Case(f"RT-TOOL-1#c1/{name}", name, "check", ("RT-TOOL-1#c1",), name, run)
 
 
-def _state(cases: list[Case]) -> SuiteState:
+def _state(cases: list[Case]) -> Session:
     options = RunOptions.quiet_reference(timeout=5.0)
-    return SuiteState(options, load_corpus(), cases)
+    return Session(options, load_corpus(), load_suite().situations)
 
 
 def _times_out(ctx: CheckContext) -> None:
@@ -70,7 +69,7 @@ def test_a_halted_runner_still_tells_unsupported_from_not_run() -> None:
 
     from adapters.driver import Unsupported
     from adapters.scenario import Restart, StartTurn
-    from conformance._pytest._state import _Halted, _NotRun
+    from conformance.engine._session import _Halted, _NotRun
     from conformance.toolkit import scenario
 
     state = _state([])

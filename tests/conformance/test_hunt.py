@@ -15,7 +15,8 @@ from adapters.codec import check_outbound, from_json, to_json
 from adapters.handshake import Capabilities, Handshake, Implementation, Limits
 from adapters.scenario import Answer, Bounds, Scenario, StartTurn
 from adapters.trace import Trace
-from conformance.hunt import INVARIANTS, Budget, hunt, steps_summary
+from conformance.engine import load_suite
+from conformance.hunt import Budget, hunt, steps_summary
 from conformance.hunt.strategies import CANARY_PREFIX, scenarios
 from conformance.toolkit import (
     ask,
@@ -29,6 +30,8 @@ from conformance.toolkit import (
     tool,
 )
 from tests.conformance._support import reference_driver
+
+INVARIANTS = load_suite().invariants
 
 FULL = reference_driver().handshake()
 BARE = Handshake(

@@ -16,9 +16,8 @@ from adapters.driver import Unsupported
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario, StartTurn
 from adapters.trace import Trace, TurnWire
-from conformance.cases import Case
-from conformance.checks import all_checks
-from conformance.hunt import INVARIANTS, Budget, hunt
+from conformance.engine import Case, load_suite
+from conformance.hunt import Budget, hunt
 from conformance.toolkit import (
     ScenarioRunner,
     locate,
@@ -28,6 +27,8 @@ from conformance.toolkit import (
     whereabouts,
 )
 from tests.conformance._support import failures_of, mutant_driver, reference_driver
+
+INVARIANTS = load_suite().invariants
 
 METADATA_POINTER = "/metadata/toolArtifacts/0"
 
@@ -66,7 +67,10 @@ class ArtifactsMovedUnderMetadata:
         return dataclasses.replace(trace, steps=steps)
 
 
-CASES = {one.id: Case.of(one) for one in all_checks()}
+CASES = {
+    one.id: Case.of(one)
+    for one in (check for package in load_suite().packages for check in package.checks)
+}
 
 
 def _failures(check_id: str, runner: ScenarioRunner | None = None) -> list[str]:

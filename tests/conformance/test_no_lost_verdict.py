@@ -13,13 +13,19 @@ from pathlib import Path
 
 import pytest
 
-from conformance._pytest import RunOptions, SuiteState
-from conformance._pytest._build import charged
-from conformance._pytest._state import CaseOutcome
-from conformance.cases import Case, Selection, collect_cases
+from conformance.engine import (
+    Case,
+    CaseOutcome,
+    RunOptions,
+    Selection,
+    Session,
+    Suite,
+    charged,
+    load_suite,
+)
+from conformance.report import Evidence
 from conformance.rules import load_corpus
-from conformance.toolkit import CheckContext
-from conformance.vectors import vector_cases
+from conformance.toolkit import CheckContext, Failure
 from tests.conformance._support import harness_env, rttool
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestAssertRewriteWarning")
@@ -31,7 +37,7 @@ HOSTILE = "python:tests.conformance.hostile:create?mode="
 def _selected_entries() -> int:
     """How many report entries the selection makes: one per case and selected clause."""
     corpus = load_corpus()
-    cases = collect_cases(corpus, Selection(only=(ONLY,)), vector_cases(corpus))
+    cases = Suite.over(corpus).cases(Selection(only=(ONLY,)))
     return sum(1 for case in cases for clause in case.clauses if clause.startswith(f"{ONLY}#"))
 
 
@@ -156,7 +162,7 @@ def test_a_failure_writing_evidence_keeps_the_verdict(
 
     options = replace(RunOptions.quiet_reference(), report_dir=tmp_path)
     case = _case(_fails_after_a_scenario)
-    state = SuiteState(options, load_corpus(), [case])
+    state = Session(options, load_corpus(), load_suite().situations)
 
     def cannot_write(*args: object) -> dict[str, str]:
         raise problem
@@ -168,15 +174,15 @@ def test_a_failure_writing_evidence_keeps_the_verdict(
         state.close()
     assert outcome.outcome == "failed"
     assert "the probe always fails" in outcome.message
-    assert "evidence not written" in outcome.message and outcome.evidence == {}
+    assert "evidence not written" in outcome.message and outcome.evidence == Evidence()
     assert outcome.evidence_error
     assert CaseOutcome.from_json(outcome.to_json()) == outcome
     # Charged to one of two clauses, the failure still says its evidence is missing.
-    failures = [
-        {"message": "one", "scenario": "s", "pointer": "/steps", "clause": "RT-TOOL-1#c1"},
-        {"message": "two", "scenario": "s", "pointer": "/steps", "clause": "RT-TOOL-1#c2"},
-    ]
-    split = replace(outcome, failures=failures)  # type: ignore[arg-type]
+    failures = (
+        Failure("one", "s", "/steps", clause="RT-TOOL-1#c1"),
+        Failure("two", "s", "/steps", clause="RT-TOOL-1#c2"),
+    )
+    split = replace(outcome, failures=failures)
     landed = charged(split, "RT-TOOL-1#c1")
     assert landed.message == "one (at /steps of s)" + outcome.unwritten()
     assert "evidence not written" in landed.message
@@ -189,7 +195,7 @@ def test_whatever_a_check_raises_is_an_error_of_the_suite(raised: BaseException)
     def check(ctx: CheckContext) -> None:
         raise raised
 
-    state = SuiteState(RunOptions.quiet_reference(), load_corpus(), [_case(check)])
+    state = Session(RunOptions.quiet_reference(), load_corpus(), load_suite().situations)
     try:
         outcome = state.execute(_case(check))
     finally:

@@ -20,11 +20,10 @@ import pytest
 
 from conformance import selftest as engine
 from conformance._variants import VariantInfo, read_variants, run_variants
-from conformance.cases import Case, Selection, collect_cases
 from conformance.catalog import build_catalog
+from conformance.engine import Case, Selection, Suite
 from conformance.rules import Corpus, load_corpus
 from conformance.toolkit import CheckContext, Failure, bound_checks
-from conformance.vectors import vector_cases
 from tests.conformance.test_reference_conforms import judged_against_reference
 
 #: Every case of this rule judges with :meth:`CheckContext.expect`.
@@ -63,7 +62,7 @@ def corpus() -> Corpus:
 def cases(corpus: Corpus) -> list[Case]:
     """The rule's checks (its vectors judge with `need`)."""
     selection = Selection(only=(RULE,), kinds=("check",))
-    found = collect_cases(corpus, selection, vector_cases(corpus))
+    found = Suite.over(corpus).cases(selection)
     assert len(found) > 10
     return found
 
@@ -237,7 +236,7 @@ def test_no_test_runs_a_check_but_through_the_judge() -> None:
 def test_the_scan_finds_each_way_of_running_a_check_unjudged() -> None:
     source = textwrap.dedent(
         """
-        from conformance.cases import judge
+        from conformance.engine import judge
         from conformance.checks.rt_tool_9.checks import check_recorded_call_not_invoked_again
         from conformance.toolkit import CheckContext
 

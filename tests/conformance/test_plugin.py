@@ -6,9 +6,8 @@ import json
 
 import pytest
 
-from conformance.cases import Selection, collect_cases
+from conformance.engine import Selection, Suite
 from conformance.rules import load_corpus
-from conformance.vectors import vector_cases
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestAssertRewriteWarning")
 
@@ -17,7 +16,7 @@ def _selected(*only: str, levels: tuple[str, ...] = ()) -> int:
     """How many cases (checks and vectors) a selection runs."""
     corpus = load_corpus()
     selection = Selection(only=only, levels=levels, kinds=("check", "vector"))
-    return len(collect_cases(corpus, selection, vector_cases(corpus)))
+    return len(Suite.over(corpus).cases(selection))
 
 
 def test_plugin_is_inert_without_impl(pytester: pytest.Pytester) -> None:
@@ -60,7 +59,7 @@ def test_selects_a_single_clause_and_writes_standing(pytester: pytest.Pytester) 
         "no:cacheprovider",
     )
     corpus = load_corpus()
-    selected = collect_cases(corpus, Selection(only=("RT-TOOL-9#c5",)), vector_cases(corpus))
+    selected = Suite.over(corpus).cases(Selection(only=("RT-TOOL-9#c5",)))
     result.assert_outcomes(passed=len(selected))
     standing = json.loads((report / "standing.json").read_text())
     assert [rule["id"] for rule in standing["rules"]] == ["RT-TOOL-9"]
@@ -99,7 +98,7 @@ def test_allure_labels(pytester: pytest.Pytester) -> None:
         "no:cacheprovider",
     )
     corpus = load_corpus()
-    selected = collect_cases(corpus, Selection(only=("RT-TOOL-1#c1",)), vector_cases(corpus))
+    selected = Suite.over(corpus).cases(Selection(only=("RT-TOOL-1#c1",)))
     result.assert_outcomes(passed=len(selected))  # the clause's checks and first example
     written = [json.loads(p.read_text()) for p in results.glob("*-result.json")]
     labels = {(label["name"], label.get("value")) for item in written for label in item["labels"]}

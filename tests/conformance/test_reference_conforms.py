@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.cases import Case, Judgement, collect_cases, judge
+from conformance.engine import Case, Judgement, Suite, judge
 from conformance.rules import load_corpus
-from conformance.vectors import vector_cases
 from tests.conformance._support import reference_driver
 
 CORPUS = load_corpus()
-CASES = collect_cases(CORPUS, extra=vector_cases(CORPUS))
+CASES = Suite.over(CORPUS).cases()
 
 
 def judged_against_reference(case: Case) -> Judgement:

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 import pytest
 
-from conformance.cases import Case, collect_cases
+from conformance.engine import Case, Suite
 from conformance.rules import load_corpus
 from conformance.toolkit import Failure, same_json, shown_key
 from tests.conformance._support import failures_of, mutant_driver
 
-CASES = {case.id: case for case in collect_cases(load_corpus())}
+CASES = {case.id: case for case in Suite.over(load_corpus()).checks}
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.checks import RULE_PACKAGES
+from conformance.engine import RULE_PACKAGES, load_suite
 from conformance.rules import load_corpus
-from conformance.situations import clause_situations, clauses_without_situations
 
 
 def _clause_ids() -> list[str]:
@@ -39,18 +38,18 @@ def test_every_rule_package_has_a_situations_module() -> None:
 
 @pytest.mark.parametrize("clause", _clause_ids())
 def test_every_clause_is_in_exactly_one_list(clause: str) -> None:
-    declared = clause in clause_situations()
-    without = clause in clauses_without_situations()
+    declared = clause in load_suite().situations
+    without = clause in load_suite().without_situations
     assert declared != without, f"{clause}: declared {declared}, without {without}"
     if without:
-        reason = clauses_without_situations()[clause]
+        reason = load_suite().without_situations[clause]
         assert len(reason.split()) >= 4, f"{clause}: give the reason in words: {reason!r}"
 
 
 def test_nothing_is_declared_for_a_clause_the_corpus_lacks() -> None:
     known = set(_clause_ids())
-    assert set(clause_situations()) <= known
-    assert set(clauses_without_situations()) <= known
+    assert set(load_suite().situations) <= known
+    assert set(load_suite().without_situations) <= known
 
 
 def test_the_committed_reference_standing_reaches_every_declared_situation() -> None:
@@ -63,7 +62,7 @@ def test_the_committed_reference_standing_reaches_every_declared_situation() -> 
         )
     )
     clauses = {c["id"]: c for rule in standing["rules"] for c in rule["clauses"]}
-    for clause, declared in clause_situations().items():
+    for clause, declared in load_suite().situations.items():
         found = clauses[clause]
         assert found["situations"] == [one.words for one in declared], clause
         assert found["unreached"] == [], clause

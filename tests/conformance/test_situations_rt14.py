@@ -19,7 +19,7 @@ import pytest
 from adapters.handshake import Capabilities, Handshake, Implementation, Limits
 from adapters.scenario import Scenario, StartTurn
 from adapters.trace import PassRecord, RunRecord, StepRecord, ToolResultRecord, Trace
-from conformance.situations import clause_situations
+from conformance.engine import load_suite
 from conformance.toolkit import failure, link, output, tool
 from tests.conformance._support import run_clauses
 
@@ -74,7 +74,7 @@ def test_a_trace_where_nothing_ran_reaches_no_situation() -> None:
     )
     scenario = Scenario(id="nothing", steps=(StartTurn("t1"),))
     trace = Trace(scenario="nothing", steps=())
-    for clause, situations in clause_situations().items():
+    for clause, situations in load_suite().situations.items():
         if clause.split("#")[0] in RULES:
             for one in situations:
                 assert not one.reached(scenario, trace, handshake), (clause, one.words)
@@ -118,7 +118,9 @@ def _reached(clause: str, scenario: Scenario, trace: Trace) -> list[str]:
         capabilities=Capabilities(gates=True, port_exposure=True),
         limits=Limits(),
     )
-    return [s.words for s in clause_situations()[clause] if s.reached(scenario, trace, handshake)]
+    return [
+        s.words for s in load_suite().situations[clause] if s.reached(scenario, trace, handshake)
+    ]
 
 
 def test_a_call_is_judged_by_the_invocation_it_played() -> None:

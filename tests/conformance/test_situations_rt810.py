@@ -17,7 +17,7 @@ import pytest
 
 from adapters.scenario import Scenario, StartTurn
 from adapters.trace import Trace
-from conformance.situations import clause_situations
+from conformance.engine import load_suite
 from conformance.toolkit import call, calls, reached_situations, say, tool
 from tests.conformance._support import reference_driver, run_clauses
 
@@ -79,7 +79,7 @@ def test_a_plain_call_reaches_only_what_it_plays() -> None:
     assert isinstance(trace, Trace)
     declared = [
         one
-        for clause, situations in clause_situations().items()
+        for clause, situations in load_suite().situations.items()
         if clause.startswith(RULES)
         for one in situations
     ]

@@ -23,9 +23,12 @@ import pytest
 
 from conformance.cli import _report_dir
 from conformance.cli._report_dir import REPORT_NAMES, staging_for, swap_in
-from conformance.hunt import INVARIANTS, Budget, hunt
+from conformance.engine import load_suite
+from conformance.hunt import Budget, hunt
 from conformance.stopping import StopSignals, stop_requested
 from tests.conformance._support import reference_driver, rttool
+
+INVARIANTS = load_suite().invariants
 
 RUN = ("run", "--no-hunt", "-q")
 

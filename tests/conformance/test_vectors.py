@@ -5,13 +5,15 @@ from __future__ import annotations
 import pytest
 
 from adapters.errors import SuiteError
+from conformance.engine import Suite, group_examples, load_suite
 from conformance.rules import load_corpus
-from conformance.vectors import STAGES, group_examples, vector_cases
+
+STAGES = load_suite().stages
 
 
 def test_every_example_of_the_corpus_becomes_a_vector() -> None:
     corpus = load_corpus()
-    cases = vector_cases(corpus)
+    cases = list(Suite.over(corpus).vectors)
     covered = {example_id for case in cases for example_id in [case.id.split("/")[0]]}
     firsts = {rule.examples[0].id for rule in corpus.rules if rule.examples}
     assert firsts <= covered
@@ -26,10 +28,10 @@ def test_every_verdict_in_the_corpus_has_a_stage() -> None:
 
 def test_grouping_follows_stages() -> None:
     corpus = load_corpus()
-    groups = group_examples(corpus.get("RT-TOOL-8").examples)
+    groups = group_examples(corpus.get("RT-TOOL-8").examples, STAGES)
     assert not isinstance(groups, str)
     assert [g.verdicts for g in groups] == [("sent", "decoded"), ("sent",)]
-    dr3 = group_examples(corpus.get("DR-3").examples)
+    dr3 = group_examples(corpus.get("DR-3").examples, STAGES)
     assert not isinstance(dr3, str)
     assert [g.verdicts for g in dr3] == [("completed", "redispatched", "ran")] * 2
 
@@ -37,7 +39,7 @@ def test_grouping_follows_stages() -> None:
 def test_an_outcome_without_input_is_reported() -> None:
     corpus = load_corpus()
     outcome_first = [e for e in corpus.get("RT-TOOL-2").examples if e.verdict == "lifted"]
-    problem = group_examples(outcome_first)
+    problem = group_examples(outcome_first, STAGES)
     assert isinstance(problem, str) and "no input before it" in problem
 
 
@@ -59,7 +61,7 @@ def test_a_new_example_with_a_bound_verdict_needs_no_code(tmp_path) -> None:  # 
     page.write_text(text.replace("## Related rules", extra + "## Related rules"), encoding="utf-8")
     from conformance.rules import load_corpus as load
 
-    cases = vector_cases(load([corpus_dir]))
+    cases = list(Suite.over(load([corpus_dir])).vectors)
     assert len([c for c in cases if c.id.startswith("RT-TOOL-7#")]) == 2
 
 
@@ -77,4 +79,4 @@ def test_an_unbound_verdict_is_an_error(tmp_path) -> None:  # type: ignore[no-un
     from conformance.rules import load_corpus as load
 
     with pytest.raises(SuiteError, match=r"cannot be run as a vector|no vector binding"):
-        vector_cases(load([tmp_path]))
+        Suite.over(load([tmp_path]))

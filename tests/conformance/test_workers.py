@@ -52,3 +52,31 @@ def test_no_fork_while_another_thread_runs() -> None:
         stop.set()
         other.join()
     assert start_method() == "fork"
+
+
+def _sleep_or_say(table: dict[str, int], key: str) -> tuple[str, int]:
+    if key == "slow":
+        import time
+
+        time.sleep(60)
+    return key, os.getpid()
+
+
+def test_leaving_a_pool_early_ends_every_worker() -> None:
+    import multiprocessing
+
+    from conformance._workers import WorkerPool
+
+    with WorkerPool(_sleep_or_say, Shared(_table), workers=2) as pool:
+        for _, future in pool.completed(["slow", "quick"]):
+            assert future.result()[0] == "quick"  # the slow one is still running
+            break
+    assert multiprocessing.active_children() == []
+
+
+def test_a_pool_hands_back_results_as_they_are_ready() -> None:
+    from conformance._workers import WorkerPool
+
+    with WorkerPool(_look_up, Shared(_table), workers=2) as pool:
+        found = {index: future.result()[:2] for index, future in pool.completed(["a", "c"])}
+    assert found == {0: ("a", 1), 1: ("c", 3)}

@@ -15,8 +15,8 @@ import pytest
 
 from adapters.errors import BadJson
 from conformance import selftest as engine
-from conformance.cases import Case
 from conformance.cli import main
+from conformance.engine import Case
 from conformance.rules import Corpus
 from conformance.toolkit import CheckContext
 

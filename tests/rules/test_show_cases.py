@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.checks import all_checks
 from conformance.cli import main
-from conformance.hunt.invariants import INVARIANTS
+from conformance.engine import Suite, hunt_case_id, load_suite
 from conformance.rules import load_corpus
-from conformance.vectors import vector_cases
+
+INVARIANTS = load_suite().invariants
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = load_corpus()
@@ -28,9 +28,17 @@ def _shown(rule_id: str, capsys: pytest.CaptureFixture[str]) -> dict[str, list[d
 def _expected(clause: str) -> list[str]:
     """The ids of the cases a run collects for ``clause``, in the order it reports them."""
     return (
-        [check.id for check in all_checks() if clause in check.clauses]
-        + [case.id for case in vector_cases(CORPUS) if clause in case.clauses]
-        + [f"HUNT/{one.name}" for one in INVARIANTS if clause in one.clauses]
+        [
+            check.id
+            for check in (check for package in load_suite().packages for check in package.checks)
+            if clause in check.clauses
+        ]
+        + [
+            case.id
+            for case in Suite.over(CORPUS).vectors
+            if case.id.startswith(f"{clause.split('#', maxsplit=1)[0]}#") and clause in case.clauses
+        ]
+        + [hunt_case_id(one.name) for one in INVARIANTS if clause in one.clauses]
     )
 
 

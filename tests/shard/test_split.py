@@ -8,16 +8,14 @@ import argparse
 import pytest
 
 from conformance._arguments import shard
-from conformance.cases import Case, collect_cases
+from conformance.engine import Case, Suite, split_rules
 from conformance.hunt import share
 from conformance.rules import load_corpus
-from conformance.shard import corpus_digest, split_rules
-from conformance.vectors import vector_cases
 
 
 def _cases() -> list[Case]:
     corpus = load_corpus()
-    return collect_cases(corpus, extra=vector_cases(corpus))
+    return Suite.over(corpus).cases()
 
 
 @pytest.mark.parametrize("count", [1, 2, 3, 4, 16, 40])
@@ -47,8 +45,8 @@ def test_the_shards_shares_of_the_hunt_add_up_to_the_whole(examples: int, count:
 
 
 def test_the_corpus_digest_names_the_normative_text() -> None:
-    assert corpus_digest(load_corpus()) == corpus_digest(load_corpus())
-    assert len(corpus_digest(load_corpus())) == 16
+    assert load_corpus().digest == load_corpus().digest
+    assert len(load_corpus().digest) == 16
 
 
 @pytest.mark.parametrize("text", ["0/4", "5/4", "1/0", "x/2", "2", "1/2/3", "1/999"])

@@ -8,6 +8,10 @@ from collections.abc import Mapping, Sequence
 from adapters.scenario import ClassifyLedger
 from adapters.trace import Trace
 from conformance.checks.dr_1._ledger import Tally, done, expect_journal, start, tally, turn_ledger
+from conformance.checks.dr_1._pairing import (
+    check_done_pairs_one_way_whatever_the_run_ids,
+    check_nameless_events_neither_pair_nor_reset,
+)
 from conformance.checks.dr_1._scenarios import (
     CLASSIFIED,
     CLEARED,
@@ -291,9 +295,13 @@ def check_clear_resets_open_calls(ctx: CheckContext, variant: Probe) -> None:
     )
 
 
-# Pairing across the runs of one turn (¶3, ¶4) lives in its own module; importing it
-# here sets its order after the checks above.
-from conformance.checks.dr_1._pairing import (  # noqa: E402
-    check_done_pairs_one_way_whatever_the_run_ids,  # noqa: F401 - bound here to set its order
-    check_nameless_events_neither_pair_nor_reset,  # noqa: F401
+#: The checks of this rule, in the order they run and are reported.
+CHECKS = (
+    check_start_before_and_done_after,
+    check_journal_adds_no_recording,
+    check_completed_and_interrupted,
+    check_done_pairs_fifo_per_tool,
+    check_clear_resets_open_calls,
+    check_done_pairs_one_way_whatever_the_run_ids,
+    check_nameless_events_neither_pair_nor_reset,
 )

@@ -67,5 +67,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         _reused,
         needs=("ledger",),
         profile="durable-resume",
+        rank=340,
     ),
 )

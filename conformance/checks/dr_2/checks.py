@@ -7,6 +7,9 @@ from dataclasses import dataclass
 
 from adapters.scenario import Answer, FailLedgerRead, Interrupt, Restart, Return, StartTurn, Step
 from adapters.trace import RunRecord, Trace
+from conformance.checks.dr_2._long import (
+    check_note_keeps_a_long_results_key_value,
+)
 from conformance.toolkit import (
     ANA,
     SHORT,
@@ -378,8 +381,12 @@ def check_failed_ledger_read_does_not_block(ctx: CheckContext, variant: Resumed)
     )
 
 
-# A long result's short form (¶2) lives in its own module; importing it here sets its
-# order after the checks above.
-from conformance.checks.dr_2._long import (  # noqa: E402
-    check_note_keeps_a_long_results_key_value,  # noqa: F401 - bound here to set its order
+#: The checks of this rule, in the order they run and are reported.
+CHECKS = (
+    check_note_right_after_nudge,
+    check_note_names_completed_with_results,
+    check_note_names_interrupted,
+    check_empty_journal_appends_nothing,
+    check_failed_ledger_read_does_not_block,
+    check_note_keeps_a_long_results_key_value,
 )

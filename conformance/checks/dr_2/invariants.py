@@ -145,5 +145,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         "a turn resumed after calls completed or were interrupted",
         _resumed_with_journal,
         profile="durable-resume",
+        rank=300,
     ),
 )

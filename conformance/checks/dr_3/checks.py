@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from adapters.scenario import Answer, Interrupt, Restart, StartTurn, Step, Wait
 from adapters.trace import Trace
+from conformance.checks.dr_3._claims_across_a_pause import check_claim_outlasts_a_pause
 from conformance.checks.dr_3._scenarios import (
     CONSUMED,
     EVERY_PRIOR_CHUNK,
@@ -273,4 +274,13 @@ def check_fresh_runs_untouched(ctx: CheckContext, variant: Fresh) -> None:
         )
 
 
-from conformance.checks.dr_3._claims_across_a_pause import check_claim_outlasts_a_pause  # noqa: E402, F401
+#: The checks of this rule, in the order they run and are reported.
+CHECKS = (
+    check_snapshot_taken_once_before_chunk,
+    check_completed_write_not_repeated,
+    check_read_only_never_blocked,
+    check_match_by_content_not_position,
+    check_entry_consumed_once,
+    check_fresh_runs_untouched,
+    check_claim_outlasts_a_pause,
+)

@@ -205,6 +205,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         "a resumed chunk re-dispatching a write completed earlier in its turn",
         _write_redispatched,
         profile="durable-resume",
+        rank=260,
     ),
     invariant(
         "read-only-never-blocked",
@@ -213,6 +214,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         "a resumed chunk calling a read-only tool",
         _read_only_redispatched,
         profile="durable-resume",
+        rank=270,
     ),
     invariant(
         "fresh-runs-untouched",
@@ -221,5 +223,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         "a first run of a turn calling a write tool",
         _first_run_writes,
         profile="durable-resume",
+        rank=280,
     ),
 )

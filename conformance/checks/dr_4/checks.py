@@ -7,6 +7,11 @@ from dataclasses import dataclass
 
 from adapters.scenario import Interrupt, StartTurn, Step
 from adapters.trace import RunRecord, Trace
+from conformance.checks.dr_4._refusal_across_a_pause import (
+    check_gated_retry_refused_once_approved,
+    check_refusal_outlasts_a_pause,
+)
+from conformance.checks.dr_4._spellings import check_identical_retry_refused_however_written
 from conformance.toolkit import (
     ANA,
     BO,
@@ -281,8 +286,13 @@ def check_not_refused_when_never_started(ctx: CheckContext) -> None:
     )
 
 
-from conformance.checks.dr_4._refusal_across_a_pause import (  # noqa: E402
-    check_gated_retry_refused_once_approved,  # noqa: F401
-    check_refusal_outlasts_a_pause,  # noqa: F401
+#: The checks of this rule, in the order they run and are reported.
+CHECKS = (
+    check_landed_but_unrecorded_is_interrupted,
+    check_guard_only_when_history_shows,
+    check_not_refused_in_a_new_turn,
+    check_not_refused_when_never_started,
+    check_gated_retry_refused_once_approved,
+    check_refusal_outlasts_a_pause,
+    check_identical_retry_refused_however_written,
 )
-from conformance.checks.dr_4._spellings import check_identical_retry_refused_however_written  # noqa: E402, F401

@@ -82,5 +82,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         "a turn resumed after a write was interrupted",
         _interrupted_then_resumed,
         profile="durable-resume",
+        rank=290,
     ),
 )

@@ -559,3 +559,13 @@ def check_other_stops_wait_for_continue(
         at=turn_pointer(trace, "t1"),
         reading="stopped-with-continue",
     )
+
+
+#: The checks of this rule, in the order they run and are reported.
+CHECKS = (
+    check_continues_in_same_turn_with_thread,
+    check_reports_resuming_and_stop_works,
+    check_at_most_three_automatic_continuations,
+    check_count_survives_reload_and_clients,
+    check_other_stops_wait_for_continue,
+)

@@ -73,6 +73,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         "a turn that continued on its own",
         _continued_on_its_own,
         profile="durable-resume",
+        rank=310,
     ),
     invariant(
         "stop-offers-continue",
@@ -81,5 +82,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         "a run cut by an error, a stop, a cancellation or a credential or rate-limit failure",
         _stopping_cut,
         profile="durable-resume",
+        rank=320,
     ),
 )

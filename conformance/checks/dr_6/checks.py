@@ -7,6 +7,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from adapters.scenario import Continue, Restart, StartTurn, Step, Stop, Wait
+from conformance.checks.dr_6._later_turns import (
+    check_later_turn_told_what_the_latest_unfinished_did,
+    check_later_turn_told_what_the_newest_unfinished_did,
+)
 from conformance.toolkit import (
     ANA,
     TICKET,
@@ -349,9 +353,13 @@ def check_new_turn_not_blocked(ctx: CheckContext, variant: tuple[tuple[Step, ...
         )
 
 
-# The third and fourth turns (¶4, ¶5) live in their own module; importing it here sets
-# their order after the checks above.
-from conformance.checks.dr_6._later_turns import (  # noqa: E402
-    check_later_turn_told_what_the_latest_unfinished_did,  # noqa: F401 - bound here to set its order
-    check_later_turn_told_what_the_newest_unfinished_did,  # noqa: F401 - bound here to set its order
+#: The checks of this rule, in the order they run and are reported.
+CHECKS = (
+    check_continue_applies_both_layers,
+    check_continue_any_number_of_times,
+    check_offered_only_for_newest_stop,
+    check_new_message_told_what_unfinished_did,
+    check_new_turn_not_blocked,
+    check_later_turn_told_what_the_latest_unfinished_did,
+    check_later_turn_told_what_the_newest_unfinished_did,
 )

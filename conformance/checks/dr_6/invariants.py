@@ -59,5 +59,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         "a conversation with two stopped turns",
         _two_stops,
         profile="durable-resume",
+        rank=330,
     ),
 )

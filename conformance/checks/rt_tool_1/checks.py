@@ -217,3 +217,11 @@ def check_artifacts_never_folded_into_data(ctx: CheckContext, variant: Disjoint)
                     f"key is reserved, and {CLAUSE_3}: the two are disjoint",
                     at=lifted[0] if lifted else None,
                 )
+
+
+#: The checks of this rule, in the order they run and are reported.
+CHECKS = (
+    check_result_is_success_data_error,
+    check_artifacts_key_only_when_attached,
+    check_artifacts_never_folded_into_data,
+)

@@ -96,6 +96,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         result_shape,
         "a tool result",
         _any_result,
+        rank=220,
     ),
     invariant(
         "artifacts-beside-data",
@@ -103,5 +104,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         artifacts_beside_data,
         "a successful call of a tool that emits artifacts",
         _success_of_an_emitter,
+        rank=230,
     ),
 )

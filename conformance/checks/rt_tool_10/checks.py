@@ -15,6 +15,9 @@ from conformance.checks.rt_tool_10._malformed import (
     check_call_without_id_is_work_on_neither_list,
     check_malformed_call_dropped_before_the_guard,
 )
+from conformance.checks.rt_tool_10._mid_batch import (
+    check_malformed_call_leaves_the_rest_of_the_batch,
+)
 from conformance.checks.rt_tool_10._work import (
     CALL_A,
     CALL_B,
@@ -290,8 +293,14 @@ def check_default_exposure(ctx: CheckContext, variant: dict[str, bool] | None) -
         )
 
 
-# Malformed calls mid-batch (¶4) live in their own module; importing it here sets its
-# order after the checks above.
-from conformance.checks.rt_tool_10._mid_batch import (  # noqa: E402
-    check_malformed_call_leaves_the_rest_of_the_batch,  # noqa: F401 - bound here to set its order
+#: The checks of this rule, in the order they run and are reported.
+CHECKS = (
+    check_call_without_id_is_work_on_neither_list,
+    check_malformed_call_dropped_before_the_guard,
+    check_executed_complements_skipped,
+    check_first_time_handling_is_work,
+    check_all_repeat_pass_is_idle,
+    check_empty_batch_reports_false,
+    check_default_exposure,
+    check_malformed_call_leaves_the_rest_of_the_batch,
 )

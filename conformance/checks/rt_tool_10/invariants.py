@@ -115,5 +115,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         work_reported,
         "a pass that handled nothing for the first time",
         _interesting_pass,
+        rank=210,
     ),
 )

@@ -330,3 +330,15 @@ def check_declined_call_carries_none(ctx: CheckContext, variant: Declining) -> N
             "successful call's entries, which this check relies on to tell the two calls apart",
             at=approved[0][0] if approved else None,
         )
+
+
+#: The checks of this rule, in the order they run and are reported.
+CHECKS = (
+    check_reserved_key_is_accepted,
+    check_channel_survives_unexposed_port,
+    check_malformed_entries_dropped_alone,
+    check_reserved_key_not_a_list,
+    check_reserved_key_removed_from_data,
+    check_failed_call_carries_none,
+    check_declined_call_carries_none,
+)

@@ -41,5 +41,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         failed_carries_none,
         "a failed or declined call of a tool that emits artifacts",
         _failure_of_an_emitter,
+        rank=250,
     ),
 )

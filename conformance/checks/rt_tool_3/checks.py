@@ -350,3 +350,13 @@ def check_delivery_does_not_depend_on_exposure(ctx: CheckContext, variant: Expos
         + f"; with no choice made, {show(default, 160)}; {CLAUSE_4}",
         at=at,
     )
+
+
+#: The checks of this rule, in the order they run and are reported.
+CHECKS = (
+    check_port_entries_built_key_by_key,
+    check_port_not_exposed_by_default,
+    check_prose_built_from_data_alone,
+    check_prose_unchanged_by_artifacts,
+    check_delivery_does_not_depend_on_exposure,
+)

@@ -98,6 +98,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         no_prose_leak,
         "an artifact produced by a call",
         _produced_any,
+        rank=70,
     ),
     invariant(
         "shape-and-pairing",
@@ -105,5 +106,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         shape_and_pairing,
         "an artifact from a tool that forges its call id or adds keys of its own",
         _forging_tool_ran,
+        rank=80,
     ),
 )

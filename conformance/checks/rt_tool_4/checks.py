@@ -275,3 +275,11 @@ def check_top_level_field_not_metadata(ctx: CheckContext, variant: WireForm) -> 
         f"{listing(pointers(rows, MARK3, at)) or 'no place in the rows'}; {CLAUSE_3}",
         at=at,
     )
+
+
+#: The checks of this rule, in the order they run and are reported.
+CHECKS = (
+    check_persisted_on_last_assistant_message,
+    check_turn_result_aggregates_and_survives_reload,
+    check_top_level_field_not_metadata,
+)

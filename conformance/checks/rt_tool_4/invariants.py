@@ -74,6 +74,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         "an artifact delivered on the wire",
         _delivered_any,
         collecting=True,
+        rank=10,
     ),
     invariant(
         "no-loss",
@@ -82,6 +83,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         "an artifact produced in a turn that completed",
         produced_then_completed(_every),
         collecting=True,
+        rank=20,
     ),
     invariant(
         "aggregation",
@@ -90,5 +92,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         "an artifact delivered on the wire",
         _delivered_any,
         collecting=True,
+        rank=120,
     ),
 )

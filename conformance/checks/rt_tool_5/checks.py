@@ -373,3 +373,13 @@ def check_collection_independent_of_entry_point(ctx: CheckContext, variant: bool
             f"{pointers[launched]}); launched from {show(first)}, {show(reference)}; RT-TOOL-5 "
             "¶5: collection does not depend on the entry point",
         )
+
+
+#: The checks of this rule, in the order they run and are reported.
+CHECKS = (
+    check_collection_stance_is_truthful,
+    check_unopened_run_drops_arrivals,
+    check_drain_does_not_end_collection,
+    check_released_on_every_exit,
+    check_collection_independent_of_entry_point,
+)

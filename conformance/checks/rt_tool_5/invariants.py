@@ -66,6 +66,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         _late_emitted,
         needs=("late_artifacts",),
         collecting=True,
+        rank=150,
     ),
     invariant(
         "collection-released",
@@ -75,5 +76,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         _run_ended_otherwise,
         needs=("collection_observation",),
         collecting=True,
+        rank=160,
     ),
 )

@@ -28,3 +28,14 @@ __all__ = [
     "check_payload_is_plain_text",
     "check_run_collection_is_bounded",
 ]
+
+#: The checks of this rule, in the order they run and are reported.
+CHECKS = (
+    check_drop_is_per_artifact,
+    check_drop_warns_and_leaves_no_placeholder,
+    check_floors_accepted,
+    check_nothing_downstream_rechecks,
+    check_run_collection_is_bounded,
+    check_empty_type_refused,
+    check_payload_is_plain_text,
+)

@@ -96,6 +96,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         "an artifact whose payload exceeds the payload bound",
         _over_the_bound_produced,
         collecting=True,
+        rank=130,
     ),
     invariant(
         "empty-type-refused",
@@ -104,5 +105,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         "an artifact with an empty type from a call that succeeded",
         _empty_type_produced,
         collecting=True,
+        rank=140,
     ),
 )

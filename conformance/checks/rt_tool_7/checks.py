@@ -26,6 +26,10 @@ from conformance.checks.rt_tool_7._held import (
     delivered_once,
     never_on_wire_while_paused,
 )
+from conformance.checks.rt_tool_7._other_turns import (
+    check_held_not_taken_by_another_turn,
+    check_held_taken_only_by_their_own_turn,
+)
 from conformance.toolkit import (
     CheckContext,
     ask,
@@ -373,9 +377,14 @@ def check_taking_is_destructive(ctx: CheckContext, variant: int) -> None:
         delivered_once(ctx, trace, mark, "the held artifact", "RT-TOOL-7 ¶3")
 
 
-# ¶2 against another turn of the conversation lives in its own module; importing it here
-# sets its order after the checks above.
-from conformance.checks.rt_tool_7._other_turns import (  # noqa: E402
-    check_held_not_taken_by_another_turn,  # noqa: F401 - bound here to set its order
-    check_held_taken_only_by_their_own_turn,  # noqa: F401
+#: The checks of this rule, in the order they run and are reported.
+CHECKS = (
+    check_failed_write_back_puts_back,
+    check_held_list_bounded_newest_dropped,
+    check_held_durably_off_the_wire,
+    check_held_prepended_on_resumed_message,
+    check_pausing_again_holds_everything,
+    check_taking_is_destructive,
+    check_held_not_taken_by_another_turn,
+    check_held_taken_only_by_their_own_turn,
 )

@@ -215,6 +215,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         "an artifact produced before a pause, in a turn that later completed",
         produced_then_completed(_before_a_pause),
         collecting=True,
+        rank=30,
     ),
     invariant(
         "no-loss-after-failed-write-back",
@@ -223,6 +224,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         "a failed write-back while artifacts were held, in a turn that later completed",
         _failed_write_back_held,
         collecting=True,
+        rank=40,
     ),
     invariant(
         "no-double-delivery",
@@ -231,6 +233,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         "a resume while artifacts were held",
         _resumed_with_held,
         collecting=True,
+        rank=50,
     ),
     invariant(
         "held-off-wire",
@@ -239,6 +242,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         "a paused turn with artifacts held",
         _paused_with_held,
         collecting=True,
+        rank=60,
     ),
     invariant(
         "held-first",
@@ -247,6 +251,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         "a resume while artifacts were held",
         _resumed_with_held,
         collecting=True,
+        rank=90,
     ),
     invariant(
         "held-within-bound",
@@ -256,6 +261,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         _more_than_the_bound_paused,
         needs=("held_observation",),
         collecting=True,
+        rank=100,
     ),
     invariant(
         "isolation",
@@ -264,5 +270,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         "artifacts produced in two turns",
         _two_turns_produce,
         collecting=True,
+        rank=110,
     ),
 )

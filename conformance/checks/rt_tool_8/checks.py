@@ -312,3 +312,14 @@ def _at(value: object, pointer: str) -> tuple[object, bool]:
         else:
             return None, False
     return value, True
+
+
+#: The checks of this rule, in the order they run and are reported.
+CHECKS = (
+    check_reconciled_before_invocation,
+    check_json_decoded_when_all_three_hold,
+    check_otherwise_passed_through,
+    check_character_references_decoded_until_stable,
+    check_decoded_up_to_the_declared_bound,
+    check_keys_and_plain_text_untouched,
+)

@@ -113,5 +113,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         arguments_reconciled,
         "a call whose tool declares array, object and string parameters",
         _reconciling_call,
+        rank=240,
     ),
 )

@@ -8,6 +8,9 @@ from dataclasses import dataclass
 
 from adapters.scenario import Answer, Approve, Reply, Restart, Return, StartTurn, Step
 from adapters.trace import Trace
+from conformance.checks.rt_tool_9._scope import (
+    check_guard_keeps_to_its_own_conversation,
+)
 from conformance.toolkit import (
     CheckContext,
     ask,
@@ -372,8 +375,12 @@ def check_call_without_id_always_runs(ctx: CheckContext, variant: Unguarded) -> 
     )
 
 
-# The guard's scope across conversations (¶1) lives in its own module; importing it here
-# sets its order after the checks above.
-from conformance.checks.rt_tool_9._scope import (  # noqa: E402
-    check_guard_keeps_to_its_own_conversation,  # noqa: F401 - bound here to set its order
+#: The checks of this rule, in the order they run and are reported.
+CHECKS = (
+    check_recorded_call_not_invoked_again,
+    check_repeat_reported_and_re_emitted,
+    check_no_declared_call_left_unanswered,
+    check_recorded_only_once_returned,
+    check_call_without_id_always_runs,
+    check_guard_keeps_to_its_own_conversation,
 )

@@ -290,6 +290,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         at_most_once,
         "a call sent again in a later pass of its turn after it returned",
         _repeated_later,
+        rank=170,
     ),
     invariant(
         "skipped-only-when-recorded",
@@ -297,6 +298,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         skipped_only_when_recorded,
         "a batch re-issued after an approval",
         _approved,
+        rank=180,
     ),
     invariant(
         "repeat-re-emitted",
@@ -304,6 +306,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         repeat_re_emitted,
         "a repeat skipped",
         _repeat_skipped,
+        rank=190,
     ),
     invariant(
         "unguarded-always-runs",
@@ -311,5 +314,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         unguarded_always_runs,
         "a call without an identifier sent a second time",
         _unguarded_sent_again,
+        rank=200,
     ),
 )

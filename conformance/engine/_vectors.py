@@ -1,59 +1,35 @@
 """Examples as test vectors: every json example of a rule file is run.
 
-Each rule's ``vectors`` module (``conformance/checks/<rule>/vectors.py``) says how its
-examples run (its ``BINDINGS``) and at which stage each of its verdicts is observed (its
-``STAGES``; the types are :class:`conformance.toolkit.Binding` and
-:data:`conformance.toolkit.Stage`).  This module gathers them in the order of
-:data:`conformance.checks.RULE_PACKAGES` and makes one case per vector.  Where an example
-has no outcome block (RT-TOOL-8's third), the rule text decides the outcome
+Each rule package says how its examples run (``vectors.BINDINGS``) and at which stage
+each of its verdicts is observed (``vectors.STAGES``; the types are
+:class:`~conformance.toolkit.machinery.Binding` and
+:data:`~conformance.toolkit.machinery.Stage`).  A *whole* example is a vector on its own;
+an *input* example starts one and the *outcome* examples after it complete it.  Where an
+example has no outcome block (RT-TOOL-8's third), the rule text decides the outcome
 (docs/running-the-suite.md, "Examples as vectors").
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from adapters.errors import SuiteError
-from conformance.cases import Case
-from conformance.checks import rule_modules
-from conformance.rules import Corpus, Example, Rule
-from conformance.toolkit import Binding, CheckContext, Stage, VectorRun
+from conformance.engine._case import Case
+from conformance.rules import Example, Rule
+from conformance.toolkit.machinery import Binding, CheckContext, Stage, VectorRun
 
-__all__ = [
-    "BINDINGS",
-    "STAGES",
-    "bound_pairs",
-    "group_examples",
-    "rule_vector_cases",
-    "vector_cases",
-]
+__all__ = ["group_examples", "rule_vector_cases"]
 
 
-def _gathered() -> tuple[dict[tuple[str, str], Stage], tuple[Binding, ...]]:
-    stages: dict[tuple[str, str], Stage] = {}
-    bindings: list[Binding] = []
-    for module in rule_modules("vectors"):
-        stages.update(module.STAGES)
-        bindings += module.BINDINGS
-    return stages, tuple(bindings)
-
-
-#: (rule id, verdict) -> the stage its example is observed at; and every binding.
-STAGES, BINDINGS = _gathered()
-
-
-def bound_pairs() -> frozenset[tuple[str, str]]:
-    """Every (rule, verdict) pair that has a stage (for the linter)."""
-    return frozenset(STAGES)
-
-
-def group_examples(examples: Sequence[Example]) -> list[VectorRun] | str:
+def group_examples(
+    examples: Sequence[Example], stages: Mapping[tuple[str, str], Stage]
+) -> list[VectorRun] | str:
     """The vectors of one rule's examples, or a message naming the first problem."""
     groups: list[list[Example]] = []
     open_group: list[Example] | None = None
     for example in examples:
-        stage = STAGES.get((example.rule_id, example.verdict))
+        stage = stages.get((example.rule_id, example.verdict))
         if stage is None:
             return (
                 f"{example.rule_id} example {example.index}: verdict {example.verdict!r} "
@@ -64,7 +40,7 @@ def group_examples(examples: Sequence[Example]) -> list[VectorRun] | str:
             open_group = None
         elif stage == "input":
             if open_group is None or any(
-                STAGES.get((e.rule_id, e.verdict)) == "outcome" for e in open_group
+                stages.get((e.rule_id, e.verdict)) == "outcome" for e in open_group
             ):
                 open_group = [example]
                 groups.append(open_group)
@@ -84,19 +60,17 @@ def _runner(binding: Binding, run: VectorRun) -> Callable[[CheckContext], None]:
     return functools.partial(binding.run, run=run)  # type: ignore[call-arg]
 
 
-def vector_cases(corpus: Corpus) -> list[Case]:
-    """One case per vector of every rule; raises :class:`SuiteError` for an example that no
-    binding can run (the linter reports the same)."""
-    clause_ids = frozenset(clause.id for clause in corpus.clauses)
-    return [case for rule in corpus.rules for case in rule_vector_cases(rule, clause_ids)]
-
-
-def rule_vector_cases(rule: Rule, clause_ids: Collection[str]) -> list[Case]:
-    """One case per vector of ``rule``, whose bindings may cite only ``clause_ids``;
-    raises :class:`SuiteError` for an example that no binding can run."""
-    by_shape = {(b.rule, b.verdicts): b for b in BINDINGS}
+def rule_vector_cases(
+    rule: Rule,
+    bindings: Sequence[Binding],
+    stages: Mapping[tuple[str, str], Stage],
+    clause_ids: Collection[str],
+) -> list[Case]:
+    """One case per vector of ``rule``, run by ``bindings``, whose clauses must be among
+    ``clause_ids``; raises :class:`SuiteError` for an example that no binding can run."""
+    by_shape = {(b.rule, b.verdicts): b for b in bindings}
     cases: list[Case] = []
-    grouped = group_examples(rule.examples)
+    grouped = group_examples(rule.examples, stages)
     if isinstance(grouped, str):
         raise SuiteError("an example cannot be run as a vector", problem=grouped)
     for run in grouped:

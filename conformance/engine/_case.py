@@ -1,24 +1,25 @@
-"""Cases: everything the suite runs against an implementation, addressable by id.
+"""Cases, and the one way a case is run and its verdict reached (:func:`judge`).
 
 A case is a hand-written check, an example of a rule file run as a test vector, or an
 invariant hunted by property-based search.  Each names the clauses it bears on; its
-outcome lands on those clauses in the standing report.
-
-:func:`judge` is the one way a case is run and its verdict reached: the pytest plugin,
-the self-test, the legal variants, the scenario catalog and the suite's own tests all
-go through it, so that an expectation that failed is never left unjudged.
+outcome lands on those clauses in the standing report.  The pytest plugin, ``rttool
+run``, the self-test, the legal variants, the scenario catalog and the suite's own tests
+all judge through :func:`judge`, so that an expectation that failed is never left
+unjudged.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from adapters.errors import SuiteError
-from conformance.checks import all_checks
+from conformance._redact import redacted
+from conformance.engine._outcome import CaseOutcome
+from conformance.report import HUNT_PREFIX
 from conformance.rules import Corpus
-from conformance.toolkit import (
+from conformance.toolkit.machinery import (
     Check,
     CheckContext,
     CheckFailed,
@@ -26,26 +27,34 @@ from conformance.toolkit import (
     NotApplicable,
     ScenarioRunner,
     Untested,
-    validate_bindings,
 )
 
 __all__ = [
+    "HUNT_CASE_PREFIX",
     "Case",
     "CaseKind",
     "Judgement",
     "Selection",
-    "Verdict",
     "check_selection",
-    "collect_cases",
-    "first_ordered",
+    "hunt_case_id",
     "judge",
+    "one_line",
     "rules_of",
 ]
 
 CaseKind = Literal["check", "vector", "hunt"]
-#: How a case ended: ``untested`` when the implementation lacks what it needs,
-#: ``not-applicable`` when the clause does not bind it, ``error`` when the case raised.
-Verdict = Literal["passed", "failed", "untested", "not-applicable", "error"]
+#: Every hunt case's id begins so: ``HUNT/no-loss`` is the invariant ``no-loss``'s case.
+HUNT_CASE_PREFIX = "HUNT/"
+
+
+def hunt_case_id(invariant: str) -> str:
+    """The id of the case that holds the hunt's traces to ``invariant``."""
+    return f"{HUNT_CASE_PREFIX}{invariant}"
+
+
+def hunt_case_name(invariant: str) -> str:
+    """The name reports give that case (``hunt-no-loss``)."""
+    return f"{HUNT_PREFIX}{invariant}"
 
 
 @dataclass(frozen=True)
@@ -73,29 +82,35 @@ class Case:
 
 @dataclass(frozen=True)
 class Judgement:
-    """How one case ended: its ``verdict``, every expectation that failed (most specific
-    first), why it was not judged (``reason``), what it raised (``error``), and the
-    context it ran in (its evidence; ``None`` when none could be made).  ``complete``:
-    a failed case judged every expectation (none ended it early), so a clause of it that
-    no failure is charged to held."""
+    """A case judged: its :class:`~conformance.engine.CaseOutcome`, the context it ran in
+    (its evidence; ``None`` when none could be made) and what it raised, if it raised."""
 
-    case_id: str
-    verdict: Verdict
+    outcome: CaseOutcome
     context: CheckContext | None
-    failures: tuple[Failure, ...] = ()
-    reason: str = ""
     error: Exception | None = None
-    complete: bool = False
+
+    @property
+    def verdict(self) -> str:
+        """``passed``, ``failed``, ``untested``, ``not-applicable`` or ``error``."""
+        return self.outcome.skip_kind or self.outcome.outcome
+
+    @property
+    def failures(self) -> tuple[Failure, ...]:
+        """Every expectation that failed, most specific first."""
+        return self.outcome.failures
 
     @property
     def message(self) -> str:
         """The verdict in words: the first failure, why the case was not judged, or the
         error's type and message; empty for a pass."""
-        if self.failures:
-            return self.failures[0].line()
-        if self.error is not None:
-            return _raised(self.error)
-        return f"{self.verdict}: {self.reason}" if self.reason else ""
+        return self.outcome.message
+
+    @property
+    def reason(self) -> str:
+        """Why a case that was not judged was not."""
+        if self.outcome.skip_kind is None:
+            return ""
+        return self.outcome.message.removeprefix(f"{self.outcome.skip_kind}: ")
 
 
 def judge(
@@ -120,26 +135,79 @@ def judge(
         context.conclude()
     except CheckFailed as failed:
         complete = context is not None and context.concluded
-        return Judgement(case.id, "failed", context, failed.failures, complete=complete)
+        return _judged(_failed(case.id, failed.failures, complete=complete), context)
     except Untested as untested:
         # What failed before the check found it could not go on still failed.
         if context is not None and context.failures:
-            return Judgement(case.id, "failed", context, tuple(context.failures))
-        return Judgement(case.id, "untested", context, reason=str(untested))
+            return _judged(_failed(case.id, context.failures), context)
+        return _judged(_skipped(case.id, "untested", str(untested)), context)
     except NotApplicable as absent:  # the clause does not bind: nothing it saw counts
-        return Judgement(case.id, "not-applicable", context, reason=str(absent))
+        return _judged(_skipped(case.id, "not-applicable", str(absent)), context)
     except Exception as err:
-        return Judgement(case.id, "error", context, error=err)
-    return Judgement(case.id, "passed", context)
+        outcome = CaseOutcome(case_id=case.id, outcome="error", message=raised(err), fault="suite")
+        return Judgement(outcome, context, err)
+    return _judged(CaseOutcome(case_id=case.id, outcome="passed"), context)
 
 
-def _raised(err: Exception) -> str:
+def _judged(outcome: CaseOutcome, context: CheckContext | None) -> Judgement:
+    """The judgement, the clauses the case declared blocked carried on its outcome."""
+    if context is not None and context.blocked:
+        outcome = replace(outcome, blocked=dict(context.blocked))
+    return Judgement(outcome, context)
+
+
+def _skipped(case_id: str, kind: Literal["untested", "not-applicable"], reason: str) -> CaseOutcome:
+    return CaseOutcome(
+        case_id=case_id, outcome="skipped", skip_kind=kind, message=f"{kind}: {reason}"
+    )
+
+
+def _failed(case_id: str, failures: Iterable[Failure], *, complete: bool = False) -> CaseOutcome:
+    """A failed case: its message is the first failure, and every failure is listed, as
+    the check said it (:func:`as_reported` puts each on one line for a report);
+    ``complete`` when the case judged every expectation."""
+    listed = tuple(failures)
+    return CaseOutcome(
+        case_id=case_id,
+        outcome="failed",
+        message=listed[0].line(),
+        failures=listed,
+        complete=complete,
+    )
+
+
+def as_reported(outcome: CaseOutcome) -> CaseOutcome:
+    """``outcome`` as a report carries it: a failed case's message and every failure's
+    message and pointer on one line (:func:`one_line`)."""
+    if outcome.outcome != "failed":
+        return outcome
+    listed = tuple(
+        replace(
+            failure,
+            message=one_line(failure.message),
+            pointer=None if failure.pointer is None else one_line(failure.pointer),
+        )
+        for failure in outcome.failures
+    )
+    return replace(outcome, message=one_line(outcome.message), failures=listed)
+
+
+def raised(err: BaseException) -> str:
     """An exception on one line: its type and its message."""
     try:
         text = f"{type(err).__name__}: {err}"
     except Exception:  # a __str__ that raises: the type is all there is to say
         text = type(err).__name__
-    return " ".join(text.split())
+    return one_line(text)
+
+
+def one_line(text: str) -> str:
+    """``text`` as a report carries it: one line, credentials removed, at most 1000
+    characters, and no lone surrogate (which no report can carry)."""
+    # An adapter's error repeats the implementation spec, which may carry credentials;
+    # text an implementation sent may hold lone surrogates.
+    one = redacted(" ".join(text.split()))[:1000]
+    return one.encode("utf-8", errors="backslashreplace").decode("utf-8")
 
 
 def rules_of(clauses: Iterable[str]) -> tuple[str, ...]:
@@ -168,41 +236,6 @@ class Selection:
             return True
         levels = {rule.level for rule in map(corpus.get, case.rules) if rule is not None}
         return bool(levels & set(self.levels))
-
-
-def collect_cases(
-    corpus: Corpus, selection: Selection = Selection(), extra: Sequence[Case] = ()
-) -> list[Case]:
-    """Every selected case, checks first, then vectors and hunts (``extra``).
-
-    Raises :class:`adapters.errors.SuiteError` when a check cites a clause that the
-    corpus does not have.
-    """
-    checks = all_checks()
-    validate_bindings(checks, (clause.id for clause in corpus.clauses))
-    cases = [Case.of(check) for check in checks]
-    cases += list(extra)
-    return [case for case in cases if selection.admits(case, corpus)]
-
-
-def first_ordered(cases: Sequence[Case], first: Sequence[str]) -> list[Case]:
-    """``cases`` with those named by ``first`` (case ids, clause ids or rule ids) moved
-    to the front, in the order ``first`` names them; the rest keep their order after
-    them, and the hunt's cases stay last (its one search is the longest case)."""
-
-    def rank(case: Case) -> int:
-        if case.kind == "hunt":
-            return len(first) + 1
-        return next(
-            (
-                index
-                for index, wanted in enumerate(first)
-                if wanted == case.id or wanted in case.clauses or wanted in case.rules
-            ),
-            len(first),
-        )
-
-    return sorted(cases, key=rank)  # stable: the rest keep their order
 
 
 def check_selection(

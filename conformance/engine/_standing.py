@@ -1,19 +1,27 @@
-"""From case outcomes to the standing report."""
+"""From case outcomes to the standing report.
+
+A case's outcome lands on each clause it is bound to as :func:`charged` says (a failure
+belongs to the clause whose words it breaks), and is read there into the report model's
+:class:`~conformance.report.CheckResult`; the report model derives each clause's
+standing from those, and each rule's from its clauses'.
+"""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from adapters.handshake import Handshake
 from conformance import __version__
-from conformance._pytest._options import RunOptions
-from conformance._pytest._state import CaseOutcome, SuiteState
 from conformance._redact import redacted
+from conformance.engine._case import Case
+from conformance.engine._options import RunOptions
+from conformance.engine._outcome import CaseOutcome
+from conformance.engine._shard import ShardPlan
 from conformance.report import (
     CheckResult,
     ClauseResult,
-    Evidence,
     FailedExpectation,
     HuntFigures,
     HuntSummary,
@@ -25,10 +33,24 @@ from conformance.report import (
     StandingReport,
     SuiteInfo,
 )
-from conformance.situations import clause_situations
-from conformance.toolkit import citation
+from conformance.rules import Corpus
+from conformance.toolkit.machinery import ClauseSituation, citation
 
-__all__ = ["build_report", "charged", "redacted", "rule_result", "selected_clause"]
+__all__ = ["Tally", "build_report", "charged", "rule_result", "selected_clause"]
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What a run has so far: its options, the corpus, the cases it runs, their outcomes
+    (by case id), when it started and the shard it is."""
+
+    options: RunOptions
+    corpus: Corpus
+    cases: Sequence[Case]
+    outcomes: Mapping[str, CaseOutcome]
+    situations: Mapping[str, tuple[ClauseSituation, ...]]
+    started: float
+    shard: ShardPlan | None = None
 
 
 def charged(outcome: CaseOutcome, clause_id: str) -> CaseOutcome:
@@ -41,69 +63,63 @@ def charged(outcome: CaseOutcome, clause_id: str) -> CaseOutcome:
     failure ended it early.  A clause the case declared blocked (its prerequisite
     missing) is untested there.
     """
-    mine = [item for item in outcome.failures if item.get("clause") in (None, clause_id)]
+    mine = tuple(item for item in outcome.failures if item.clause in (None, clause_id))
     if outcome.outcome in ("passed", "failed") and clause_id in outcome.blocked and not mine:
         return replace(
             outcome,
             outcome="skipped",
             skip_kind="untested",
             message=f"untested: {outcome.blocked[clause_id]}",
-            failures=[],
+            failures=(),
         )
     if outcome.outcome != "failed" or len(mine) == len(outcome.failures):
         return outcome
     if mine:
-        first = mine[0]
-        where = first.get("pointer")
-        message = str(first.get("message") or "")
-        if where:
-            scenario = first.get("scenario")
-            message += f" (at {where}" + (f" of {scenario})" if scenario else ")")
         # A case whose evidence could not be written says so on every clause it lands on.
-        return replace(outcome, message=message + outcome.unwritten(), failures=mine)
+        return replace(outcome, message=mine[0].line() + outcome.unwritten(), failures=mine)
     if outcome.complete:  # every expectation was judged, and this clause's held
-        return replace(outcome, outcome="passed", message="", failures=[])
-    others = dict.fromkeys(str(item["clause"]) for item in outcome.failures)
+        return replace(outcome, outcome="passed", message="", failures=())
+    others = dict.fromkeys(str(item.clause) for item in outcome.failures)
     broken = ", ".join(citation(clause) for clause in others)
     return replace(
         outcome,
         outcome="skipped",
         skip_kind="untested",
         message=f"untested: what failed is {broken}'s, not this clause's: {outcome.message}",
-        failures=[],
+        failures=(),
     )
 
 
-def selected_clause(state: SuiteState, clause_id: str, rule_id: str) -> bool:
+def selected_clause(options: RunOptions, clause_id: str, rule_id: str) -> bool:
     """Whether the run asked for ``clause_id``: every clause without ``--only``, else the
     clauses named and every clause of the rules named.  A case bound to several clauses
     (a hunt invariant) reports only on those asked for, so ``--only RT-TOOL-7`` never
     brings RT-TOOL-4 into the report."""
-    only = state.options.only
+    only = options.only
     return not only or clause_id in only or rule_id in only
 
 
-def rule_result(state: SuiteState, rule_id: str) -> RuleResult | None:
+def rule_result(tally: Tally, rule_id: str) -> RuleResult | None:
     """The standing of one rule from the outcomes so far (``None`` when the run did not
     select it, by ``--only`` or by ``--level``)."""
-    rule = state.corpus.get(rule_id)
-    if rule is None or (state.options.levels and rule.level not in state.options.levels):
+    rule = tally.corpus.get(rule_id)
+    options = tally.options
+    if rule is None or (options.levels and rule.level not in options.levels):
         return None
-    wanted = [clause.id for clause in rule.clauses if selected_clause(state, clause.id, rule.id)]
+    wanted = [clause.id for clause in rule.clauses if selected_clause(options, clause.id, rule.id)]
     if not wanted:
         return None
     # Every clause is listed (one left out of a partial run stays untested), but only the
     # clauses asked for collect outcomes.
     by_clause: dict[str, list[CheckResult]] = {clause_id: [] for clause_id in wanted}
-    declared = clause_situations()
-    for case in state.cases:
-        outcome = state.outcomes.get(case.id)
+    for case in tally.cases:
+        outcome = tally.outcomes.get(case.id)
         if outcome is None:
             continue
         for clause_id in case.clauses:
             if clause_id in by_clause:
                 by_clause[clause_id].append(
-                    _check(case.name, charged(outcome, clause_id), case.kind, clause_id)
+                    check_result(case, charged(outcome, clause_id), clause_id)
                 )
     return RuleResult(
         id=rule.id,
@@ -119,7 +135,7 @@ def rule_result(state: SuiteState, rule_id: str) -> RuleResult | None:
                 number=clause.number,
                 text=clause.text,
                 checks=tuple(by_clause.get(clause.id, ())),
-                situations=tuple(s.words for s in declared.get(clause.id, ())),
+                situations=tuple(s.words for s in tally.situations.get(clause.id, ())),
             )
             for clause in rule.clauses
         ),
@@ -127,40 +143,41 @@ def rule_result(state: SuiteState, rule_id: str) -> RuleResult | None:
 
 
 def build_report(
-    state: SuiteState, handshake: Handshake, *, duration_s: float, levels: tuple[str, ...]
+    tally: Tally, handshake: Handshake, *, duration_s: float, levels: tuple[str, ...]
 ) -> StandingReport:
     """The standing of every selected rule that has at least one selected case."""
-    with_cases = {rule for case in state.cases for rule in case.rules}
-    if state.shard is not None:  # the rules left to other shards are theirs to report
-        with_cases &= set(state.shard.rules)
-    found = (rule_result(state, rule.id) for rule in state.corpus.rules if rule.id in with_cases)
+    with_cases = {rule for case in tally.cases for rule in case.rules}
+    if tally.shard is not None:  # the rules left to other shards are theirs to report
+        with_cases &= set(tally.shard.rules)
+    found = (rule_result(tally, rule.id) for rule in tally.corpus.rules if rule.id in with_cases)
     rules = [result for result in found if result is not None]
-    options = state.options
-    hunted = [o.hunt for o in state.outcomes.values() if o.hunt]
+    options = tally.options
+    hunted = [o.hunt for o in tally.outcomes.values() if o.hunt is not None]
     hunt = None
     if hunted:
+        first = hunted[0]
         hunt = HuntSummary(
-            budget_s=float(hunted[0]["budget_s"]),
-            elapsed_s=float(hunted[0]["elapsed_s"]),
-            examples=int(hunted[0]["examples"]),
-            counterexamples=int(hunted[0]["counterexamples"]),
-            shrinks=int(hunted[0].get("shrinks", 0)),
-            replayed=None if hunted[0].get("replayed") is None else int(hunted[0]["replayed"]),
+            budget_s=first.budget_s,
+            elapsed_s=first.elapsed_s,
+            examples=first.examples,
+            counterexamples=first.counterexamples,
+            shrinks=first.shrinks,
+            replayed=first.replayed,
         )
     return StandingReport(
         hunt=hunt,
-        warnings=_store_lost(options) if any(h.get("store_lost") for h in hunted) else (),
+        warnings=_store_lost(options) if any(h.store_lost for h in hunted) else (),
         implementation=ImplementationInfo.from_handshake(handshake, spec=redacted(options.impl)),
         suite=SuiteInfo(name="rttool", version=__version__),
         run=RunInfo(
-            started_at=datetime.fromtimestamp(state.started, UTC).isoformat(),
+            started_at=datetime.fromtimestamp(tally.started, UTC).isoformat(),
             duration_s=round(duration_s, 3),
             seed=options.seed,
             levels=levels,  # type: ignore[arg-type]
             ci=options.ci,
             only=options.only,
             mutant=options.mutant,
-            shard=_shard_info(state),
+            shard=_shard_info(tally),
         ),
         rules=tuple(rules),
     )
@@ -177,18 +194,15 @@ def _store_lost(options: RunOptions) -> tuple[str, ...]:
     )
 
 
-def _shard_info(state: SuiteState) -> ShardInfo | None:
+def _shard_info(tally: Tally) -> ShardInfo | None:
     """What a shard's standing says of it: which shard, what it left, its hunt."""
-    plan = state.shard
+    plan = tally.shard
     if plan is None:
         return None
     hunted = tuple(
-        ShardHunt(
-            clause=case.clauses[0],
-            check=_check(case.name, outcome, case.kind, case.clauses[0]),
-        )
-        for case in state.cases
-        if case.kind == "hunt" and case.clauses and (outcome := state.outcomes.get(case.id))
+        ShardHunt(clause=case.clauses[0], check=check_result(case, outcome, case.clauses[0]))
+        for case in tally.cases
+        if case.kind == "hunt" and case.clauses and (outcome := tally.outcomes.get(case.id))
     )
     return ShardInfo(
         index=plan.index,
@@ -200,41 +214,31 @@ def _shard_info(state: SuiteState) -> ShardInfo | None:
     )
 
 
-def _check(name: str, outcome: CaseOutcome, kind: str, clause: str) -> CheckResult:
+def check_result(case: Case, outcome: CaseOutcome, clause: str) -> CheckResult:
+    """How ``case`` stands on ``clause``, as the report model holds it (``outcome``
+    already charged to that clause)."""
     return CheckResult(
-        name=name,
-        outcome=outcome.outcome,  # type: ignore[arg-type]
+        name=case.name,
+        outcome=outcome.outcome,
         message=outcome.message,
-        skip_kind=outcome.skip_kind,  # type: ignore[arg-type]
-        fault=outcome.fault,  # type: ignore[arg-type]
+        skip_kind=outcome.skip_kind,
+        fault=outcome.fault,
         duration_s=outcome.duration_s,
-        kind=kind,  # type: ignore[arg-type]
-        evidence=Evidence(
-            scenario=outcome.evidence.get("scenario"),
-            trace=outcome.evidence.get("trace"),
-            counterexample=outcome.evidence.get("counterexample"),
-            error=outcome.evidence.get("error"),
-        ),
+        kind=case.kind,
+        evidence=outcome.evidence,
         failures=tuple(
             FailedExpectation(
-                message=str(item.get("message") or "no message"),
-                scenario=item.get("scenario"),
-                pointer=item.get("pointer"),
-                reading=item.get("reading"),
+                message=failure.message or "no message",
+                scenario=failure.scenario,
+                pointer=failure.pointer,
+                reading=failure.reading,
             )
-            for item in outcome.failures
+            for failure in outcome.failures
         )
         if outcome.outcome == "failed"
         else (),
-        hunt=_figures(outcome) if kind == "hunt" else None,
+        hunt=None
+        if case.kind != "hunt" or outcome.hunt is None
+        else HuntFigures(judged=outcome.hunt.judged, exercised=outcome.hunt.exercised),
         reached=tuple(outcome.reached.get(clause, ())),
     )
-
-
-def _figures(outcome: CaseOutcome) -> HuntFigures | None:
-    """An invariant's judged and exercised counts, when the hunt reported them."""
-    found = outcome.hunt or {}
-    judged, exercised = found.get("judged"), found.get("exercised")
-    if judged is None or exercised is None:
-        return None
-    return HuntFigures(judged=int(judged), exercised=int(exercised))

@@ -7,44 +7,39 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from conformance.engine._case import CaseKind
+from conformance.engine._suite import Suite
 from conformance.rules import KNOWN_VERDICTS, LintPolicy
+from conformance.toolkit.machinery import where_defined
 
 if TYPE_CHECKING:
-    from conformance.cases import CaseKind
-    from conformance.rules import Corpus, Rule
+    from conformance.rules import Rule
 
 __all__ = [
     "BoundCase",
     "ClauseSituations",
     "clause_cases",
     "clause_situation_notes",
-    "covered_clauses",
     "suite_policy",
 ]
 
 #: What file names are shown relative to: the folder holding the ``conformance`` package
 #: (the project's root in a checkout).
-_ROOT = Path(__file__).resolve().parent.parent
-
-
-def covered_clauses() -> frozenset[str]:
-    """Every clause id some check, vector binding or hunt invariant covers."""
-    from conformance.checks import all_checks
-    from conformance.hunt import INVARIANTS
-    from conformance.vectors import BINDINGS
-
-    covered = {clause for check in all_checks() for clause in check.clauses}
-    covered |= {clause for binding in BINDINGS for clause in binding.clauses}
-    covered |= {clause for invariant in INVARIANTS for clause in invariant.clauses}
-    return frozenset(covered)
+_ROOT = Path(__file__).resolve().parents[2]
 
 
 def suite_policy() -> LintPolicy:
     """Lint against the suite itself: an example whose verdict has no stage is an error,
-    a clause no case covers is a warning."""
-    from conformance.vectors import bound_pairs
+    a clause no case covers is a warning.  Read off the rule packages alone, so that a
+    corpus the suite could not run is still linted."""
+    from conformance.engine._packages import rule_packages
 
-    return LintPolicy(verdicts=KNOWN_VERDICTS, bound=bound_pairs(), covered=covered_clauses())
+    packages = rule_packages()
+    covered = {clause for p in packages for check in p.checks for clause in check.clauses}
+    covered |= {clause for p in packages for b in p.bindings for clause in b.clauses}
+    covered |= {clause for p in packages for one in p.invariants for clause in one.clauses}
+    bound = frozenset(key for package in packages for key in package.stages)
+    return LintPolicy(verdicts=KNOWN_VERDICTS, bound=bound, covered=frozenset(covered))
 
 
 @dataclass(frozen=True)
@@ -70,34 +65,26 @@ def _place(site: tuple[str, int] | None) -> tuple[str, int]:
         return path.as_posix(), site[1]
 
 
-def clause_cases(rule: Rule, corpus: Corpus) -> dict[str, tuple[BoundCase, ...]]:
+def clause_cases(rule: Rule, suite: Suite) -> dict[str, tuple[BoundCase, ...]]:
     """Every case bound to each clause of ``rule``, by clause id, in the order a run
     reports them: checks (each variant), then vectors, then hunt invariants.  Nothing is
-    run: the places are read off the functions and declarations.
-
-    Raises :class:`adapters.errors.SuiteError` when an example of ``rule`` has no
-    binding that can run it, as a run would.
-    """
-    from conformance.checks import all_checks
-    from conformance.hunt.invariants import INVARIANTS
-    from conformance.report import HUNT_PREFIX
-    from conformance.toolkit import where_defined
-    from conformance.vectors import rule_vector_cases
+    run: the places are read off the functions and declarations."""
+    from conformance.engine._case import hunt_case_id, hunt_case_name
 
     found: list[tuple[tuple[str, ...], BoundCase]] = []
-    for check in all_checks():
-        found.append(
-            (check.clauses, BoundCase(check.id, "check", check.name, *_place(check.defined_at)))
-        )
-    clause_ids = frozenset(clause.id for clause in corpus.clauses)
-    for case in rule_vector_cases(rule, clause_ids):
-        place = _place(where_defined(case.run))
-        found.append((case.clauses, BoundCase(case.id, "vector", case.name, *place)))
-    for invariant in INVARIANTS:
+    for package in suite.packages:
+        for check in package.checks:
+            place = _place(check.defined_at)
+            found.append((check.clauses, BoundCase(check.id, "check", check.name, *place)))
+    for case in suite.vectors:
+        if case.id.startswith(f"{rule.id}#"):  # the vectors of this rule's own examples
+            place = _place(where_defined(case.run))
+            found.append((case.clauses, BoundCase(case.id, "vector", case.name, *place)))
+    for invariant in suite.invariants:
         bound = BoundCase(
-            f"HUNT/{invariant.name}",
+            hunt_case_id(invariant.name),
             "hunt",
-            f"{HUNT_PREFIX}{invariant.name}",
+            hunt_case_name(invariant.name),
             *_place(invariant.declared_at or where_defined(invariant.judge)),
         )
         found.append((invariant.clauses, bound))
@@ -116,13 +103,10 @@ class ClauseSituations:
     none_because: str | None
 
 
-def clause_situation_notes(rule: Rule) -> dict[str, ClauseSituations]:
+def clause_situation_notes(rule: Rule, suite: Suite) -> dict[str, ClauseSituations]:
     """Each clause of ``rule`` with the situations its rule package declares for it, or
     the reason it gives for none (``None`` where the package says neither)."""
-    from conformance.situations import clause_situations, clauses_without_situations
-    from conformance.toolkit import where_defined
-
-    declared, without = clause_situations(), clauses_without_situations()
+    declared, without = suite.situations, suite.without_situations
     return {
         clause.id: ClauseSituations(
             tuple(
