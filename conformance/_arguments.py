@@ -34,23 +34,21 @@ MAX_SECONDS = 86_400.0
 
 def positive_int(text: str) -> int:
     """A whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+    return _whole_number(text, 1)
 
 
 def non_negative_int(text: str) -> int:
     """A whole number of at least 0."""
+    return _whole_number(text, 0)
+
+
+def _whole_number(text: str, least: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"must be at least {least}, got {value}")
     return value
 
 

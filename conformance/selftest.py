@@ -278,6 +278,29 @@ def uncovered_clauses(corpus: Corpus, catalogue: Iterable[MutantInfo]) -> tuple[
     return tuple(clause.id for clause in corpus.clauses if clause.id not in broken)
 
 
+def _not_driven(
+    mutant: MutantInfo, cases: Sequence[Case], started: float, err: ImplementationError
+) -> MutantResult:
+    """The result of a mutant that could not be driven at all: caught by nothing, every
+    clause it breaks missed, and why (on one line, bounded)."""
+    return MutantResult(
+        mutant.name,
+        mutant.breaks,
+        False,
+        (),
+        mutant.breaks,
+        len(cases),
+        round(time.perf_counter() - started, 3),
+        error=" ".join(str(err).split())[:300],
+    )
+
+
+def _in_corpus_order(corpus: Corpus, clauses: Iterable[str]) -> tuple[str, ...]:
+    """``clauses`` in the corpus's order (any the corpus does not hold last, by id)."""
+    order = {clause.id: index for index, clause in enumerate(corpus.clauses)}
+    return tuple(sorted(clauses, key=lambda clause: (order.get(clause, len(order)), clause)))
+
+
 def run_mutant(
     mutant: MutantInfo, corpus: Corpus, cases: Sequence[Case], *, timeout: float = 30.0
 ) -> MutantResult:
@@ -291,16 +314,7 @@ def run_mutant(
         try:
             state.handshake()
         except ImplementationError as err:
-            return MutantResult(
-                mutant.name,
-                mutant.breaks,
-                False,
-                (),
-                mutant.breaks,
-                len(cases),
-                round(time.perf_counter() - started, 3),
-                error=" ".join(str(err).split())[:300],
-            )
+            return _not_driven(mutant, cases, started, err)
         for case in cases:
             outcome = state.execute(case)
             if outcome.caught:
@@ -309,13 +323,7 @@ def run_mutant(
                 proven.append(case)
     finally:
         state.close()
-    order = {clause.id: index for index, clause in enumerate(corpus.clauses)}
-    caught_by = tuple(
-        sorted(
-            {c for case in failing for c in case.clauses},
-            key=lambda clause: (order.get(clause, len(order)), clause),
-        )
-    )
+    caught_by = _in_corpus_order(corpus, {c for case in failing for c in case.clauses})
     missed = tuple(clause for clause in mutant.breaks if clause not in caught_by)
     return MutantResult(
         mutant.name,
@@ -413,25 +421,13 @@ def run_hunt_mutant(
         )
         outcome = hunt(driver, handshake, claimed, budget, enough=enough)
     except ImplementationError as err:
-        return MutantResult(
-            mutant.name,
-            mutant.breaks,
-            False,
-            (),
-            mutant.breaks,
-            len(cases),
-            round(time.perf_counter() - started, 3),
-            error=" ".join(str(err).split())[:300],
-        )
+        return _not_driven(mutant, cases, started, err)
     finally:
         driver.close()
-    order = {clause.id: index for index, clause in enumerate(corpus.clauses)}
     hunted = {c for name in outcome.findings for c in by_name[name].clauses}
     # A combination mutant is judged by the hunt alone; any other by the checks too.
     checked = set() if mutant.hunt else set(alone.caught_by)
-    caught_by = tuple(
-        sorted(hunted | checked, key=lambda clause: (order.get(clause, len(order)), clause))
-    )
+    caught_by = _in_corpus_order(corpus, hunted | checked)
     first = outcome.first_failure
     verdict = HuntVerdict(
         checks_alone_caught=alone.caught,

@@ -181,42 +181,45 @@ class RunExecutor:
             s.observer.model_input(state.run_id, messages)
             reply = s.model.reply(messages)
             if reply.question is not None:
-                with s.store.transaction() as conn:
-                    self._say(conn, state, reply.text)
-                    records.append_thread(
-                        conn,
-                        state.conversation_id,
-                        state.turn_id,
-                        {"role": "assistant", "content": reply.question, "kind": "question"},
-                    )
+                self._record_reply(
+                    state,
+                    reply.text,
+                    {"role": "assistant", "content": reply.question, "kind": "question"},
+                )
                 return _Paused({"kind": "question", "message": reply.question})
             if reply.tool_calls is None:
                 return _Completed(reply.text or "")
             batch = list(reply.tool_calls)
-            with s.store.transaction() as conn:
-                self._say(conn, state, reply.text)
-                records.append_thread(
-                    conn,
-                    state.conversation_id,
-                    state.turn_id,
-                    {"role": "assistant", "content": reply.text or "", "tool_calls": batch},
-                )
+            self._record_reply(
+                state,
+                reply.text,
+                {"role": "assistant", "content": reply.text or "", "tool_calls": batch},
+            )
             paused = self._tool_pass(state, batch)
             if paused is not None:
                 return paused
         return _Completed("Stopped: the run reached its limit of model calls.")
 
-    def _say(self, conn: sqlite3.Connection, state: RunState, text: str | None) -> None:
-        if text is not None:
-            records.insert_message(
-                conn,
-                conversation_id=state.conversation_id,
-                turn_id=state.turn_id,
-                run_id=state.run_id,
-                role="assistant",
-                content=text,
-                node_id="agent",
-            )
+    def _record_reply(self, state: RunState, text: str | None, entry: dict[str, object]) -> None:
+        """A model reply that does not end the run: its text (if any) as an assistant
+        message, and ``entry`` on the conversation's thread, in one transaction."""
+        with self.s.store.transaction() as conn:
+            if text is not None:
+                self._assistant_message(conn, state, text)
+            records.append_thread(conn, state.conversation_id, state.turn_id, entry)
+
+    @staticmethod
+    def _assistant_message(conn: sqlite3.Connection, state: RunState, text: str) -> str:
+        """Store an assistant message of the run, written by the agent node; its id."""
+        return records.insert_message(
+            conn,
+            conversation_id=state.conversation_id,
+            turn_id=state.turn_id,
+            run_id=state.run_id,
+            role="assistant",
+            content=text,
+            node_id="agent",
+        )
 
     def _tool_pass(self, state: RunState, batch: list[object]) -> _Paused | None:
         s = self.s
@@ -418,15 +421,7 @@ class RunExecutor:
                 s.seams.checkpoint("during_write_back")
                 s.seams.write_back()
                 merged = behaviour.merge(held, state.collected)
-                message_id = records.insert_message(
-                    conn,
-                    conversation_id=state.conversation_id,
-                    turn_id=state.turn_id,
-                    run_id=state.run_id,
-                    role="assistant",
-                    content=text,
-                    node_id="agent",
-                )
+                message_id = self._assistant_message(conn, state, text)
                 behaviour.persist(conn, state.turn_id, message_id, merged)
                 records.append_thread(
                     conn,

@@ -41,6 +41,18 @@ class LedgerEvent:
     seq: int = 0
     run: str | None = None
 
+    def to_json(self) -> dict[str, object]:
+        """The event as a ledger read shows it: its kind, its tool, and the input and
+        result its kind carries (its place and run left out)."""
+        shown: dict[str, object] = {"event": self.event}
+        if self.tool is not None:
+            shown["tool"] = self.tool
+        if self.event in ("tool_start", "tool_done"):
+            shown["input"] = self.input
+        if self.event == "tool_done":
+            shown["result"] = self.result
+        return shown
+
 
 @dataclass(frozen=True, slots=True)
 class Entry:

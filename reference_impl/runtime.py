@@ -360,17 +360,8 @@ class Runtime:
         self, turn: records.TurnRow, run_id: str, cause: str, pending: dict[str, object]
     ) -> None:
         batch = pending.get("batch") if pending.get("kind") == "gate" else None
-        state = RunState(
-            run_id,
-            turn.id,
-            turn.conversation_id,
-            cause,
-            turn.entry_point,
-            self._workflow(turn.conversation_id),
-            ("paused", pending),
-        )
         self.executor.execute(
-            state,
+            self._run_state(turn, run_id, cause, ("paused", pending)),
             refire=list(batch) if isinstance(batch, list) else None,
             chunk=pending.get("chunk"),
         )
@@ -378,7 +369,13 @@ class Runtime:
     def _run_resumed(
         self, turn: records.TurnRow, run_id: str, cause: str, before: tuple[str, object]
     ) -> None:
-        state = RunState(
+        self.executor.execute(self._run_state(turn, run_id, cause, before), resumed=True)
+
+    def _run_state(
+        self, turn: records.TurnRow, run_id: str, cause: str, before: tuple[str, object]
+    ) -> RunState:
+        """A new run of an existing turn, which the step found as ``before``."""
+        return RunState(
             run_id,
             turn.id,
             turn.conversation_id,
@@ -387,7 +384,6 @@ class Runtime:
             self._workflow(turn.conversation_id),
             before,
         )
-        self.executor.execute(state, resumed=True)
 
     def _auto_continue(self, turn_id: str) -> bool:
         run_id = self.components.behaviour.claim_continuation(

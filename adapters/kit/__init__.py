@@ -19,13 +19,14 @@ The kit depends on nothing outside :mod:`adapters` and ``jsonschema``.
 from adapters.kit._frame import BuildError
 from adapters.kit._handshake import handshake
 from adapters.kit._harness import KitHarness, RequestError, Session, UnsupportedScenario
-from adapters.kit._records import Outcome, StepRecord, WireTurn
+from adapters.kit._records import MAX_FAILURE_CHARS, Outcome, StepRecord, WireTurn
 from adapters.kit._runs import Cause, Disposition, End, Pass, Run, note
 from adapters.kit._script import DONE, Script
 from adapters.kit._serve import MAX_REQUEST_BYTES, http_server, main, serve_stdio
 
 __all__ = [
     "DONE",
+    "MAX_FAILURE_CHARS",
     "MAX_REQUEST_BYTES",
     "BuildError",
     "Cause",

@@ -14,9 +14,11 @@ from typing import Literal
 from adapters.kit._frame import Frame, as_list, escape_pointer
 from adapters.kit._runs import Run
 
-__all__ = ["Outcome", "StepRecord", "WireTurn"]
+__all__ = ["MAX_FAILURE_CHARS", "Outcome", "StepRecord", "WireTurn"]
 
 Outcome = Literal["ok", "refused", "failed", "crashed"]
+#: How much of a runtime's own account of a failed run a step record keeps.
+MAX_FAILURE_CHARS = 500
 
 
 class WireTurn(Frame):
@@ -80,6 +82,14 @@ class StepRecord(Frame):
     def crashed(self, code: str, message: str) -> StepRecord:
         """The process died during the step and was restarted from its storage."""
         return self._outcome("crashed", code, message)
+
+    def run_failed(self, run: Run, code: str, failure: BaseException | str) -> StepRecord:
+        """A run that failed inside the runtime: the run ends ``failed``, and the step
+        fails with ``code`` and what went wrong (an exception as ``Type: text``), cut to
+        :data:`MAX_FAILURE_CHARS` characters."""
+        run.ended("failed")
+        said = failure if isinstance(failure, str) else f"{type(failure).__name__}: {failure}"
+        return self.failed(code, said[:MAX_FAILURE_CHARS])
 
     def _outcome(self, outcome: Outcome, code: str, message: str) -> StepRecord:
         self._set("outcome", outcome)

@@ -243,14 +243,7 @@ def from_json(text: str, *, source: str = "standing.json") -> StandingReport:
     """Read ``standing.json`` text; raises :class:`StandingFormatError` naming a pointer."""
     try:
         data = loads(text, unique_keys=True)
-    except DuplicateKey as err:
-        raise StandingFormatError(
-            "standing report is not usable",
-            source=source,
-            pointer=err.pointer,
-            complaint=err.complaint,
-        ) from err
-    except TooDeep as err:
+    except (DuplicateKey, TooDeep) as err:
         raise StandingFormatError(
             "standing report is not usable",
             source=source,

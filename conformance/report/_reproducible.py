@@ -20,27 +20,11 @@ __all__ = ["is_reproducible", "reproducible"]
 
 
 def _clause(clause: ClauseResult) -> ClauseResult:
-    checks = tuple(replace(check, duration_s=None) for check in clause.checks)
-    return ClauseResult(
-        id=clause.id,
-        rule=clause.rule,
-        number=clause.number,
-        text=clause.text,
-        checks=checks,
-        situations=clause.situations,
-    )
+    return replace(clause, checks=tuple(replace(check, duration_s=None) for check in clause.checks))
 
 
 def _rule(rule: RuleResult) -> RuleResult:
-    return RuleResult(
-        id=rule.id,
-        title=rule.title,
-        family=rule.family,
-        level=rule.level,
-        profiles=rule.profiles,
-        source=rule.source,
-        clauses=tuple(_clause(clause) for clause in rule.clauses),
-    )
+    return replace(rule, clauses=tuple(_clause(clause) for clause in rule.clauses))
 
 
 def _run(run: RunInfo) -> RunInfo:

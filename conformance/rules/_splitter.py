@@ -41,39 +41,40 @@ def is_clause_start(char: str) -> bool:
 def _code_span_mask(text: str) -> list[bool]:
     """For each character of ``text``, whether it lies inside a code span."""
     inside = [False] * len(text)
-    index = 0
-    while index < len(text):
-        if text[index] != "`":
-            index += 1
-            continue
-        run_end = index
-        while run_end < len(text) and text[run_end] == "`":
-            run_end += 1
+    found = _backtick_run(text, 0)
+    while found is not None:
+        index, run_end = found
         width = run_end - index
         closer = _find_closing_run(text, run_end, width)
         if closer is None:
             # An opener without a partner is literal backticks; keep scanning after it.
-            index = run_end
+            found = _backtick_run(text, run_end)
             continue
         for position in range(index, closer + width):
             inside[position] = True
-        index = closer + width
+        found = _backtick_run(text, closer + width)
     return inside
 
 
 def _find_closing_run(text: str, start: int, width: int) -> int | None:
-    index = start
-    while index < len(text):
-        if text[index] != "`":
-            index += 1
-            continue
-        run_end = index
-        while run_end < len(text) and text[run_end] == "`":
-            run_end += 1
+    found = _backtick_run(text, start)
+    while found is not None:
+        index, run_end = found
         if run_end - index == width:
             return index
-        index = run_end
+        found = _backtick_run(text, run_end)
     return None
+
+
+def _backtick_run(text: str, start: int) -> tuple[int, int] | None:
+    """Where the first run of backticks at or after ``start`` begins and ends, if any."""
+    index = text.find("`", start)
+    if index < 0:
+        return None
+    run_end = index
+    while run_end < len(text) and text[run_end] == "`":
+        run_end += 1
+    return index, run_end
 
 
 def split_clauses(text: str) -> list[str]:

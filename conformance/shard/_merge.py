@@ -196,13 +196,8 @@ def _with_hunts(rule: RuleResult, hunts: dict[str, tuple[CheckResult, int]]) -> 
         # The situations a check reached are its clause's own: the owner's record says them.
         return replace(hunts[check.name][0], reached=check.reached)
 
-    return RuleResult(
-        id=rule.id,
-        title=rule.title,
-        family=rule.family,
-        level=rule.level,
-        profiles=rule.profiles,
-        source=rule.source,
+    return replace(
+        rule,
         clauses=tuple(
             replace(clause, checks=tuple(merged(check) for check in clause.checks))
             for clause in rule.clauses

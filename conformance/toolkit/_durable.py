@@ -1,23 +1,36 @@
 """Helpers for the durable-resume checks (DR-1 … DR-6): the tools, the calls, turns cut
-and resumed, and where things are in a trace."""
+and resumed, a pause in a resumed chunk, and where things are in a trace."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
-from adapters.scenario import Continue, Interrupt, Return, Step, Tool, Wait
+from adapters.scenario import (
+    Answer,
+    Approve,
+    Continue,
+    Interrupt,
+    Reply,
+    Return,
+    Step,
+    Tool,
+    Wait,
+)
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit._context import CheckContext
 from conformance.toolkit._outcomes import Untested
-from conformance.toolkit._scenarios import call, output, tool
+from conformance.toolkit._scenarios import ask, call, calls, output, tool
 from conformance.toolkit._traces import located_results, located_runs, located_side_effects
 
 __all__ = [
     "ANA",
     "BO",
+    "CHUNK_PAUSES",
     "CY",
     "TICKET",
     "WRITES",
+    "ChunkPause",
     "continued_on_its_own",
     "cut",
     "located_continuations",
@@ -59,6 +72,33 @@ def tools(
             read_only=True,
         ),
     ]
+
+
+@dataclass(frozen=True)
+class ChunkPause:
+    """How a resumed chunk pauses between two identical writes: a question the operator
+    answers, or a gated call (``approve_refund``, call ``g1``) the operator approves."""
+
+    gate: bool = False
+
+    def tools(self) -> list[Tool]:
+        """The tools of :func:`tools`, and the gated ``approve_refund`` (``"refunded"``)."""
+        return [*tools(), tool("approve_refund", output("refunded"), schema={}, gate=True)]
+
+    def reply(self, question: str) -> Reply:
+        """The model's reply that pauses the chunk: the gated call, or ``question``."""
+        return calls(call("approve_refund", {"order": 7}, "g1")) if self.gate else ask(question)
+
+    def answer(self, turn: str) -> Step:
+        """The operator's step that ends the pause of ``turn``."""
+        return Approve(turn) if self.gate else Answer(turn)
+
+
+#: The two pauses, as the variants of a case.
+CHUNK_PAUSES: dict[str, ChunkPause] = {
+    "after-a-question": ChunkPause(),
+    "after-an-approval": ChunkPause(gate=True),
+}
 
 
 def send(args: Mapping[str, object], call_id: str | None) -> dict[str, object]:

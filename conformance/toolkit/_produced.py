@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
-from adapters.trace import Trace, TurnWire
+from adapters.trace import RunRecord, ToolResultRecord, Trace, TurnWire
 from conformance.toolkit._json import mapping
 from conformance.toolkit._shown import show, whereabouts
 from conformance.toolkit._states import in_state
@@ -124,11 +124,9 @@ def produced(trace: Trace) -> dict[str, Produced]:
     return dict(_produced(_Same(trace)))
 
 
-@functools.lru_cache(maxsize=4)
-def _produced(key: _Same) -> dict[str, Produced]:
-    trace = key.value
-    assert isinstance(trace, Trace)
-    out: dict[str, Produced] = {}
+def _owed(trace: Trace) -> Iterator[tuple[RunRecord, ToolResultRecord, str, object]]:
+    """``(run, result, canary, entry)`` of every artifact entry carrying a canary on the
+    result of a call that ran and succeeded, in production order."""
     for run in trace.runs():
         for one in run.passes:
             for result in one.results:
@@ -140,38 +138,34 @@ def _produced(key: _Same) -> dict[str, Produced]:
                     canary = canary_of(entry)
                     # An empty type may ride on the result and be refused at collection
                     # (docs/interpretations.md#empty-type): it is never owed a delivery.
-                    if mapping(entry).get("type") == "":
-                        continue
-                    if canary is not None and canary not in out:
-                        out[canary] = Produced(
-                            canary,
-                            run.conversation,
-                            run.turn,
-                            run.end,
-                            len(out),
-                            str(result.tool),
-                            result.tool_call_id,
-                            str(mapping(entry).get("type")),
-                        )
+                    if canary is not None and mapping(entry).get("type") != "":
+                        yield run, result, canary, entry
+
+
+@functools.lru_cache(maxsize=4)
+def _produced(key: _Same) -> dict[str, Produced]:
+    trace = key.value
+    assert isinstance(trace, Trace)
+    out: dict[str, Produced] = {}
+    for run, result, canary, entry in _owed(trace):
+        if canary not in out:
+            out[canary] = Produced(
+                canary,
+                run.conversation,
+                run.turn,
+                run.end,
+                len(out),
+                str(result.tool),
+                result.tool_call_id,
+                str(mapping(entry).get("type")),
+            )
     return out
 
 
 def produced_counts(trace: Trace) -> Counter[str]:
     """How many artifacts carrying each canary the calls produced (a tool may emit the
     same artifact twice, and both are owed a delivery)."""
-    counts: Counter[str] = Counter()
-    for run in trace.runs():
-        for one in run.passes:
-            for result in one.results:
-                body = mapping(result.result)
-                if result.disposition != "executed" or body.get("success") is not True:
-                    continue
-                attached = body.get("artifacts")
-                for entry in attached if isinstance(attached, list) else ():
-                    canary = canary_of(entry)
-                    if canary is not None and mapping(entry).get("type") != "":
-                        counts[canary] += 1
-    return counts
+    return Counter(canary for _, _, canary, _ in _owed(trace))
 
 
 def wires(trace: Trace, step: int | None = None) -> Iterator[tuple[int, str, str, TurnWire]]:

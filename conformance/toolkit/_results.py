@@ -12,7 +12,7 @@ from adapters.codec import to_json
 from adapters.trace import Trace, TurnWire
 from conformance.toolkit._context import CheckContext
 from conformance.toolkit._outcomes import NotApplicable
-from conformance.toolkit._shown import show
+from conformance.toolkit._shown import listing, show
 from conformance.toolkit._traces import located_runs, pointers, turn_pointer
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "counted",
     "delivered_at",
     "entries",
+    "expect_withheld_from_the_model",
     "in_model_inputs",
     "in_tool_messages",
     "kept_entry",
@@ -122,6 +123,34 @@ def in_tool_messages(trace: Trace, needle: str) -> list[str]:
                 to_json(list(one.tool_messages)), needle, f"{at}/passes/{number}/tool_messages"
             )
     return found
+
+
+def expect_withheld_from_the_model(
+    ctx: CheckContext,
+    trace: Trace,
+    text: str,
+    what: str,
+    *,
+    given: str,
+    fed: str,
+    tool_message: str = "a tool message",
+) -> None:
+    """Expect ``text`` nowhere in what the model was given and in no tool message fed
+    back towards it.  ``what`` names the text in a failure's message (``"x", from the
+    reserved key,``), ``tool_message`` the tool message where it was found, and ``given``
+    and ``fed`` end the two messages (the clause each failure breaks)."""
+    shown = in_model_inputs(trace, text)
+    ctx.expect(
+        not shown,
+        f"{what} reached what the model was given, at {listing(shown)}; {given}",
+        at=shown[0] if shown else None,
+    )
+    fed_back = in_tool_messages(trace, text)
+    ctx.expect(
+        not fed_back,
+        f"{what} is in {tool_message}, at {listing(fed_back)}; {fed}",
+        at=fed_back[0] if fed_back else None,
+    )
 
 
 def wire_at(trace: Trace, label: str = "t1", *, step: int = -1) -> tuple[str, TurnWire | None]:

@@ -189,10 +189,11 @@ class AdkSession(Session):
         run = record.add_run(Run(run_id, turn=label, conversation=turn.conversation, cause=cause))
         before = len(self._call(self._events(turn.conversation)))
         self.recorder.start(run)
+        failure: BaseException | str | None
         try:
             failure = self._call(self._drive(run, turn, message, invocation))
         except Exception as err:  # the invocation failed: reported as ADK reported it
-            failure = f"{type(err).__name__}: {err}"
+            failure = err
         finally:
             self.recorder.start(None)
         if turn.invocation is None:
@@ -200,8 +201,7 @@ class AdkSession(Session):
             turn.invocation = stored[before].invocation_id if len(stored) > before else None
         turn.failed = failure is not None
         if failure is not None:
-            run.ended("failed")
-            record.failed("agent_error", failure[:500])
+            record.run_failed(run, "agent_error", failure)
         elif self._waiting(turn):
             run.ended("paused")
 

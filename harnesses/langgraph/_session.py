@@ -128,8 +128,7 @@ class LangGraphSession(Session):
                         self._pass(run, turn.conversation, [], paused=True)
         except Exception as err:  # the graph failed: reported as LangGraph reported it
             turn.failed = True
-            run.ended("failed")
-            record.failed("graph_error", f"{type(err).__name__}: {err}"[:500])
+            record.run_failed(run, "graph_error", err)
             return
         finally:
             self.recorder.run = None

@@ -116,8 +116,7 @@ class PydanticAiSession(Session):
             )
         except Exception as err:  # the run failed: reported as PydanticAI reported it
             turn.failed = True
-            run.ended("failed")
-            record.failed("agent_error", f"{type(err).__name__}: {err}"[:500])
+            record.run_failed(run, "agent_error", err)
             return
         finally:
             self.recorder.run = None

@@ -227,18 +227,11 @@ class ScenarioSession:
 
     def ledger(self) -> list[dict[str, object]]:
         """Every turn's ledger, labelled."""
-        out: list[dict[str, object]] = []
-        for label, turn_id in self.turns.items():
-            for event in self.runtime.ledger(turn_id):
-                item: dict[str, object] = {"turn": label, "event": event.event}
-                if event.tool is not None:
-                    item["tool"] = event.tool
-                if event.event in ("tool_start", "tool_done"):
-                    item["input"] = event.input
-                if event.event == "tool_done":
-                    item["result"] = event.result
-                out.append(item)
-        return out
+        return [
+            {"turn": label, **event.to_json()}
+            for label, turn_id in self.turns.items()
+            for event in self.runtime.ledger(turn_id)
+        ]
 
 
 def _event(raw: object) -> LedgerEvent:

@@ -62,17 +62,7 @@ def _ledger(runtime: Runtime, conversation_id: str, turn_id: str) -> dict[str, o
     _known_conversation(runtime, conversation_id)
     if records.get_turn(runtime.store.read(), turn_id, conversation_id) is None:
         raise Refusal("unknown_turn", "no such turn", status=404, turn=turn_id)
-    events: list[dict[str, object]] = []
-    for event in runtime.ledger(turn_id):
-        item: dict[str, object] = {"event": event.event}
-        if event.tool is not None:
-            item["tool"] = event.tool
-        if event.event in ("tool_start", "tool_done"):
-            item["input"] = event.input
-        if event.event == "tool_done":
-            item["result"] = event.result
-        events.append(item)
-    return {"turn": turn_id, "events": events}
+    return {"turn": turn_id, "events": [event.to_json() for event in runtime.ledger(turn_id)]}
 
 
 @dataclass(frozen=True)

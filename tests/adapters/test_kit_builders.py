@@ -9,7 +9,16 @@ import pytest
 
 from adapters.codec import validator
 from adapters.handshake import Capabilities, Limits
-from adapters.kit import BuildError, Pass, Run, StepRecord, WireTurn, handshake, note
+from adapters.kit import (
+    MAX_FAILURE_CHARS,
+    BuildError,
+    Pass,
+    Run,
+    StepRecord,
+    WireTurn,
+    handshake,
+    note,
+)
 
 
 def _valid(ref: str, value: object) -> None:
@@ -148,6 +157,24 @@ def test_values_are_copied_when_they_are_set() -> None:
     assert rendered["wire"]["main"]["t1"]["messages"] == [
         {"role": "assistant", "toolArtifacts": []}
     ]  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("failure", "said"),
+    [
+        (ValueError("bad value"), "ValueError: bad value"),
+        ("error_code: the model refused", "error_code: the model refused"),
+        (RuntimeError("x" * 600), "RuntimeError: " + "x" * (MAX_FAILURE_CHARS - 14)),
+    ],
+)
+def test_a_failed_run_fails_its_step(failure: BaseException | str, said: str) -> None:
+    record, run = _record_with_run()
+    assert record.run_failed(run, "agent_error", failure) is record
+    rendered = record.to_json()
+    assert rendered["outcome"] == "failed"
+    assert rendered["error"] == {"code": "agent_error", "message": said}
+    assert rendered["runs"][0]["end"] == "failed"  # type: ignore[index]
+    _valid("messages#/$defs/step_reply", rendered)
 
 
 def test_a_paused_or_cut_pass_says_so() -> None:

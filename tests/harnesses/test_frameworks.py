@@ -10,6 +10,7 @@ artifact service, off the message rows.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator, Mapping
 
 import pytest
@@ -134,6 +135,35 @@ def test_artifacts_stay_off_the_model_and_on_the_tool_result(
     rows = trace.final_wire()["main"]["t1"].messages
     assert ("example.com" in json.dumps(rows)) is ARTIFACTS_IN_ROWS[framework]
     assert not any(isinstance(row, Mapping) and "toolArtifacts" in row for row in rows)
+
+
+#: A model reply each framework raises on while it runs (LangGraph's message refuses a
+#: call id that is a number; PydanticAI's tool body is handed arguments that are a string).
+RAISES = {
+    "langgraph": Reply(tool_calls=({"name": "do_thing", "args": {}, "tool_call_id": 5},)),
+    "pydantic-ai": Reply(tool_calls=(call("do_thing", "not an object", "c1"),)),
+}
+FAILURE_CODES = {"langgraph": "graph_error", "pydantic-ai": "agent_error"}
+
+
+@pytest.mark.parametrize("name", sorted(RAISES))
+def test_a_framework_error_fails_the_run_and_its_step(name: str) -> None:
+    raising = Scenario(
+        id="frameworks/raises",
+        tools=(Tool(name="do_thing"),),
+        model=(RAISES[name], Reply(text="done")),
+        steps=(StartTurn(turn="t1"),),
+    )
+    driver = Driver(connect(SPECS[name], timeout=60), timeout=60)
+    try:
+        (step,) = run(driver, raising).steps
+    finally:
+        driver.close()
+    (failed,) = step.runs
+    assert step.outcome == "failed" and failed.end == "failed"
+    assert step.error is not None and step.error.code == FAILURE_CODES[name]
+    assert re.fullmatch(r"[A-Za-z]+Error: .+", step.error.message, re.DOTALL)
+    assert step.wire["main"]["t1"].status == "failed"
 
 
 def test_a_question_pauses_until_it_is_answered(driver: Driver) -> None:

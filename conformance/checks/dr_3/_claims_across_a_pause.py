@@ -12,26 +12,21 @@ takes a new snapshot for the next chunk, the suite still judges nothing.)"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from adapters.scenario import Answer, Approve, Reply, StartTurn, Wait
+from adapters.scenario import StartTurn, Wait
 from conformance.toolkit import (
     ANA,
+    CHUNK_PAUSES,
     CheckContext,
-    ask,
-    call,
+    ChunkPause,
     calls,
     check,
     cut,
     one_turn,
-    output,
     ran,
     runs_of,
     say,
     send,
     show,
-    tool,
-    tools,
 )
 
 __all__ = ["check_claim_outlasts_a_pause"]
@@ -43,37 +38,18 @@ CLAUSE = (
 )
 
 
-@dataclass(frozen=True)
-class Pause:
-    """How the resumed chunk pauses between the two identical writes: a question the
-    operator answers, or a gated call the operator approves."""
-
-    gate: bool = False
-
-
-PAUSES: dict[str, Pause] = {
-    "after-a-question": Pause(),
-    "after-an-approval": Pause(gate=True),
-}
-
-
-@check("DR-3#c5", variants=PAUSES)
-def check_claim_outlasts_a_pause(ctx: CheckContext, variant: Pause) -> None:
+@check("DR-3#c5", variants=CHUNK_PAUSES)
+def check_claim_outlasts_a_pause(ctx: CheckContext, variant: ChunkPause) -> None:
     """A write answered from the journal before a pause in the resumed chunk used up its
     completion: the identical write dispatched after the pause runs."""
-    pause: Reply = (
-        calls(call("approve_refund", {"order": 7}, "g1"))
-        if variant.gate
-        else ask("Which address should the summary go to?")
-    )
     trace = one_turn(
         ctx,
         "dr3-c5-across-a-pause",
-        tools=[*tools(), tool("approve_refund", output("refunded"), schema={}, gate=True)],
+        tools=variant.tools(),
         model=[
             calls(send(ANA, "c1")),
             calls(send(ANA, "r1")),
-            pause,
+            variant.reply("Which address should the summary go to?"),
             calls(send(ANA, "r2")),
             say("done"),
         ],
@@ -81,7 +57,7 @@ def check_claim_outlasts_a_pause(ctx: CheckContext, variant: Pause) -> None:
             cut("after_tool_done", on="send_email"),
             StartTurn(TURN),
             Wait(),
-            Approve(TURN) if variant.gate else Answer(TURN),
+            variant.answer(TURN),
         ],
     )
     said, _ = runs_of(trace, "r1")

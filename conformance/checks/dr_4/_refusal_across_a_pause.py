@@ -13,59 +13,38 @@ resend of a write whose outcome is unknown that the clause exists to stop."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from adapters.scenario import Answer, Approve, Reply, StartTurn
+from adapters.scenario import Approve, StartTurn
 from adapters.trace import RunRecord, Trace
+from conformance.checks.dr_4._history import (
+    FIRST,
+    GUARD,
+    expect_not_reported_succeeded,
+    shows_the_interrupted_call,
+)
 from conformance.toolkit import (
     ANA,
+    CHUNK_PAUSES,
     CheckContext,
+    ChunkPause,
     Untested,
-    ask,
-    call,
     calls,
     check,
     cut,
     listing,
-    located_results,
     located_runs,
     mapping,
-    mentions,
-    nudge,
     one_turn,
     output,
     ran,
     resume,
-    resume_prompt,
     runs_of,
     say,
     send,
     show,
     tool,
-    tools,
 )
 
 __all__ = ["check_gated_retry_refused_once_approved", "check_refusal_outlasts_a_pause"]
-
-FIRST = "call-interrupted-1"
-GUARD = (
-    "DR-4 ¶2: an identical retry of an interrupted write is refused when the resumed run's "
-    "history shows the interruption"
-)
-
-
-@dataclass(frozen=True)
-class Pause:
-    """How the resumed run pauses between the two identical retries: a question the
-    operator answers, or a gated call the operator approves."""
-
-    gate: bool = False
-
-
-PAUSES: dict[str, Pause] = {
-    "after-a-question": Pause(),
-    "after-an-approval": Pause(gate=True),
-}
 
 
 def _dispatching(trace: Trace, call_id: str) -> tuple[str, RunRecord] | None:
@@ -75,17 +54,6 @@ def _dispatching(trace: Trace, call_id: str) -> tuple[str, RunRecord] | None:
         if run.turn == "t1" and call_id in sent:
             return at, run
     return None
-
-
-def _shows(ctx: CheckContext, run: RunRecord) -> bool:
-    """Whether the run's first model input mentions the interrupted call (before a resume
-    prompt, where it holds one)."""
-    if not run.model_inputs:
-        return False
-    messages = list(run.model_inputs[0].messages)
-    prompt = resume_prompt(run, nudge(ctx))
-    history = messages[: prompt.index] if prompt is not None else messages
-    return any(mentions(m, FIRST, "send_email", dict(ANA)) for m in history)
 
 
 def _sent_from_the_history(
@@ -100,7 +68,7 @@ def _sent_from_the_history(
             f"no run of turn t1 sent the retry {call_id} {when} (it {said}): {otherwise}"
         )
     at, run = found
-    if not _shows(ctx, run):
+    if not shows_the_interrupted_call(ctx, run):
         raise Untested(
             f"the history the retry {call_id} was sent from does not mention the interrupted "
             "call; DR-4 ¶2 refuses a retry only when it shows the interruption"
@@ -108,23 +76,18 @@ def _sent_from_the_history(
     return at
 
 
-@check("DR-4#c2", variants=PAUSES)
-def check_refusal_outlasts_a_pause(ctx: CheckContext, variant: Pause) -> None:
+@check("DR-4#c2", variants=CHUNK_PAUSES)
+def check_refusal_outlasts_a_pause(ctx: CheckContext, variant: ChunkPause) -> None:
     """A refusal holds after the resumed run pauses: the identical retry sent once the
     operator answers, from a history that still shows the interruption, does not run."""
-    pause: Reply = (
-        calls(call("approve_refund", {"order": 7}, "g1"))
-        if variant.gate
-        else ask("Should I try the email again?")
-    )
     trace = one_turn(
         ctx,
         "dr4-c2-across-a-pause",
-        tools=[*tools(), tool("approve_refund", output("refunded"), schema={}, gate=True)],
+        tools=variant.tools(),
         model=[
             calls(send(ANA, FIRST)),
             calls(send(ANA, "r1")),
-            pause,
+            variant.reply("Should I try the email again?"),
             calls(send(ANA, "r2")),
             say("done"),
         ],
@@ -132,7 +95,7 @@ def check_refusal_outlasts_a_pause(ctx: CheckContext, variant: Pause) -> None:
             cut("after_tool_body", on="send_email"),
             StartTurn("t1"),
             resume(ctx, "time_limit"),
-            Approve("t1") if variant.gate else Answer("t1"),
+            variant.answer("t1"),
         ],
     )
     if ran(trace, "r1"):
@@ -153,12 +116,7 @@ def check_refusal_outlasts_a_pause(ctx: CheckContext, variant: Pause) -> None:
         at=where[0] if where else None,
         reading="history-shows-the-interruption",
     )
-    for result_at, result in located_results(trace, "r2"):
-        ctx.expect(
-            bool(where) or mapping(result.result).get("success") is not True,
-            f"the refused retry r2 is reported as succeeded ({show(result.result)}); {GUARD}",
-            at=f"{result_at}/result",
-        )
+    expect_not_reported_succeeded(ctx, trace, "r2", bool(where))
 
 
 @check("DR-4#c2")

@@ -18,6 +18,12 @@ from dataclasses import dataclass
 
 from adapters.scenario import StartTurn, Step
 from adapters.trace import RunRecord, Trace
+from conformance.checks.dr_4._history import (
+    GUARD,
+    NOT_SHOWN,
+    before_the_resume_prompt,
+    expect_not_reported_succeeded,
+)
 from conformance.toolkit import (
     ANA,
     BO,
@@ -28,14 +34,11 @@ from conformance.toolkit import (
     cut,
     listing,
     located_continuations,
-    located_results,
     mapping,
     names_call,
-    nudge,
     one_turn,
     ran,
     resume,
-    resume_prompt,
     say,
     send,
     show,
@@ -78,10 +81,6 @@ SPELLINGS: dict[str, Spelling] = {
     # the retry is identical as written and as received, so it is refused either way.
     "arguments-the-runtime-repairs": Spelling(REPAIRED, REPAIRED),
 }
-GUARD = (
-    "DR-4 ¶2: an identical retry of an interrupted write is refused when the resumed run's "
-    "history shows the interruption"
-)
 
 
 def _retrying_run(ctx: CheckContext, variant: Spelling) -> tuple[Trace, str, RunRecord]:
@@ -120,12 +119,7 @@ def _retrying_run(ctx: CheckContext, variant: Spelling) -> tuple[Trace, str, Run
 def _shown(ctx: CheckContext, run: RunRecord, variant: Spelling) -> bool:
     """Whether the model input the retry came from mentions the interrupted call before the
     resume prompt: its tool and input, or its identifier where no earlier turn used it."""
-    if not run.model_inputs:
-        return False
-    messages = list(run.model_inputs[0].messages)
-    prompt = resume_prompt(run, nudge(ctx))
-    history = messages[: prompt.index] if prompt is not None else messages
-    for message in history:
+    for message in before_the_resume_prompt(ctx, run):
         found = list(strings(message))
         if names_call("\n".join(found), "send_email", dict(variant.first)):
             return True
@@ -141,10 +135,7 @@ def check_identical_retry_refused_however_written(ctx: CheckContext, variant: Sp
     used."""
     trace, at, run = _retrying_run(ctx, variant)
     if not _shown(ctx, run, variant):
-        raise Untested(
-            "the resumed run's history does not mention the interrupted call; DR-4 ¶2 "
-            "refuses a retry only when it shows the interruption"
-        )
+        raise Untested(NOT_SHOWN)
     where = ran(trace, "r1")
     ctx.expect(
         not where,
@@ -155,9 +146,4 @@ def check_identical_retry_refused_however_written(ctx: CheckContext, variant: Sp
         at=where[0] if where else None,
         reading=variant.reading,
     )
-    for result_at, result in located_results(trace, "r1"):
-        ctx.expect(
-            bool(where) or mapping(result.result).get("success") is not True,
-            f"the refused retry r1 is reported as succeeded ({show(result.result)}); {GUARD}",
-            at=f"{result_at}/result",
-        )
+    expect_not_reported_succeeded(ctx, trace, "r1", bool(where))

@@ -7,6 +7,13 @@ from dataclasses import dataclass
 
 from adapters.scenario import Interrupt, StartTurn, Step
 from adapters.trace import RunRecord, Trace
+from conformance.checks.dr_4._history import (
+    FIRST,
+    GUARD,
+    NOT_SHOWN,
+    expect_not_reported_succeeded,
+    shows_the_interrupted_call,
+)
 from conformance.checks.dr_4._refusal_across_a_pause import (
     check_gated_retry_refused_once_approved,
     check_refusal_outlasts_a_pause,
@@ -28,12 +35,9 @@ from conformance.toolkit import (
     located_results,
     located_runs,
     mapping,
-    mentions,
-    nudge,
     one_turn,
     ran,
     resume,
-    resume_prompt,
     runs_of,
     say,
     send,
@@ -41,8 +45,6 @@ from conformance.toolkit import (
     ticket,
     tools,
 )
-
-FIRST = "call-interrupted-1"
 
 
 @dataclass(frozen=True)
@@ -176,21 +178,6 @@ RETRIES: dict[str, Retry] = {
         beside=(ticket(TICKET, "c0"), ticket({"title": "Toner low"}, None)),
     ),
 }
-GUARD = (
-    "DR-4 ¶2: an identical retry of an interrupted write is refused when the resumed run's "
-    "history shows the interruption"
-)
-
-
-def _shown(ctx: CheckContext, run: RunRecord) -> bool:
-    """Whether the model input the retries came from (the resumed run's first) mentions the
-    interrupted call before its resume prompt."""
-    if not run.model_inputs:
-        return False
-    messages = list(run.model_inputs[0].messages)
-    prompt = resume_prompt(run, nudge(ctx))
-    history = messages[: prompt.index] if prompt is not None else messages
-    return any(mentions(m, FIRST, "send_email", dict(ANA)) for m in history)
 
 
 @check("DR-4#c2", variants=RETRIES)
@@ -199,11 +186,8 @@ def check_guard_only_when_history_shows(ctx: CheckContext, variant: Retry) -> No
     history shows the interruption; a retry with other arguments runs."""
     trace = _play(ctx, "dr4-c2-guarded", variant)
     at, run = _retrying_run(ctx, trace, variant)
-    if not _shown(ctx, run):
-        raise Untested(
-            "the resumed run's history does not mention the interrupted call; DR-4 ¶2 "
-            "refuses a retry only when it shows the interruption"
-        )
+    if not shows_the_interrupted_call(ctx, run):
+        raise Untested(NOT_SHOWN)
     for sent in variant.retries:
         call_id = str(sent.get("tool_call_id"))
         where = ran(trace, call_id)
@@ -216,13 +200,7 @@ def check_guard_only_when_history_shows(ctx: CheckContext, variant: Retry) -> No
                 at=where[0] if where else None,
                 reading="history-shows-the-interruption",
             )
-            for result_at, result in located_results(trace, call_id):
-                ctx.expect(
-                    bool(where) or mapping(result.result).get("success") is not True,
-                    f"the refused retry {call_id} is reported as succeeded "
-                    f"({show(result.result)}); {GUARD}",
-                    at=f"{result_at}/result",
-                )
+            expect_not_reported_succeeded(ctx, trace, call_id, bool(where))
         else:
             said, at_call = runs_of(trace, call_id)
             ctx.expect(

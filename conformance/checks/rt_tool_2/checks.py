@@ -27,9 +27,8 @@ from conformance.toolkit import (
     check,
     delivered_at,
     entries,
+    expect_withheld_from_the_model,
     failure,
-    in_model_inputs,
-    in_tool_messages,
     link,
     listing,
     located_passes,
@@ -216,19 +215,14 @@ def check_reserved_key_removed_from_data(ctx: CheckContext, variant: Removal) ->
                     at=inside[0] if inside else None,
                 )
     for mark in marks:
-        given = in_model_inputs(trace, mark)
-        ctx.expect(
-            not given,
-            f"{show(mark)}, from the reserved key, reached what the model was given, at "
-            f"{listing(given)}; RT-TOOL-2 ¶4: it never reaches the prose fed to the model",
-            at=given[0] if given else None,
-        )
-        fed = in_tool_messages(trace, mark)
-        ctx.expect(
-            not fed,
-            f"{show(mark)}, from the reserved key, is in a tool message fed back towards the "
-            f"model, at {listing(fed)}; RT-TOOL-2 ¶4",
-            at=fed[0] if fed else None,
+        expect_withheld_from_the_model(
+            ctx,
+            trace,
+            mark,
+            f"{show(mark)}, from the reserved key,",
+            given="RT-TOOL-2 ¶4: it never reaches the prose fed to the model",
+            fed="RT-TOOL-2 ¶4",
+            tool_message="a tool message fed back towards the model",
         )
 
 

@@ -26,11 +26,11 @@ from conformance.toolkit import (
     calls,
     check,
     delivered_at,
+    expect_withheld_from_the_model,
     has_port,
     in_model_inputs,
     in_tool_messages,
     link,
-    listing,
     located_passes,
     located_runs,
     mapping,
@@ -193,19 +193,13 @@ def check_prose_built_from_data_alone(ctx: CheckContext, variant: Prose) -> None
         steps=list(variant.steps),
     )
     for mark in variant.marks:
-        given = in_model_inputs(trace, mark)
-        ctx.expect(
-            not given,
-            f"{show(mark)}, which only an artifact holds, reached what the model was given, at "
-            f"{listing(given)}; {CLAUSE_3}",
-            at=given[0] if given else None,
-        )
-        fed = in_tool_messages(trace, mark)
-        ctx.expect(
-            not fed,
-            f"{show(mark)}, which only an artifact holds, is in a tool message, at "
-            f"{listing(fed)}; {CLAUSE_3}",
-            at=fed[0] if fed else None,
+        expect_withheld_from_the_model(
+            ctx,
+            trace,
+            mark,
+            f"{show(mark)}, which only an artifact holds,",
+            given=CLAUSE_3,
+            fed=CLAUSE_3,
         )
     for call_id, text in variant.data:
         fed = [at for at in in_tool_messages(trace, text) if _for_call(trace, at, call_id)]

@@ -1,0 +1,71 @@
+"""What DR-4 ¶2's cases share: the interrupted call, the clause's words, the history a
+retry was sent from, and the refused retry's result.
+
+The suite takes the history to show the interruption when the model input the retry
+came from (its run's first) mentions the interrupted call before the resume prompt
+(docs/interpretations.md#history-shows-the-interruption)."""
+
+from __future__ import annotations
+
+from adapters.trace import RunRecord, Trace
+from conformance.toolkit import (
+    ANA,
+    CheckContext,
+    located_results,
+    mapping,
+    mentions,
+    nudge,
+    resume_prompt,
+    show,
+)
+
+__all__ = [
+    "FIRST",
+    "GUARD",
+    "NOT_SHOWN",
+    "before_the_resume_prompt",
+    "expect_not_reported_succeeded",
+    "shows_the_interrupted_call",
+]
+
+#: The interrupted call's identifier (a ``send_email`` to Ana).
+FIRST = "call-interrupted-1"
+GUARD = (
+    "DR-4 ¶2: an identical retry of an interrupted write is refused when the resumed run's "
+    "history shows the interruption"
+)
+#: Why a case is untested when the history does not mention the interrupted call.
+NOT_SHOWN = (
+    "the resumed run's history does not mention the interrupted call; DR-4 ¶2 refuses a "
+    "retry only when it shows the interruption"
+)
+
+
+def before_the_resume_prompt(ctx: CheckContext, run: RunRecord) -> list[object]:
+    """The messages of the run's first model input before its resume prompt (all of them
+    where it holds none; none where the run was given nothing)."""
+    if not run.model_inputs:
+        return []
+    messages = list(run.model_inputs[0].messages)
+    prompt = resume_prompt(run, nudge(ctx))
+    return messages[: prompt.index] if prompt is not None else messages
+
+
+def shows_the_interrupted_call(ctx: CheckContext, run: RunRecord) -> bool:
+    """Whether the history the run was given mentions the interrupted call :data:`FIRST`
+    (its identifier, or ``send_email`` with Ana's input) before the resume prompt."""
+    history = before_the_resume_prompt(ctx, run)
+    return any(mentions(m, FIRST, "send_email", dict(ANA)) for m in history)
+
+
+def expect_not_reported_succeeded(
+    ctx: CheckContext, trace: Trace, call_id: str, did_run: bool
+) -> None:
+    """A retry that did not run (``did_run`` false) is not reported as succeeded."""
+    for result_at, result in located_results(trace, call_id):
+        ctx.expect(
+            did_run or mapping(result.result).get("success") is not True,
+            f"the refused retry {call_id} is reported as succeeded ({show(result.result)}); "
+            f"{GUARD}",
+            at=f"{result_at}/result",
+        )
