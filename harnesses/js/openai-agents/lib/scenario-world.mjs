@@ -30,6 +30,18 @@ const AGENT_NAME = 'rttool-agent';
  * @property {string[]} declined   call ids the operator declined
  */
 
+/**
+ * A step whose run the SDK failed is reported `failed`, with the SDK's error.
+ * @param {unknown} failure
+ * @returns {StepOutcome}
+ */
+function outcomeOf(failure) {
+  if (failure === null) return { outcome: 'ok' };
+  const code = failure instanceof Error ? failure.constructor.name : 'error';
+  const message = failure instanceof Error ? failure.message : String(failure);
+  return { outcome: 'failed', error: { code, message: message.slice(0, 2000) } };
+}
+
 /** @param {string} code @param {string} message @returns {StepOutcome} */
 const refused = (code, message) => ({ outcome: 'refused', error: { code, message } });
 
@@ -164,8 +176,8 @@ export class ScenarioWorld {
       declined: [],
     };
     this.turns.set(label, turn);
-    const { run } = await this.runOnce(turn, step.message ?? 'Hello', 'start');
-    return { outcome: /** @type {const} */ ('ok'), runs: [run] };
+    const { run, failure } = await this.runOnce(turn, step.message ?? 'Hello', 'start');
+    return { ...outcomeOf(failure), runs: [run] };
   }
 
   /**
@@ -198,8 +210,8 @@ export class ScenarioWorld {
       const callId = /** @type {any} */ (first.rawItem).callId;
       if (typeof callId === 'string') turn.declined.push(callId);
     }
-    const { run } = await this.runOnce(turn, state, decision);
-    return { outcome: /** @type {const} */ ('ok'), runs: [run] };
+    const { run, failure } = await this.runOnce(turn, state, decision);
+    return { ...outcomeOf(failure), runs: [run] };
   }
 
   /** The wire: every turn of the scenario so far, by conversation. */

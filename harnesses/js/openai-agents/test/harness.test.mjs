@@ -141,3 +141,20 @@ test('an unknown session is an error reply, and a reused turn label is refused',
   checkRecords(records);
   assert.equal(records[1].outcome, 'refused');
 });
+
+test('a run the SDK fails is a failed step carrying the SDK error', async () => {
+  const { records } = await play(harness, {
+    id: 'no-id',
+    tools: [report('make', 1)],
+    model: [{ tool_calls: [{ name: 'make', args: {} }] }, { text: 'fin' }],
+    steps: [{ op: 'start_turn', turn: 't1' }],
+  });
+  checkRecords(records);
+  assert.equal(records[0].outcome, 'failed');
+  assert.equal(records[0].error.code, 'ModelBehaviorError');
+  const [run] = records[0].runs;
+  assert.equal(run.end, 'failed');
+  // The body of the call without an id ran before the SDK failed the run.
+  assert.deepEqual(run.side_effects, [{ tool: 'make', input: {}, tool_call_id: null }]);
+  assert.equal(records[0].wire.main.t1.status, 'failed');
+});
