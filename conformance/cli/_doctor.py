@@ -74,7 +74,11 @@ def _verdict(diagnosis: Diagnosis, shown: str) -> str:
             f"rttool doctor: {problems} problem{'s' * (problems != 1)}: fix them, then run "
             "rttool doctor again"
         )
-    return f"rttool doctor: ready: rttool run --impl {shlex.quote(shown)}"
+    gaps = [finding for finding in diagnosis.findings if finding.level == "gap"]
+    ready = f"rttool doctor: ready: rttool run --impl {shlex.quote(shown)}"
+    if gaps:  # ready to run; what the handshake says the runtime does not do is a finding
+        return f"{ready} (it will not conform: {len(gaps)} gap{'s' * (len(gaps) != 1)} above)"
+    return ready
 
 
 def diagnosis_text(diagnosis: Diagnosis, shown: str) -> Output:

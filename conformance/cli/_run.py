@@ -48,5 +48,5 @@ def run(args: argparse.Namespace) -> int:
             return stop.exit_code
     if outcome.interrupted or outcome.exit_code == EXIT_INTERRUPTED:
         outcome = dataclasses.replace(outcome, exit_code=stop.exit_code)
-    emit(outcome_text(outcome))
+    emit(outcome_text(outcome, quiet=args.quiet))
     return outcome.exit_code

@@ -7,6 +7,7 @@ from typing import Literal
 
 from adapters.errors import ImplementationError
 from adapters.handshake import Handshake
+from conformance.toolkit.machinery import citation
 
 __all__ = ["ARGS_HINT", "Diagnosis", "Finding", "Probe", "fix_for"]
 
@@ -51,19 +52,27 @@ def fix_for(err: ImplementationError) -> str:
 
 @dataclass(frozen=True)
 class Finding:
-    """A ``problem`` keeps the harness from being ready; a ``note`` is advice."""
+    """A ``problem`` keeps the harness from being ready to run; a ``gap`` is a runtime
+    that is ready but will not conform (``clause`` names the clause it will fail: an
+    honest handshake is never a problem for declaring it); a ``note`` is advice."""
 
-    level: Literal["problem", "note"]
+    level: Literal["problem", "gap", "note"]
     what: str
     where: str
     fix: str
     #: how many more places showed the same (say, every probe of a harness that never
     #: reports an observation it offers): listed once, counted
     repeats: int = 0
+    #: a gap's clause, the one the run will fail
+    clause: str | None = None
 
     def line(self) -> str:
-        """``problem at hello /capabilities/restartt: ...; fix: ...``."""
+        """``problem at hello /capabilities/restartt: ...; fix: ...``, or for a gap
+        ``gap at ... (will fail DR-5 ¶1): ...; to conform: ...``."""
         again = f" (and {self.repeats} more like it)" if self.repeats else ""
+        if self.level == "gap":
+            fails = f" (will fail {citation(self.clause)})" if self.clause else ""
+            return f"gap at {self.where}{again}{fails}: {self.what}; to conform: {self.fix}"
         return f"{self.level} at {self.where}{again}: {self.what}; fix: {self.fix}"
 
 
@@ -107,6 +116,11 @@ class Diagnosis:
     def problem(self, what: str, where: str, fix: str) -> None:
         """Record a problem."""
         self._add(Finding("problem", _short(what), where, fix))
+
+    def gap(self, what: str, where: str, clause: str, fix: str) -> None:
+        """Record what the runtime does that ``clause`` forbids: the harness is ready to
+        run (the exit code stays 0), and the run will fail that clause."""
+        self._add(Finding("gap", _short(what), where, fix, clause=clause))
 
     def note(self, what: str, where: str, fix: str) -> None:
         """Record a note."""

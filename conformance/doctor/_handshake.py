@@ -167,7 +167,8 @@ def _check_resumable(causes: tuple[str, ...], diagnosis: Diagnosis) -> None:
     """The declared resumable causes, as the DR-5 checks will treat them."""
     where = "hello /durable_resume/resumes_on_its_own"
     if "time_limit" not in causes:
-        diagnosis.problem(
+        # An honest declaration: the runtime is ready to run, and will fail DR-5 ¶1.
+        diagnosis.gap(
             "resumes_on_its_own leaves out time_limit: DR-5 ¶1 says a turn cut by its time "
             "limit continues on its own"
             + (
@@ -176,14 +177,17 @@ def _check_resumable(causes: tuple[str, ...], diagnosis: Diagnosis) -> None:
                 else ""
             ),
             where,
-            "list time_limit (and the other causes after which the runtime continues by itself)",
+            "DR-5#c1",
+            "continue a turn cut by its time limit on its own, and declare time_limit",
         )
     ending = [cause for cause in causes if cause in _ENDING_CAUSES]
     if ending:
-        diagnosis.problem(
+        diagnosis.gap(
             f"resumes_on_its_own lists {', '.join(ending)}: DR-5 ¶5 says a turn ends with "
             "Continue available after an error, a stop, a cancellation, or a credential or "
             "rate-limit failure, so the declaration fails DR-5 ¶5",
             where,
-            "list only the causes after which the turn continues by itself and ¶5 allows it",
+            "DR-5#c5",
+            "end the turn with Continue available after those causes, and list only the "
+            "causes after which the turn continues by itself",
         )

@@ -71,6 +71,27 @@ def test_a_run_tries_the_named_cases_first_and_may_stop_at_the_first_failure(
     assert rt9 and all("stopped at its first failing case" in c["message"] for c in rt9)
 
 
+def test_a_quiet_run_prints_its_summary_only(tmp_path: Path) -> None:
+    """``--quiet`` prints the table and one line counting what fails the gate; the
+    failures themselves are in the reports, never one line each on the terminal."""
+    loud, quiet = (
+        rttool(
+            "run",
+            *("--mutant", "malformed-calls-counted-as-work", "--no-hunt", *flag),
+            *("--only", "RT-TOOL-10", "--report-dir", str(tmp_path / name)),
+            cwd=tmp_path,
+        )
+        for name, flag in (("loud", ()), ("quiet", ("-q",)))
+    )
+    assert loud.returncode == quiet.returncode == 1
+    reasons = [line for line in loud.stdout.splitlines() if "RT-TOOL-10#c" in line]
+    assert len(reasons) > 1  # a line per failing check without -q
+    lines = quiet.stdout.splitlines()
+    assert not [line for line in lines if "RT-TOOL-10#c" in line], lines
+    assert f"rttool: {len(reasons)} findings fail the gate (listed in the reports)" in lines
+    assert not quiet.stderr.strip(), quiet.stderr
+
+
 def test_a_run_loads_no_pytest_plugin_it_does_not_name(tmp_path: Path) -> None:
     """A suite run is the suite's alone: a pytest plugin another installed package
     declares (here one that would fail every case, and leave a mark on import) is never

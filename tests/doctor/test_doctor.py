@@ -175,3 +175,17 @@ def test_the_args_probe_takes_only_calls_with_a_plain_identifier() -> None:
     model = (Reply(tool_calls=({"name": "t", "args": [], "tool_call_id": "c1"},)),)
     found = empty_list_calls(Scenario(id="s", steps=(StartTurn("t1"),), model=model))
     assert found == [("/model/0/tool_calls/0/args", "c1")]
+
+
+def test_an_honest_handshake_of_a_runtime_that_will_not_conform_is_ready(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A runtime that does not continue a turn cut by its time limit, and says so: ready to
+    # run (a CI gate on doctor passes), the gap named with the clause it will fail.
+    spec = "python:tests.doctor.honest:create"
+    code, lines = _doctor(spec, capsys)
+    assert code == 0, lines
+    assert _problems(lines) == []
+    gaps = [line for line in lines if line.startswith("rttool doctor: gap at ")]
+    assert len(gaps) == 1 and "(will fail DR-5 ¶1)" in gaps[0], gaps
+    assert lines[-1].startswith("rttool doctor: ready: ") and "will not conform" in lines[-1]
