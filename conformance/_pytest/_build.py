@@ -221,6 +221,8 @@ def _check(name: str, outcome: CaseOutcome, kind: str, clause: str) -> CheckResu
                 scenario=item.get("scenario"),
                 pointer=item.get("pointer"),
                 reading=item.get("reading"),
+                expected=item.get("expected"),
+                got=item.get("got"),
             )
             for item in outcome.failures
         )

@@ -47,7 +47,8 @@ class CaseOutcome:
     #: what the hunt did (examples, elapsed_s, budget_s, counterexamples), for hunt cases
     hunt: dict[str, float] | None = None
     #: every failed expectation of a failed case: ``{message, scenario, pointer, reading,
-    #: clause}`` (``clause``: the one clause it is charged to, or ``None`` for all)
+    #: clause, expected, got}`` (``clause``: the one clause it is charged to, or ``None``
+    #: for all; ``expected`` and ``got``: the values compared, where the check gave them)
     failures: list[dict[str, str | None]] = field(default_factory=list)
     #: clause id -> the situations of the clause the case's traces reached
     reached: dict[str, list[str]] = field(default_factory=dict)
@@ -331,6 +332,8 @@ def _failed(
             "pointer": None if failure.pointer is None else _line(failure.pointer),
             "reading": failure.reading,
             "clause": failure.clause,
+            "expected": None if failure.expected is None else _line(failure.expected),
+            "got": None if failure.got is None else _line(failure.got),
         }
         for failure in failures
     ]
