@@ -183,12 +183,13 @@ def _rows(drawn: DrawnEvidence, marks: Marks) -> list[str]:
     answered = trace.steps if trace is not None else ()
     count = max(len(planned), len(answered))
     rows: list[str] = []
-    size = 0
+    size = skipped = 0
     before: Mapping[str, Mapping[str, TurnWire]] = MappingProxyType({})
     for index in range(count):
         at = f"/steps/{index}"
         hit = marks.within(at)
         if index >= STEPS and not hit:
+            skipped += 1
             continue
         step = answered[index] if index < len(answered) else None
         head, flagged = element(
@@ -204,8 +205,7 @@ def _rows(drawn: DrawnEvidence, marks: Marks) -> list[str]:
         text = "".join(row) + "</li>"
         size += len(text)
         rows.append(text)
-    if count > STEPS:
-        rows.append(left_out(count - STEPS, "steps"))
+    rows.append(left_out(skipped, "steps"))
     return rows
 
 

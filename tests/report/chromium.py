@@ -41,7 +41,7 @@ class Browser:
         # The child's fds 3 and 4 are the pipe's ends, whatever numbers they have here.
         os.set_inheritable(to_browser, True)
         os.set_inheritable(from_browser, True)
-        script = f"exec 3<&{to_browser} 4>&{from_browser}; exec \"$@\""
+        script = f'exec 3<&{to_browser} 4>&{from_browser}; exec "$@"'
         command = [
             CHROMIUM,
             *FLAGS,
@@ -63,7 +63,7 @@ class Browser:
         self._session = ""
         target = self._call("Target.createTarget", url="about:blank")["targetId"]
         attached = self._call("Target.attachToTarget", targetId=target, flatten=True)
-        self._session = attached["sessionId"]
+        self._session = str(attached["sessionId"])
         self._call("Page.enable")
         self._call("Runtime.enable")
 
