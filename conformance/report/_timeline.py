@@ -74,6 +74,19 @@ def _head(index: int, scenario_step: Step | None, step: StepRecord | None) -> st
     )
 
 
+#: A message row's keys shown first (what was said), before its ids and times.
+_SAID = ("role", "content", "metadata")
+
+
+def _said_first(message: object) -> object:
+    """A message row with what it says first: a cut value keeps its words, not its ids
+    (the keys' order on the wire is the trace's, not this)."""
+    if not isinstance(message, dict):
+        return message
+    first = {key: message[key] for key in _SAID if key in message}
+    return {**first, **{key: value for key, value in message.items() if key not in first}}
+
+
 def _changed(now: TurnWire, before: TurnWire | None) -> list[int]:
     """The indexes of ``now``'s messages that are new or changed since ``before``."""
     if before is None:
@@ -97,7 +110,7 @@ def _turn_wire(label: str, now: TurnWire, before: TurnWire | None, at: str, mark
     if shown:
         items = "".join(
             element("li", "tl-message", f"{at}/messages/{i}", marks)[0]
-            + code(now.messages[i])
+            + code(_said_first(now.messages[i]))
             + flags(marks.at(f"{at}/messages/{i}"))
             + "</li>"
             for i in shown

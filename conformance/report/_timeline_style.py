@@ -24,7 +24,7 @@ details.timeline > summary { cursor: pointer; font-weight: 600; }
 .tl-part > .k { color: var(--muted); margin-right: .4em; }
 table.tl-calls { margin: .2rem 0; font-size: .9em; table-layout: auto; }
 table.tl-calls td, table.tl-calls th { padding: .1rem .4rem; overflow-wrap: anywhere; }
-table.tl-calls td:nth-child(3) { white-space: nowrap; }
+table.tl-calls th, table.tl-calls td:nth-child(3) { white-space: nowrap; }
 .tl-unanswered { color: var(--muted); }
 .hit { outline: 2px solid #c62828; outline-offset: 1px; background: #c6282812; }
 .flag { border-left: 4px solid #c62828; background: #c6282818; padding: .2rem .5rem;
