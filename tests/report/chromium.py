@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from types import TracebackType
 
-__all__ = ["CHROMIUM", "FLAGS", "Browser"]
+__all__ = ["CHROMIUM", "FLAGS", "Browser", "read_back", "timeline_shot"]
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 #: No network, no first-run work, no sandbox (the tests may run as root).
@@ -31,17 +31,28 @@ FLAGS = (
 )
 
 
+def _high(fd: int) -> int:
+    """``fd`` moved to a number above 9, so that none of the pipe's ends is 3 or 4."""
+    import fcntl
+
+    moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
+    os.close(fd)
+    return moved
+
+
 class Browser:
     """One headless Chromium with one page (a context manager)."""
 
     def __init__(self, profile: Path, *, width: int = 1100, height: int = 900) -> None:
         assert CHROMIUM is not None
-        to_browser, self._write = os.pipe()
-        self._read, from_browser = os.pipe()
-        # The child's fds 3 and 4 are the pipe's ends, whatever numbers they have here.
-        os.set_inheritable(to_browser, True)
-        os.set_inheritable(from_browser, True)
-        script = f'exec 3<&{to_browser} 4>&{from_browser}; exec "$@"'
+        to_browser, self._write = (_high(fd) for fd in os.pipe())
+        self._read, from_browser = (_high(fd) for fd in os.pipe())
+
+        # The child's fds 3 and 4 are the pipe's ends: moved from numbers above both.
+        def plumb() -> None:
+            os.dup2(to_browser, 3)
+            os.dup2(from_browser, 4)
+
         command = [
             CHROMIUM,
             *FLAGS,
@@ -51,8 +62,9 @@ class Browser:
             "about:blank",
         ]
         self._process = subprocess.Popen(
-            ["sh", "-c", script, "sh", *command],
-            pass_fds=(to_browser, from_browser),
+            command,
+            preexec_fn=plumb,  # noqa: PLW1509 (two dup2 calls, nothing that takes a lock)
+            pass_fds=(3, 4),  # kept open once plumb has put the pipe's ends there
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -140,3 +152,74 @@ class Browser:
             clip={**clip, "scale": 1},
         )
         return base64.b64decode(str(shot["data"]))
+
+
+#: Reads back what a page shows of one timeline (its id is the script's argument).
+READ_BACK = """
+(function (ident) {
+  var timeline = document.getElementById(ident);
+  var hits = Array.prototype.slice.call(timeline.querySelectorAll(".hit"));
+  return {
+    open: timeline.open,
+    hits: hits.map(function (hit) {
+      var box = hit.getBoundingClientRect();
+      return {
+        at: hit.getAttribute("data-at"),
+        step: hit.closest("[data-step]").getAttribute("data-step"),
+        flag: (hit.querySelector(".flag") || {textContent: ""}).textContent,
+        shown: box.height > 0 && box.width > 0,
+        outline: getComputedStyle(hit).outlineStyle
+      };
+    }),
+    marked: Array.prototype.map.call(
+      timeline.querySelectorAll("[data-hit]"),
+      function (step) { return step.getAttribute("data-step"); })
+  };
+})
+"""
+
+
+def read_back(browser: Browser, ident: str) -> dict[str, object]:
+    """What the page shows of the timeline ``ident``: whether it is open, and each
+    highlighted element with the step holding it."""
+    found = browser.evaluate(f"{READ_BACK}({json.dumps(ident)})")
+    assert isinstance(found, dict)
+    return found
+
+
+def timeline_shot(browser: Browser, ident: str, *, height: int = 1300) -> bytes:
+    """The failing check's row and its opened timeline down to its first highlighted
+    element, as PNG (the sticky filter bar hidden)."""
+    box = browser.evaluate(
+        f"""(function () {{
+          document.getElementById("filters").hidden = true;
+          var timeline = document.getElementById({json.dumps(ident)});
+          var row = timeline.closest("tr").previousElementSibling || timeline;
+          var hit = timeline.querySelector(".hit") || timeline;
+          var top = row.getBoundingClientRect().top + window.scrollY - 8;
+          var flag = hit.querySelector(".flag") || hit;
+          var bottom = flag.getBoundingClientRect().bottom + window.scrollY + 12;
+          return {{top: top, bottom: bottom, width: document.body.scrollWidth}};
+        }})()"""
+    )
+    assert isinstance(box, dict)
+    top = max(float(box["bottom"]) - height, float(box["top"]))
+    tall = min(float(box["bottom"]) - top, height)
+    return browser.screenshot({"x": 0, "y": top, "width": float(box["width"]), "height": tall})
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tests.report.chromium REPORT.html TIMELINE-ID OUT.png``: the picture
+    of one timeline that docs/reading-a-standing-report.md shows."""
+    import sys
+    import tempfile
+
+    page, ident, out = argv if argv is not None else sys.argv[1:]
+    with tempfile.TemporaryDirectory() as profile, Browser(Path(profile)) as browser:
+        browser.open(Path(page).resolve().as_uri() + f"#{ident}")
+        Path(out).write_bytes(timeline_shot(browser, ident))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -246,3 +246,14 @@ def test_a_step_of_the_trace_without_a_scenario_step_is_still_drawn() -> None:
     text = timeline_html(drawn, [], ident="t")
     assert text.count('class="tl-step"') == 5
     assert json.dumps(to_json(extra))  # the trace itself is untouched
+
+
+def test_the_report_benchmark_draws_a_timeline_per_failing_case(tmp_path: Path) -> None:
+    from bench.report import _evidence, standing_of
+
+    report = standing_of(50, _evidence(tmp_path, 5))
+    assert sum(1 for _ in report.checks()) == 50
+    write_reports(report, tmp_path, ["html"])
+    page = (tmp_path / "report.html").read_text("utf-8")
+    assert page.count('<details class="timeline"') == 5
+    assert page.count('class="flag"') >= 5  # each failure placed on its trace
