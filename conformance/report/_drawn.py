@@ -16,7 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from adapters.codec import CodecError, from_json
-from adapters.files import UnreadableFile, read_json
+from adapters.files import read_json
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.report._model import Evidence
@@ -122,8 +122,9 @@ class _Reader:
                 return None
             self.spent += size
             return read_json(path, limit=DRAWN_FILE_BYTES)
-        except (OSError, UnreadableFile) as err:
-            self.problems.append(f"{label} not drawn: {err}")
+        except OSError as err:  # UnreadableFile is one: named by its relative path only
+            reason = err.strerror or type(err).__name__
+            self.problems.append(f"{label} not drawn: {relative}: {reason}")
             return None
 
     def decoded(

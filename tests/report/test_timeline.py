@@ -196,6 +196,8 @@ def test_evidence_that_cannot_be_drawn_says_why_in_one_line(tmp_path: Path) -> N
         "counterexample",
     ]
     assert all("\n" not in problem for problem in drawn.problems)
+    assert not [problem for problem in drawn.problems if str(tmp_path) in problem]
+    assert drawn.problems[2].startswith("counterexample not drawn: huge.json: larger than")
 
 
 def test_checks_sharing_evidence_and_failures_share_one_timeline(tmp_path: Path) -> None:
