@@ -133,7 +133,7 @@ def _wire(
 ) -> str:
     """The wire after the step: each turn that changed (or that a failure points at)."""
     items: list[str] = []
-    same = 0
+    same = more = 0
     for conversation, turns in step.wire.items():
         for turn, now in turns.items():
             earlier = before.get(conversation, {}).get(turn)
@@ -141,10 +141,14 @@ def _wire(
             if now == earlier and not marks.within(pointer):
                 same += 1
                 continue
+            if len(items) >= LISTED and not marks.within(pointer):
+                more += 1
+                continue
             label = turn if conversation == "main" else f"{conversation}/{turn}"
             items.append(_turn_wire(label, now, earlier, pointer, marks))
     if not items and not marks.within(at):
         return ""
+    items.append(left_out(more, "turns that changed"))
     unchanged = f" ({same} turn{'s' * (same != 1)} unchanged)" if same else ""
     head, flagged = element("div", "tl-part", at, marks)
     label = f'<span class="k">wire read after the step{unchanged}</span>'
@@ -162,13 +166,23 @@ def _step_body(
     if step.error is not None:
         said = f"{plain(step.error.code)}: {plain(step.error.message, LONG_CHARS)}"
         lines.append(part("error", said, f"{at}/error", marks))
-    for j, run in enumerate(step.runs):
-        lines += run_html(run, f"{at}/runs/{j}", marks)
+    runs = [j for j in range(len(step.runs)) if j < LISTED or marks.within(f"{at}/runs/{j}")]
+    for j in runs:
+        lines += run_html(step.runs[j], f"{at}/runs/{j}", marks)
+    if len(runs) < len(step.runs):
+        lines.append(f'<p class="tl-note">{len(step.runs) - len(runs)} more runs not shown</p>')
     if step.held is not None and (step.held or marks.within(f"{at}/held")):
+        turns = [
+            (turn, value)
+            for number, (turn, value) in enumerate(step.held.items())
+            if number < LISTED or marks.within(f"{at}/held/{_token(turn)}")
+        ]
         held = "".join(
             part(f"turn {turn}", code(value, LONG_CHARS), f"{at}/held/{_token(turn)}", marks)
-            for turn, value in step.held.items()
+            for turn, value in turns
         )
+        if len(turns) < len(step.held):
+            held += f'<p class="tl-note">{len(step.held) - len(turns)} more turns not shown</p>'
         head, flagged = element("div", "tl-part", f"{at}/held", marks)
         lines.append(f'{head}<span class="k">held after the step</span>{flagged}{held}</div>')
     for m, warning in enumerate(step.warnings[:LISTED]):

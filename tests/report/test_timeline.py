@@ -259,3 +259,23 @@ def test_the_report_benchmark_draws_a_timeline_per_failing_case(tmp_path: Path) 
     page = (tmp_path / "report.html").read_text("utf-8")
     assert page.count('<details class="timeline"') == 5
     assert page.count('class="flag"') >= 5  # each failure placed on its trace
+
+
+def test_a_wide_step_is_bounded_too() -> None:
+    trace = sample_trace()
+    step = trace.steps[0]
+    run = step.runs[0]
+    wire = step.wire["main"]["t1"]
+    wide = replace(
+        step,
+        runs=tuple(replace(run, id=f"run-{n}") for n in range(300)),
+        held={f"t{n}": [] for n in range(300)},
+        wire={"main": {f"t{n}": wire for n in range(300)}},
+    )
+    drawn = DrawnEvidence(scenario=sample_scenario(), trace=replace(trace, steps=(wide,)))
+    failure = FailedExpectation(message="this one", pointer="/steps/0/runs/299/end")
+    text = timeline_html(drawn, marks_of(drawn, (failure,), "m"), ident="t")
+    assert text.count('class="tl-run') == 25  # 24, and the one the failure points at
+    assert "275 more runs not shown" in text and "276 more turns not shown" in text
+    assert "276 more turns that changed not shown" in text
+    assert _hits(_scan(text)) == (["/steps/0/runs/299"], ["0"])
