@@ -211,8 +211,11 @@ def marks_of(
 
 
 def _error_anchor(drawn: DrawnEvidence) -> str | None:
+    """The row of the step an error record names (``None``: a step no row draws)."""
     step = drawn.error.step if drawn.error is not None else None
-    return None if step is None else f"/steps/{step}"
+    planned = len(drawn.scenario.steps) if drawn.scenario is not None else 0
+    answered = len(drawn.trace.steps) if drawn.trace is not None else 0
+    return None if step is None or step >= max(planned, answered) else f"/steps/{step}"
 
 
 def _error_words(drawn: DrawnEvidence) -> str:

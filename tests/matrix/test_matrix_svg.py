@@ -55,3 +55,15 @@ def test_every_string_from_a_report_is_escaped(tmp_path: Path) -> None:
     assert not [key for e in root.iter() for key in e.attrib if key.lower().startswith("on")]
     assert all(not (a.get("href") or "").startswith("javascript") for a in root.iter(f"{_SVG}a"))
     assert root.findtext(f"{_SVG}title") == HOSTILE[0]
+
+
+def test_the_dashboard_inlines_the_picture_linked_to_report_html_clauses(tmp_path: Path) -> None:
+    from conformance.matrix import matrix_html
+    from tests.report.htmlscan import scan_html
+
+    folder = tmp_path / "sample"
+    write_reports(sample_report(), folder, ("json", "html"))
+    page = matrix_html(build_matrix([folder]), tmp_path, title="Ours")
+    hrefs = [a["href"] for a in scan_html(page).tags("a")]
+    assert "sample/report.html#RT-TOOL-7-c4" in hrefs
+    assert 'id="RT-TOOL-7-c4"' in (folder / "report.html").read_text("utf-8")
