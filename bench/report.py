@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -27,6 +26,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from adapters.files import write_file
 from conformance.report import (
     CheckResult,
     ClauseResult,
@@ -58,8 +58,8 @@ def _evidence(folder: Path, failing: int) -> list[Evidence]:
     made = []
     for number in range(failing):
         source = sources[number % len(sources)]
-        target = folder / "evidence" / f"case-{number}"
-        shutil.copytree(source, target)
+        for name in ("scenario.json", "trace.json"):
+            write_file(folder, f"evidence/case-{number}/{name}", (source / name).read_bytes())
         made.append(
             Evidence(
                 scenario=f"evidence/case-{number}/scenario.json",
