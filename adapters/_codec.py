@@ -216,7 +216,8 @@ def _union(tp: Any) -> Converter:
     def convert(value: object) -> object:
         if by_op and isinstance(value, dict):
             wanted = value.get("op")
-            chosen = by_op.get(wanted)
+            # an op that is not a string (a list, a map) names no step: not a key to look up
+            chosen = by_op.get(wanted) if isinstance(wanted, str) else None
             if chosen is None:
                 raise CodecError("/op", f"unknown op {wanted!r}")
             return chosen(value)

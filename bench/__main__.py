@@ -45,6 +45,10 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
         "hunt scenarios/s in-process and over HTTP; time to find each combination mutant",
     ),
     "loop": ("bench.loop", "make test stage by stage: wall and CPU seconds, machine load"),
+    "report": (
+        "bench.report",
+        "report.html with timelines: render time of 500 cases, size with a mutant's evidence",
+    ),
 }
 
 

@@ -7,6 +7,7 @@ none of it is ever trusted as markup, as a link, or as a path.  A link is made o
 
 from __future__ import annotations
 
+import html
 import re
 from urllib.parse import quote, urlsplit
 
@@ -14,6 +15,7 @@ __all__ = [
     "BIDI_CONTROLS",
     "code_spans",
     "evidence_href",
+    "html_text",
     "http_url",
     "markdown",
     "printable",
@@ -47,6 +49,16 @@ def _hex(match: re.Match[str]) -> str:
 def xml_text(text: str) -> str:
     """``text`` with characters XML cannot hold shown as ``\\xNN``."""
     return _XML_ILLEGAL.sub(_hex, text)
+
+
+def html_text(text: str, *, quote: bool = True) -> str:
+    """``text`` safe in HTML and SVG element content and in quoted attribute values
+    alike: markup characters and quotes as entities, what XML cannot hold as ``\\xNN``,
+    and lone surrogates (which no UTF-8 page can carry) as ``\\udNNN`` escapes.  With
+    ``quote`` false the quotes stay as they are: safe in element content only (where
+    JSON's many quotes would otherwise cost six characters each)."""
+    shown = html.escape(xml_text(text), quote=quote)
+    return shown.encode("utf-8", errors="backslashreplace").decode("utf-8")
 
 
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")

@@ -22,6 +22,7 @@ from conformance.publish import (
     Checkout,
     Committed,
     matrix_page,
+    matrix_picture,
 )
 from conformance.report import is_reproducible, load_standing, render
 from tests._standings import CHECKOUT, FreshStanding, group
@@ -110,6 +111,12 @@ def test_the_reports_readme_is_the_matrix_of_the_committed_standings() -> None:
     assert readme == matrix_page(CHECKOUT), REGENERATE
 
 
+def test_the_picture_the_readme_shows_is_the_grid_of_the_committed_standings() -> None:
+    picture = (CHECKOUT.reports / "matrix.svg").read_text("utf-8")
+    assert "](matrix.svg)" in matrix_page(CHECKOUT)
+    assert picture == matrix_picture(CHECKOUT), REGENERATE
+
+
 def test_an_implementation_without_its_dependencies_is_skipped_with_a_line(
     tmp_path: Path,
 ) -> None:
@@ -139,6 +146,7 @@ def test_an_implementation_without_its_dependencies_is_skipped_with_a_line(
         "(install them with pip install -e '.[absent]')\n"
         "rttool publish: wrote reports/README.md\n"
         "rttool publish: wrote reports/index.html\n"
+        "rttool publish: wrote reports/matrix.svg\n"
     )
     assert "reference" in (tmp_path / "reports" / "README.md").read_text("utf-8")
 

@@ -9,7 +9,8 @@ implementation cannot be driven or errors on the scenario (the step it failed on
 said, and whether the error recorded beside the file is the same), 4 when it cannot
 run the scenario (it lacks a capability the scenario needs): nothing was shown.
 ``--trace FILE`` writes the trace the scenario made (only the steps answered, where the
-implementation errored).
+implementation errored); ``--html FILE`` its timeline as a page, the one a report draws
+under a failing check.
 
 The command computes a :class:`Replayed` and renders it (:func:`replayed_text`).
 """
@@ -81,6 +82,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="write the trace the scenario made to FILE (the steps answered, on an error)",
     )
+    parser.add_argument(
+        "--html",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="write the scenario's timeline, what still fails marked on it, as a page to FILE",
+    )
     parser.set_defaults(handler=replay)
 
 
@@ -127,6 +135,8 @@ class Replayed:
     errored: Errored | None = None
     #: where ``--trace`` wrote the trace, if it was asked for
     trace_file: str | None = None
+    #: where ``--html`` wrote the timeline, if it was asked for
+    page_file: str | None = None
 
 
 def replay(args: argparse.Namespace) -> int:
@@ -198,7 +208,8 @@ def _replayed(args: argparse.Namespace) -> Replayed:
         if err.partial_trace is None:  # nothing of the scenario ran
             said = _redacted(str(err))
             return Replayed(3, f"rttool: the implementation could not be driven: {said}")
-        return _errored_again(scenario, err, recorded, write_trace(args.trace, err.partial_trace))
+        again = _errored_again(scenario, err, recorded, write_trace(args.trace, err.partial_trace))
+        return replace(again, page_file=_page(args, scenario, err.partial_trace, again, spec))
     if isinstance(trace, Unsupported):
         return Replayed(
             EXIT_UNTESTED,
@@ -206,7 +217,20 @@ def _replayed(args: argparse.Namespace) -> Replayed:
             f"{trace.capability}, which the scenario needs",
         )
     judged = _judged(scenario, chosen, handshake, trace, named=named, file=args.file)
+    judged = replace(judged, page_file=_page(args, scenario, trace, judged, spec))
     return replace(judged, recorded=recorded, trace_file=write_trace(args.trace, trace))
+
+
+def _page(
+    args: argparse.Namespace, scenario: Scenario, trace: Trace | None, found: Replayed, spec: str
+) -> str | None:
+    """Write the timeline page when ``--html`` asks for it."""
+    from conformance.cli._replay_page import write_page
+
+    target = getattr(args, "html", None)
+    return write_page(
+        target, scenario, trace, failing=found.failing, errored=found.errored, spec=spec
+    )
 
 
 def _errored_again(
@@ -261,6 +285,8 @@ def replayed_text(replayed: Replayed) -> Output:
         f"{printable(_shortened(replayed.summary))}"
     ]
     lines += error_lines(replayed.errored, replayed.recorded, replayed.trace_file)
+    if replayed.page_file is not None:
+        lines.append(f"timeline written to {printable(replayed.page_file)}")
     if replayed.errored is not None:
         return Output(text(lines))
     lines += [

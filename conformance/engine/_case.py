@@ -186,6 +186,8 @@ def as_reported(outcome: CaseOutcome) -> CaseOutcome:
             failure,
             message=one_line(failure.message),
             pointer=None if failure.pointer is None else one_line(failure.pointer),
+            expected=None if failure.expected is None else one_line(failure.expected),
+            got=None if failure.got is None else one_line(failure.got),
         )
         for failure in outcome.failures
     )

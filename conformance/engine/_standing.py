@@ -232,6 +232,8 @@ def check_result(case: Case, outcome: CaseOutcome, clause: str) -> CheckResult:
                 scenario=failure.scenario,
                 pointer=failure.pointer,
                 reading=failure.reading,
+                expected=failure.expected,
+                got=failure.got,
             )
             for failure in outcome.failures
         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+from collections.abc import Callable
 from pathlib import Path
 
 from conformance._escape import code_spans, xml_text
@@ -24,7 +25,8 @@ from conformance.matrix._cells import (
     standing_page_anchor,
     summary_rows,
 )
-from conformance.report import STANDING_SYMBOLS
+from conformance.matrix._svg import matrix_svg
+from conformance.report import STANDING_SYMBOLS, clause_anchor
 
 __all__ = ["CONTENT_SECURITY_POLICY", "matrix_html"]
 
@@ -51,6 +53,7 @@ td.cell a { text-decoration: none; display: block; color: inherit; }
 .s-not-applicable { background: #9ca3af22; }
 .legend { display: flex; flex-wrap: wrap; gap: .3rem 1rem; padding: 0; list-style: none; }
 .legend li { padding: 0 .4rem; border: 1px solid var(--line); }
+figure.grid { margin: .5rem 0; overflow-x: auto; }
 td.value { overflow-wrap: anywhere; max-width: 14rem; }
 """
 
@@ -89,6 +92,18 @@ def _report_link(column: Column, out: Path, row: Row | None = None) -> str | Non
         return column.link(out, "report.html", f"rule-{index}" if index else "")
     anchor = standing_page_anchor(column, row) if row is not None else ""
     return column.link(out, "STANDING.md", anchor)
+
+
+def _grid_link(out: Path) -> Callable[[Column, Row], str | None]:
+    """Where a cell of the picture leads: the clause's section of ``report.html`` when it
+    sits beside the standing, else the rule's heading in ``STANDING.md``."""
+
+    def link(column: Column, row: Row) -> str | None:
+        if column.has_page("report.html") and row.clause is not None:
+            return column.link(out, "report.html", clause_anchor(row.clause))
+        return _report_link(column, out, row)
+
+    return link
 
 
 def _head(matrix: Matrix, out: Path, first: str) -> list[str]:
@@ -155,6 +170,7 @@ def matrix_html(matrix: Matrix, out: Path, *, title: str, intro: str = "") -> st
         f'<p class="muted">{count} implementation{"s" * (count != 1)} compared rule by rule '
         "and clause by clause; each cell links to that implementation's own report.</p>",
         f'<ul class="legend">{legend}<li>{ABSENT} not in that report</li></ul>',
+        f'<figure class="grid">{matrix_svg(matrix, _grid_link(out), title=title)}</figure>',
         "</header>",
         "<main>",
         *_summary(matrix, out),

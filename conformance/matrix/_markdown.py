@@ -7,6 +7,7 @@ link destinations are built from folder names and anchors of word characters onl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from conformance._escape import code_spans, markdown
@@ -14,10 +15,22 @@ from conformance.matrix._build import Column, Matrix, Row
 from conformance.matrix._cells import ABSENT, LEGEND, cell, standing_page_anchor, summary_rows
 from conformance.report import STANDING_SYMBOLS
 
-__all__ = ["DEFAULT_TITLE", "matrix_markdown"]
+__all__ = ["DEFAULT_TITLE", "SVG_FILE", "matrix_markdown", "svg_link"]
 
 DEFAULT_TITLE = "Conformance matrix"
 _PAGE = "STANDING.md"
+#: The picture of the matrix, written beside the page and shown at its top.
+SVG_FILE = "matrix.svg"
+
+
+def svg_link(out: Path) -> Callable[[Column, Row], str | None]:
+    """Where a cell of ``matrix.svg`` leads: the rule's heading in the implementation's
+    ``STANDING.md``, as the page's own cells do (a README shows the picture beside it)."""
+
+    def link(column: Column, row: Row) -> str | None:
+        return column.link(out, _PAGE, standing_page_anchor(column, row))
+
+    return link
 
 
 def _link(label: str, url: str | None, title: str = "") -> str:
@@ -75,6 +88,8 @@ def matrix_markdown(
         "",
         " · ".join(f"{STANDING_SYMBOLS[s]} {words}" for s, words in LEGEND)
         + f" · {ABSENT} not in that report",
+        "",
+        f"[![{markdown(title)}: implementations by clauses]({SVG_FILE})]({SVG_FILE})",
         "",
         "## Summary",
         "",

@@ -12,7 +12,8 @@ their comparison matrix.  ``rttool publish`` (``make reports``) regenerates them
 * :func:`make_standing` is the one way each is made: a derandomized hunt and
   ``rttool run --reproducible``;
 * :func:`publish` makes the standings chosen and rewrites the matrix
-  (:func:`write_matrix_pages`; :func:`matrix_page` is the text it must hold);
+  (:func:`write_matrix_pages`; :func:`matrix_page` is the text it must hold, and
+  :func:`matrix_picture` that of ``reports/matrix.svg``);
 * :func:`guide_harness_source` is the toy harness of ``docs/writing-an-adapter.md``,
   the one published as ``reports/toy/``, read from the guide itself.
 
@@ -29,7 +30,13 @@ from conformance.publish._guide import (
     guide_harness_source,
 )
 from conformance.publish._making import EVIDENCE, RUN_TIMEOUT, make_standing
-from conformance.publish._pages import INTRO, TITLE, matrix_page, write_matrix_pages
+from conformance.publish._pages import (
+    INTRO,
+    TITLE,
+    matrix_page,
+    matrix_picture,
+    write_matrix_pages,
+)
 from conformance.publish._publish import Publication, Step, UnknownStanding, choose, publish
 
 __all__ = [
@@ -51,6 +58,7 @@ __all__ = [
     "guide_harness_source",
     "make_standing",
     "matrix_page",
+    "matrix_picture",
     "publish",
     "write_guide_harness",
     "write_matrix_pages",

@@ -8,7 +8,7 @@ from pathlib import Path
 from conformance.publish._checkout import Checkout
 from conformance.publish._entries import COMMITTED, Committed
 
-__all__ = ["INTRO", "TITLE", "matrix_page", "write_matrix_pages"]
+__all__ = ["INTRO", "TITLE", "matrix_page", "matrix_picture", "write_matrix_pages"]
 
 TITLE = "Published standings"
 INTRO = (
@@ -32,10 +32,19 @@ def matrix_page(checkout: Checkout, entries: Sequence[Committed] = COMMITTED) ->
     return matrix_markdown(matrix, checkout.reports, title=TITLE, intro=INTRO)
 
 
+def matrix_picture(checkout: Checkout, entries: Sequence[Committed] = COMMITTED) -> str:
+    """The text ``reports/matrix.svg`` must hold: the committed standings as a grid."""
+    from conformance.matrix import build_matrix, matrix_svg, svg_link
+
+    matrix = build_matrix(_published(checkout, entries))
+    return matrix_svg(matrix, svg_link(checkout.reports), title=TITLE)
+
+
 def write_matrix_pages(
     checkout: Checkout, entries: Sequence[Committed] = COMMITTED
 ) -> tuple[Path, ...]:
-    """Write ``reports/README.md`` (and the untracked ``reports/index.html``)."""
+    """Write ``reports/README.md`` and ``reports/matrix.svg`` (and the untracked
+    ``reports/index.html``)."""
     from conformance.matrix import build_matrix, write_matrix
 
     matrix = build_matrix(_published(checkout, entries))

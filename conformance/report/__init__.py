@@ -10,10 +10,13 @@
   :func:`publish` does all of it at the end of a run.
 * :func:`reproducible` drops the start time and durations from a report, for one that
   is committed and must not change when only the clock did.
+* :func:`timeline_page` draws one scenario's timeline (:class:`DrawnEvidence`) with the
+  failures placed on it (:func:`marks_of`) as a page of its own.
 """
 
 from conformance.report._codec import from_json, load_standing
 from conformance.report._diff import Change, StandingDiff, diff_reports
+from conformance.report._drawn import DrawnEvidence, RecordedError
 from conformance.report._encode import FORMAT, standing_schema, to_json
 from conformance.report._errors import (
     ExpectationsError,
@@ -28,6 +31,7 @@ from conformance.report._expectations import (
     parse_expectations,
 )
 from conformance.report._gate import GateFinding, GateResult, gate, resolve_expectations
+from conformance.report._html import clause_anchor
 from conformance.report._junit import junit_xml, undrivable_junit
 from conformance.report._labels import STANDING_SYMBOLS, counts_phrase
 from conformance.report._model import (
@@ -58,6 +62,8 @@ from conformance.report._run import (
 from conformance.report._standing import FamilyTally, StandingReport
 from conformance.report._summary import append_step_summary, github_step_summary
 from conformance.report._terminal import rule_line, terminal_table
+from conformance.report._timeline_page import timeline_page
+from conformance.report._timeline_where import marks_of
 from conformance.report._update import ExpectationsUpdate, update_expectations
 from conformance.report._values import (
     CHECK_KINDS,
@@ -92,6 +98,7 @@ __all__ = [
     "CheckKind",
     "CheckResult",
     "ClauseResult",
+    "DrawnEvidence",
     "Evidence",
     "Expectation",
     "Expectations",
@@ -108,6 +115,7 @@ __all__ = [
     "Level",
     "Outcome",
     "Problem",
+    "RecordedError",
     "RenderOptions",
     "Rendered",
     "ReportWriteError",
@@ -124,6 +132,7 @@ __all__ = [
     "SuiteInfo",
     "append_step_summary",
     "capability_names",
+    "clause_anchor",
     "clause_standing",
     "counts_phrase",
     "diff_reports",
@@ -134,6 +143,7 @@ __all__ = [
     "junit_xml",
     "load_expectations",
     "load_standing",
+    "marks_of",
     "parse_expectations",
     "publish",
     "render",
@@ -143,6 +153,7 @@ __all__ = [
     "rule_standing",
     "standing_schema",
     "terminal_table",
+    "timeline_page",
     "to_json",
     "undrivable_junit",
     "update_expectations",

@@ -105,6 +105,8 @@ def _decode_check(pointer: str, data: _Object) -> CheckResult:
                 scenario=item.get("scenario"),
                 pointer=item.get("pointer"),
                 reading=item.get("reading"),
+                expected=item.get("expected"),
+                got=item.get("got"),
             )
             for index, item in enumerate(_objects(data.get("failures", [])))
         ),

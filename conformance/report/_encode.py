@@ -21,6 +21,7 @@ from conformance.report._model import (
     CheckCounts,
     CheckResult,
     ClauseResult,
+    FailedExpectation,
     RuleResult,
     StandingCounts,
 )
@@ -109,6 +110,12 @@ def _check_counts(counts: CheckCounts) -> dict[str, object]:
     }
 
 
+def _compared(failure: FailedExpectation) -> dict[str, object]:
+    """``expected`` and ``got`` of a failure that compared two values (else nothing)."""
+    pairs = (("expected", failure.expected), ("got", failure.got))
+    return {key: value for key, value in pairs if value is not None}
+
+
 def _check(clause: ClauseResult, check: CheckResult) -> dict[str, object]:
     return _check_as(clause.check_id(check), check, reached=bool(clause.situations))
 
@@ -137,6 +144,8 @@ def _check_as(check_id: str, check: CheckResult, *, reached: bool = False) -> di
                 "scenario": failure.scenario,
                 "pointer": failure.pointer,
                 "reading": failure.reading,
+                # only where the check compared two values: other failures stay as they were
+                **_compared(failure),
             }
             for failure in check.failures
         ],

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import html
 
-from conformance._escape import code_spans, evidence_href, http_url, xml_text
-from conformance.report._html_assets import SCRIPT, STYLE
+from conformance._escape import code_spans, evidence_href, html_text, http_url
+from conformance.report._html_assets import SCRIPT
 from conformance.report._labels import (
     counts_phrase,
     hunt_figures_phrase,
@@ -26,9 +25,10 @@ from conformance.report._labels import (
 from conformance.report._model import CheckResult, ClauseResult, RuleResult
 from conformance.report._output import OutputFile, Rendered, RenderOptions
 from conformance.report._standing import StandingReport
+from conformance.report._timeline_page import PAGE_STYLE, TimelineBook
 from conformance.report._values import STANDINGS, Standing
 
-__all__ = ["CONTENT_SECURITY_POLICY", "render_html", "standing_html"]
+__all__ = ["CONTENT_SECURITY_POLICY", "clause_anchor", "render_html", "standing_html"]
 
 
 def _hash(source: str) -> str:
@@ -37,14 +37,14 @@ def _hash(source: str) -> str:
 
 
 CONTENT_SECURITY_POLICY = (
-    f"default-src 'none'; script-src {_hash(SCRIPT)}; style-src {_hash(STYLE)}; "
+    f"default-src 'none'; script-src {_hash(SCRIPT)}; style-src {_hash(PAGE_STYLE)}; "
     "img-src 'none'; base-uri 'none'; form-action 'none'"
 )
 
 
 def _e(text: str) -> str:
     """Escape for element content and quoted attribute values alike."""
-    return html.escape(xml_text(text), quote=True)
+    return html_text(text)
 
 
 def _a(label: str, href: str | None) -> str:
@@ -146,9 +146,10 @@ def _rules_table(report: StandingReport) -> list[str]:
     return [*lines, "</tbody>", "</table>", "</section>"]
 
 
-def _clause(clause: ClauseResult, options: RenderOptions) -> list[str]:
+def _clause(clause: ClauseResult, options: RenderOptions, book: TimelineBook) -> list[str]:
     lines = [
-        f'<div class="clause" data-standing="{_e(clause.standing)}">',
+        f'<div class="clause" id="{_e(clause_anchor(clause))}" '
+        f'data-standing="{_e(clause.standing)}">',
         f"<h3>{_e(clause.citation)} {_standing(clause.standing)} "
         f'<span class="muted">({_e(counts_phrase(clause.counts))})</span></h3>',
         *(
@@ -176,28 +177,33 @@ def _clause(clause: ClauseResult, options: RenderOptions) -> list[str]:
         )
         lines.append(
             f"<tr><td><code>{_e(check.name)}</code></td><td>{outcome}</td>"
-            f'<td class="message">{_message(check)}</td><td>{evidence}</td></tr>'
+            f'<td class="message">{_message(check, book.wheres(check))}</td>'
+            f"<td>{evidence}</td></tr>"
         )
+        lines.append(book.row(check, 4))  # its timeline, collapsed (failing or erring only)
     return [*lines, "</tbody>", "</table>", "</div>"]
 
 
-def _message(check: CheckResult) -> str:
-    """A check's message cell: every failed expectation, each reading a link, and the
-    hunt's figures for an invariant."""
+def _message(check: CheckResult, wheres: tuple[str | None, ...] = ()) -> str:
+    """A check's message cell: every failed expectation, each reading a link and, where
+    its timeline places it, where it happened; the hunt's figures for an invariant."""
     figures = hunt_figures_phrase(check)
     after = f' <span class="muted">({_e(figures)})</span>' if figures else ""
     if not check.failures:
         return _e(check.message) + after
     items = []
-    for failure in check.failures:
+    for number, failure in enumerate(check.failures):
         item = _e(failure.line())
         if failure.reading:
             item += " (" + _a("reading", reading_url(failure.reading)) + ")"
+        where = wheres[number] if number < len(wheres) else None
+        if where:  # opens the check's timeline (the row under it), where it is marked
+            item += f'<span class="where">in {where}</span>'
         items.append(f"<li>{item}</li>")
     return '<ol class="failures">' + "".join(items) + "</ol>" + after
 
 
-def _rule(index: int, rule: RuleResult, options: RenderOptions) -> list[str]:
+def _rule(index: int, rule: RuleResult, options: RenderOptions, book: TimelineBook) -> list[str]:
     source = http_url(rule.source)
     meta = [
         _standing(rule.standing),
@@ -211,7 +217,7 @@ def _rule(index: int, rule: RuleResult, options: RenderOptions) -> list[str]:
         f'<p class="muted">{" · ".join(part for part in meta if part)}</p>',
     ]
     for clause in rule.clauses:
-        lines += _clause(clause, options)
+        lines += _clause(clause, options, book)
     return [*lines, "</section>"]
 
 
@@ -240,7 +246,7 @@ def standing_html(report: StandingReport, options: RenderOptions | None = None) 
         '<meta name="referrer" content="no-referrer">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>RT-TOOL standing: {_e(impl.name)} {_e(impl.version)}</title>",
-        f"<style>{STYLE}</style>",
+        f"<style>{PAGE_STYLE}</style>",
         "</head>",
         "<body>",
         *_header(report),
@@ -249,8 +255,9 @@ def standing_html(report: StandingReport, options: RenderOptions | None = None) 
         *_summary(report),
         *_rules_table(report),
     ]
+    book = TimelineBook(options.drawn)
     for index, rule in enumerate(report.rules, 1):
-        lines += _rule(index, rule, options)
+        lines += _rule(index, rule, options, book)
     lines += _extras(report)
     lines += [
         "</main>",
@@ -268,6 +275,11 @@ def render_html(report: StandingReport, options: RenderOptions) -> Rendered:
     """``report.html``."""
     text = standing_html(report, options)
     return Rendered(files=(OutputFile(path="report.html", content=text.encode("utf-8")),))
+
+
+def clause_anchor(clause: ClauseResult) -> str:
+    """The id of a clause's section in ``report.html``: ``RT-TOOL-7-c4``."""
+    return clause.id.replace("#", "-")
 
 
 def _code_spans(text: str) -> str:

@@ -2,7 +2,8 @@
 
 Both are constants: no report data is ever placed in them, so the page's
 Content-Security-Policy can allow exactly these two by hash.  The script reads what it
-needs (standings) from ``data-standing`` attributes the renderer wrote.
+needs (standings) from ``data-standing`` attributes the renderer wrote, and opens the
+timeline a link's fragment names.
 """
 
 from __future__ import annotations
@@ -66,10 +67,21 @@ SCRIPT = """
       item.hidden = shown.indexOf(item.getAttribute("data-standing")) === -1;
     });
     var state = shown.length === boxes.length ? "" : "#show=" + shown.join(",");
+    if (!state && !/^#show=/.test(location.hash)) {
+      return;  // the whole report shown: a link's own fragment (#timeline-2) stays
+    }
     try {
       history.replaceState(null, "", state || location.pathname + location.search);
     } catch (ignored) {
       // Some browsers refuse history changes on file: pages; filtering still works.
+    }
+  }
+  function openTarget() {
+    // A link to a timeline (or into one) opens it and every collapsed part around it.
+    var id = location.hash.slice(1);
+    var node = id && id.indexOf("show=") !== 0 ? document.getElementById(id) : null;
+    for (; node; node = node.parentElement) {
+      if (node.tagName === "DETAILS") { node.open = true; }
     }
   }
   function fromHash() {
@@ -89,6 +101,8 @@ SCRIPT = """
     });
   });
   fromHash();
+  openTarget();
+  window.addEventListener("hashchange", openTarget);
   nav.hidden = false;
   apply();
   document.body.setAttribute("data-ready", "1");

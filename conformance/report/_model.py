@@ -78,13 +78,17 @@ class FailedExpectation:
 
     ``message`` says what was observed and what the clause requires; ``pointer`` is the
     JSON pointer of what was observed in the trace of ``scenario`` (the scenario id);
-    ``reading`` names the entry of ``docs/interpretations.md`` the expectation relies on.
+    ``reading`` names the entry of ``docs/interpretations.md`` the expectation relies on;
+    ``expected`` and ``got``, where the check compared a value with the one the clause
+    requires, are both values as one line of JSON.
     """
 
     message: str
     scenario: str | None = None
     pointer: str | None = None
     reading: str | None = None
+    expected: str | None = None
+    got: str | None = None
 
     def __post_init__(self) -> None:
         normalise_strings(self)

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from conformance.report._drawn import DrawnEvidence
+    from conformance.report._model import Evidence
 
 __all__ = ["CopiedFile", "OutputFile", "RenderOptions", "Rendered"]
 
@@ -37,8 +44,13 @@ class RenderOptions:
 
     ``link_prefix`` leads from the output directory to the report directory that
     evidence paths are relative to (empty when they are the same);
-    ``existing_evidence`` lists the evidence paths that are files there.
+    ``existing_evidence`` lists the evidence paths that are files there; ``drawn`` is the
+    evidence of failing and erring checks the writer read for the timelines of
+    ``report.html`` (none: no timelines).
     """
 
     link_prefix: str = ""
     existing_evidence: frozenset[str] = frozenset()
+    drawn: Mapping[Evidence, DrawnEvidence] = field(
+        default_factory=lambda: MappingProxyType({}), compare=False
+    )

@@ -1,7 +1,8 @@
 """Rendering every format and writing the results: the only I/O of the report layer.
 
 Renderers are pure functions of the model (and of :class:`RenderOptions`, which the
-writer fills in by looking at the evidence directory).  Files are written atomically,
+writer fills in by looking at the evidence directory, and for ``report.html`` by reading
+the evidence of failing and erring checks once, bounded: ``_drawn``).  Files are written atomically,
 through fresh temporary files, and never through a symbolic link (a link where a
 directory such as ``allure-results/`` belongs is replaced by a real directory);
 evidence is copied only from inside the evidence root.  Of what an earlier rendering
@@ -22,6 +23,7 @@ from adapters.limits import TooDeep, loads
 from conformance._escape import safe_relative_path
 from conformance.report._allure import render_allure
 from conformance.report._badge import render_badges
+from conformance.report._drawn import draw_evidence
 from conformance.report._earl import render_earl
 from conformance.report._errors import ReportWriteError
 from conformance.report._html import render_html
@@ -134,7 +136,11 @@ def write_reports(
             raise RttoolError("unknown report format", format=fmt, known=",".join(ALL_FORMATS))
     root = evidence_root if evidence_root is not None else directory
     existing = frozenset(path for path in report.evidence_paths() if _inside(root, path))
-    options = RenderOptions(link_prefix=_link_prefix(directory, root), existing_evidence=existing)
+    # The timelines of report.html draw the evidence: read once here, never by a renderer.
+    drawn = draw_evidence(report, lambda path: _inside(root, path)) if "html" in formats else {}
+    options = RenderOptions(
+        link_prefix=_link_prefix(directory, root), existing_evidence=existing, drawn=drawn
+    )
     written: list[Path] = []
     try:
         directory.mkdir(parents=True, exist_ok=True)

@@ -67,7 +67,7 @@ from conformance.toolkit._bounds import (
     warnings_text,
     wire_pointer,
 )
-from conformance.toolkit._context import CheckContext, Evidence, ScenarioRunner
+from conformance.toolkit._context import NOT_COMPARED, CheckContext, Evidence, ScenarioRunner
 from conformance.toolkit._durable import (
     ANA,
     BO,
@@ -248,6 +248,7 @@ __all__ = [
     "CHUNK_PAUSES",
     "CONTINUING_CAUSES",
     "CY",
+    "NOT_COMPARED",
     "RESUMING",
     "SHORT",
     "TICKET",

@@ -12,7 +12,29 @@ from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.toolkit._outcomes import Blocked, CheckFailed, Failure, NotApplicable, Untested
 
-__all__ = ["CheckContext", "Evidence", "ScenarioRunner"]
+__all__ = ["NOT_COMPARED", "CheckContext", "Evidence", "ScenarioRunner"]
+
+#: How many characters of an expected or observed value a failure keeps.
+COMPARED_CHARS = 500
+
+
+class _Unsaid:
+    """The default of ``expected`` and ``got``: no value given (``None`` is JSON null)."""
+
+
+_UNSAID = _Unsaid()
+#: What a check passes as ``expected`` when it has no one value to show (it accepts
+#: several): the failure then carries neither value.
+NOT_COMPARED: object = _UNSAID
+
+
+def _compared(value: object) -> str | None:
+    """A compared value as one line of JSON, or ``None`` when none was given."""
+    if isinstance(value, _Unsaid):
+        return None
+    from conformance.toolkit._shown import show
+
+    return show(value, COMPARED_CHARS)
 
 
 class ScenarioRunner(Protocol):
@@ -123,11 +145,20 @@ class CheckContext:
         return False
 
     def _failure(
-        self, message: str, at: str | None, reading: str | None, clause: str | None = None
+        self,
+        message: str,
+        at: str | None,
+        reading: str | None,
+        clause: str | None = None,
+        compared: tuple[object, object] = (_UNSAID, _UNSAID),
     ) -> Failure:
         if at is not None and self._strict:
             self._check_pointer(at, message)
-        return Failure(message, self.scenario if at is not None else None, at, reading, clause)
+        scenario = self.scenario if at is not None else None
+        expected, got = (_compared(value) for value in compared)
+        if expected is None or got is None:  # one value alone is no comparison
+            expected = got = None
+        return Failure(message, scenario, at, reading, clause, expected, got)
 
     def _check_pointer(self, at: str, message: str) -> None:
         """Refuse a failure whose pointer names nothing in the last trace (its parent must
@@ -150,16 +181,21 @@ class CheckContext:
         at: str | None = None,
         reading: str | None = None,
         clause: str | None = None,
+        expected: object = _UNSAID,
+        got: object = _UNSAID,
     ) -> bool:
         """Record ``message`` as a failed expectation unless ``condition`` holds, and go on.
 
         ``at`` is the JSON pointer, into the last scenario's trace, of what was observed;
         ``reading`` the entry of ``docs/interpretations.md`` the expectation relies on;
-        ``clause``, in a case bound to several clauses, the one whose words it tests.
+        ``clause``, in a case bound to several clauses, the one whose words it tests;
+        ``expected`` and ``got``, where the check compares a value with the one the
+        clause requires, the two values (a report shows them side by side).
         Returns ``condition``, so that a check can skip what depends on it.
         """
         if not condition:
-            self.failures.append(self._failure(message, at, reading, clause))
+            failure = self._failure(message, at, reading, clause, (expected, got))
+            self.failures.append(failure)
         return condition
 
     def need(
@@ -170,11 +206,13 @@ class CheckContext:
         at: str | None = None,
         reading: str | None = None,
         clause: str | None = None,
+        expected: object = _UNSAID,
+        got: object = _UNSAID,
     ) -> None:
         """Like :meth:`expect`, but end the check when ``condition`` does not hold: what
         follows cannot be judged without it."""
         if not condition:
-            self.fail(message, at=at, reading=reading, clause=clause)
+            self.fail(message, at=at, reading=reading, clause=clause, expected=expected, got=got)
 
     def fail(
         self,
@@ -183,9 +221,12 @@ class CheckContext:
         at: str | None = None,
         reading: str | None = None,
         clause: str | None = None,
+        expected: object = _UNSAID,
+        got: object = _UNSAID,
     ) -> NoReturn:
-        """Fail the check now, with every expectation that failed so far."""
-        self.failures.append(self._failure(message, at, reading, clause))
+        """Fail the check now, with every expectation that failed so far (``expected``
+        and ``got`` as for :meth:`expect`)."""
+        self.failures.append(self._failure(message, at, reading, clause, (expected, got)))
         raise CheckFailed(self.failures)
 
     def conclude(self) -> None:

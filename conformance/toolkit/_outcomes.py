@@ -21,7 +21,9 @@ class Failure:
     several readings and the suite had to say which it accepts.  ``clause`` is the one
     clause whose words the expectation tests, where a case is bound to several (a hunt
     invariant, a check of two clauses): the failure lands on that clause alone; ``None``
-    lands it on every clause of the case.
+    lands it on every clause of the case.  ``expected`` and ``got``, where a check
+    compares a value with the one the clause requires, are both as one line of JSON
+    (cut, ending in ``…``): a report shows them side by side.
     """
 
     message: str
@@ -29,6 +31,8 @@ class Failure:
     pointer: str | None = None
     reading: str | None = None
     clause: str | None = None
+    expected: str | None = None
+    got: str | None = None
 
     def line(self) -> str:
         """The failure on one line: the message, then where it was observed."""

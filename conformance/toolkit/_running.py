@@ -70,7 +70,12 @@ def reconciled_arguments(
     when it ran, else the result's reported ``arguments`` (the body does not run when the
     reconciled arguments fail the tool's schema).  With ``body``, the body must have run."""
     effects = side_effects(trace, tool)
-    ctx.need(len(effects) <= 1, f"the tool body ran {len(effects)} times, expected once")
+    ctx.need(
+        len(effects) <= 1,
+        f"the tool body ran {len(effects)} times, expected once",
+        expected=1,
+        got=len(effects),
+    )
     if effects:
         return effects[0].get("input")
     if body:

@@ -483,6 +483,7 @@ def test_invalid_messages_name_the_pointer(ref: str, value: object, pointer: str
     ("value", "pointer"),
     [
         ({"id": "s", "steps": [{"op": "warp"}]}, "/steps/0/op"),
+        ({"id": "s", "steps": [{"op": ["start_turn"]}]}, "/steps/0/op"),  # not a string
         ({"id": "s", "steps": [{"op": "start_turn", "turn": "t", "bogus": 1}]}, "/steps/0/bogus"),
         ({"id": "s", "steps": [{"op": "wait", "clients": "two"}]}, "/steps/0/clients"),
         (

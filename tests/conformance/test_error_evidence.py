@@ -109,3 +109,43 @@ def test_replay_reproduces_the_error_and_writes_its_trace(report_dir: Path) -> N
     healthy = rttool("replay", str(record), cwd=report_dir.parent, env=harness_env())
     assert healthy.returncode == 0, healthy.stderr
     assert "no longer errors" in healthy.stdout
+
+
+def _hit_steps(page: Path) -> list[str]:
+    """The steps of a page's timelines that a failure or error is marked on."""
+    from tests.report.htmlscan import scan_html
+
+    scan = scan_html(page.read_text(encoding="utf-8"))
+    return [attrs["data-step"] for _, attrs in scan.elements if "data-hit" in attrs]
+
+
+def test_the_report_marks_each_error_on_the_step_the_implementation_failed_on(
+    report_dir: Path,
+) -> None:
+    check = next(c for c in _errored(report_dir) if c["kind"] == "hunt")
+    record = report_dir / check["evidence"]["error"]  # type: ignore[index]
+    failed_at = json.loads(record.read_text(encoding="utf-8"))["failed_at"]
+    page = report_dir / "report.html"
+    assert str(failed_at["index"]) in _hit_steps(page)
+    assert "not answered" in page.read_text(encoding="utf-8")
+
+
+def test_replay_writes_the_timeline_of_the_error_as_a_page(report_dir: Path) -> None:
+    check = next(c for c in _errored(report_dir) if c["kind"] == "hunt")
+    record = report_dir / check["evidence"]["error"]  # type: ignore[index]
+    page = report_dir.parent / "replayed.html"
+    done = rttool(
+        "replay",
+        str(record),
+        "--impl",
+        REFUSING,
+        "--html",
+        str(page),
+        cwd=report_dir.parent,
+        env=harness_env(),
+    )
+    assert done.returncode == 3, done.stderr
+    assert f"timeline written to {page}" in done.stdout
+    failed_at = json.loads(record.read_text(encoding="utf-8"))["failed_at"]
+    assert _hit_steps(page) == [str(failed_at["index"])]
+    assert REFUSAL in page.read_text(encoding="utf-8")

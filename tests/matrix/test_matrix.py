@@ -15,6 +15,7 @@ from conformance.cli import main
 from conformance.matrix import (
     HTML_FILE,
     MARKDOWN_FILE,
+    SVG_FILE,
     build_matrix,
     heading_anchor,
     matrix_html,
@@ -105,9 +106,13 @@ def test_every_string_from_a_report_is_escaped(tmp_path: Path) -> None:
     folder = _publish(tmp_path / "evil", hostile_report())
     matrix = build_matrix([folder])
     html = MarkdownIt("commonmark").enable("table").render(matrix_markdown(matrix, tmp_path))
-    for page in (html, matrix_html(matrix, tmp_path, title=HOSTILE[0], intro=HOSTILE[1])):
+    dashboard = matrix_html(matrix, tmp_path, title=HOSTILE[0], intro=HOSTILE[1])
+    for page, pictures in ((html, 0), (dashboard, 1)):
         scan = scan_html(page)
-        assert scan.tags("script") == [] and scan.tags("img") == [] and scan.tags("svg") == []
+        assert scan.tags("script") == []
+        # the grid's own picture, nothing injected: an image in Markdown, inline in HTML
+        assert [img["src"] for img in scan.tags("img")] == ["matrix.svg"] * (1 - pictures)
+        assert len(scan.tags("svg")) == pictures
         assert scan.handlers() == []
         assert not any(a.get("href", "").startswith("javascript") for a in scan.tags("a"))
         assert xml_text(HOSTILE[0]).split(">")[0] in scan.joined_text()
@@ -131,13 +136,14 @@ def test_two_runs_of_one_implementation_get_their_folder_in_the_label(tmp_path: 
     assert labels[0].endswith("(before)") and labels[1].endswith("(after)")
 
 
-def test_the_command_writes_the_two_pages_and_nothing_else(
+def test_the_command_writes_the_two_pages_their_picture_and_nothing_else(
     two: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "site"
     code = main(["report", "matrix", *map(str, two), "--out", str(out), "--title", "Ours"])
     assert code == 0
-    assert sorted(path.name for path in out.iterdir()) == sorted([HTML_FILE, MARKDOWN_FILE])
+    written = sorted(path.name for path in out.iterdir())
+    assert written == sorted([HTML_FILE, MARKDOWN_FILE, SVG_FILE])
     assert (out / MARKDOWN_FILE).read_text("utf-8").startswith("# Ours\n")
     assert "compared 2 implementations" in capsys.readouterr().out
 

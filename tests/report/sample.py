@@ -2,10 +2,33 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from adapters.codec import to_json
+from adapters.scenario import (
+    Answer,
+    FailWriteBack,
+    Poll,
+    Reply,
+    Return,
+    Scenario,
+    StartTurn,
+    Tool,
+    call,
+)
+from adapters.trace import (
+    ModelInput,
+    PassRecord,
+    ResumeRecord,
+    RunRecord,
+    StepRecord,
+    ToolResultRecord,
+    Trace,
+    TurnWire,
+)
 from conformance.report import (
     CheckResult,
     ClauseResult,
@@ -26,10 +49,116 @@ EVIDENCE_C4 = Evidence(
     trace="evidence/RT-TOOL-7/c4/trace.json",
     counterexample="evidence/RT-TOOL-7/c4/counterexample.json",
 )
+#: The step of the sample trace whose held list the failing check points at.
+HIT_STEP = 3
+_ARTIFACT = {"type": "link", "payload": {"url": "https://toy.example/a"}, "tool_call_id": "c1"}
+
+
+def _message(role: str, content: str, **more: object) -> dict[str, object]:
+    return {"role": role, "content": content, **more}
+
+
+def _wire(status: str, *messages: object) -> TurnWire:
+    return TurnWire(status, False, messages, [])
+
+
+def sample_scenario() -> Scenario:
+    """The scenario of the sample's failing hunt check: a pause holding an artifact, a
+    write-back armed to fail, the answer, a poll."""
+    return Scenario(
+        id="hunt",
+        steps=(StartTurn("t1"), FailWriteBack(), Answer("t1"), Poll()),
+        tools=(Tool("emit", (Return(output={"ok": True, "artifacts": [_ARTIFACT]}),)),),
+        model=(Reply(tool_calls=(call("emit", {}, "c1"),)), Reply(question="Go on?")),
+    )
+
+
+def sample_trace() -> Trace:
+    """What the toy runtime did with :func:`sample_scenario`: the failed write-back
+    reported ok, and the held artifact gone (at ``/steps/3/held/t1``)."""
+    asked = _wire("paused", _message("user", "Hello"), _message("assistant", "Go on?"))
+    result = {"success": True, "data": {"ok": True}, "error": None, "artifacts": [_ARTIFACT]}
+    first = RunRecord(
+        id="run-1",
+        turn="t1",
+        conversation="main",
+        cause="start",
+        end="paused",
+        model_inputs=(ModelInput((_message("user", "Hello"),)),),
+        passes=(
+            PassRecord(
+                batch=(call("emit", {}, "c1"),),
+                ports={"tool_artifacts": [_ARTIFACT], "executed": ["c1"]},
+                exposed={"tool_artifacts": False},
+                results=(ToolResultRecord("emit", "c1", "executed", result, {}),),
+                tool_messages=(_message("tool", '{"ok": true}', tool_call_id="c1"),),
+                outcome={"succeeded": 1, "failed": 0},
+                paused=True,
+            ),
+        ),
+        side_effects=({"tool": "emit", "input": {}, "tool_call_id": "c1"},),
+    )
+    second = RunRecord(
+        id="run-2",
+        turn="t1",
+        conversation="main",
+        cause="answer",
+        end="completed",
+        model_inputs=(ModelInput((_message("user", "Hello"), _message("user", "yes"))),),
+        passes=(),
+        side_effects=(),
+        resume=ResumeRecord(nudge="yes"),
+    )
+    done = _wire(
+        "completed", *asked.messages, _message("user", "yes"), _message("assistant", "Done.")
+    )
+    return Trace(
+        scenario="hunt",
+        steps=(
+            StepRecord(
+                0,
+                "start_turn",
+                "ok",
+                (first,),
+                (),
+                {"main": {"t1": asked}},
+                held={"t1": [_ARTIFACT]},
+            ),
+            StepRecord(
+                1,
+                "fail_write_back",
+                "ok",
+                (),
+                (),
+                {"main": {"t1": asked}},
+                held={"t1": [_ARTIFACT]},
+            ),
+            StepRecord(2, "answer", "ok", (second,), (), {"main": {"t1": done}}, held={"t1": []}),
+            StepRecord(
+                3,
+                "poll",
+                "ok",
+                (),
+                (),
+                {"main": {"t1": done}},
+                held={"t1": []},
+                poll={"messages": 4},
+            ),
+        ),
+    )
+
+
+def _json_file(value: object) -> str:
+    return json.dumps(to_json(value), indent=2) + "\n"
+
+
 EVIDENCE_FILES = {
-    "evidence/RT-TOOL-7/c4/scenario.json": '{"steps": [{"start_turn": {}}]}\n',
-    "evidence/RT-TOOL-7/c4/trace.json": '{"steps": []}\n',
-    "evidence/RT-TOOL-7/c4/counterexample.json": '{"held": []}\n',
+    "evidence/RT-TOOL-7/c4/scenario.json": _json_file(sample_scenario()),
+    "evidence/RT-TOOL-7/c4/trace.json": _json_file(sample_trace()),
+    "evidence/RT-TOOL-7/c4/counterexample.json": json.dumps(
+        {"invariant": "held-artifacts-survive-failed-write-back", "message": "lost"}
+    )
+    + "\n",
 }
 
 #: Strings an implementation might send to break out of every format.
@@ -127,6 +256,8 @@ def _rules() -> tuple[RuleResult, ...]:
                 message="2 held artifacts were lost after the write-back failed",
                 scenario="hunt",
                 pointer="/steps/3/held/t1",
+                expected=json.dumps([_ARTIFACT]),
+                got="[]",
             ),
             FailedExpectation(
                 message="the failed write-back was reported with outcome ok",

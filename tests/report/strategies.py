@@ -50,6 +50,8 @@ failures = st.lists(
         scenario=optional_texts,
         pointer=optional_texts,
         reading=optional_texts,
+        expected=optional_texts,
+        got=optional_texts,
     ),
     max_size=3,
 ).map(tuple)

@@ -1,4 +1,5 @@
-"""report.html in a real headless Chromium: its own script runs, injected markup never does.
+"""report.html in a real headless Chromium: its own script runs, injected markup never does,
+and a failing check's timeline opens from a link and highlights the step its failure names.
 
 Skipped, saying why, only when no Chromium binary is installed.
 """
@@ -14,8 +15,9 @@ import pytest
 from conformance._escape import xml_text
 from conformance.report import write_reports
 from tests._tiers import slow_only
+from tests.report.chromium import Browser, read_back, timeline_shot
 from tests.report.htmlscan import Scan, scan_html
-from tests.report.sample import HOSTILE, hostile_report
+from tests.report.sample import HOSTILE, hostile_report, sample_report, write_evidence
 
 pytestmark = pytest.mark.slow
 
@@ -88,3 +90,35 @@ def test_filtering_by_standing_hides_other_rows(page: Path, tmp_path: Path) -> N
         shown = attrs["data-standing"] in ("does-not-conform", "error")
         assert ("hidden" not in attrs) is shown, attrs
     assert {attrs["data-standing"] for attrs in rows} > {"does-not-conform", "error"}
+
+
+def test_a_timeline_opens_from_its_link_and_highlights_the_step_the_failure_names(
+    tmp_path: Path,
+) -> None:
+    slow_only("the browser")
+    if CHROMIUM is None:
+        pytest.skip(
+            "no chromium or chromium-browser binary on PATH; install Chromium to run "
+            "the browser test"
+        )
+    folder = tmp_path / "report"
+    write_evidence(folder)
+    report = sample_report()
+    write_reports(report, folder, ["html"])
+    failing = next(check for _, _, check in report.checks() if check.evidence.trace)
+    named = [int(f.pointer.split("/")[2]) for f in failing.failures if f.pointer]
+    with Browser(tmp_path / "profile") as browser:
+        browser.open((folder / "report.html").as_uri() + "#timeline-1")
+        shown = read_back(browser, "timeline-1")
+        picture = timeline_shot(browser, "timeline-1")
+    assert shown["open"] is True  # the link's fragment opened the collapsed timeline
+    hits = shown["hits"]
+    assert isinstance(hits, list)
+    # each failure highlighted on the step its pointer names, its message beside it
+    assert [int(hit["step"]) for hit in hits] == sorted(named)
+    assert [int(step) for step in shown["marked"]] == sorted(named)  # type: ignore[union-attr]
+    ordered = sorted(failing.failures, key=lambda f: str(f.pointer))
+    for hit, failure in zip(hits, ordered, strict=True):
+        assert hit["shown"] and hit["outline"] == "solid", hit  # drawn, and styled
+        assert failure.message in hit["flag"]
+    assert picture.startswith(b"\x89PNG") and len(picture) > 10_000

@@ -76,6 +76,8 @@ def _ran(ctx: CheckContext, run: VectorRun) -> None:
         f"the resumed chunk ran {show([json.loads(k) for k in ran])}; the example says "
         f"{show([json.loads(k) for k in expected])} (DR-3 ¶2-¶5)",
         at=next(iter(sorted(resumed)), None),
+        expected=[json.loads(k) for k in expected],
+        got=[json.loads(k) for k in ran],
     )
     earlier = [at for at, _ in effects if at.rsplit("/", 2)[0] not in resumed]
     ctx.expect(

@@ -71,6 +71,8 @@ def _result_vector(ctx: CheckContext, run: VectorRun) -> None:
         f"{citation(shape)}",
         at=f"{at}/result",
         clause=shape,
+        expected=sorted(expected),
+        got=sorted(got),
     )
     for key, want in expected.items():
         clause = shape if key == "artifacts" else values
@@ -81,6 +83,8 @@ def _result_vector(ctx: CheckContext, run: VectorRun) -> None:
                 f"{citation(clause)}",
                 at=f"{at}/result/{key}",
                 clause=clause,
+                expected=want,
+                got=got[key],
             )
 
 

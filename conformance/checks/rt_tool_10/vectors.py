@@ -60,6 +60,8 @@ def work(ctx: CheckContext, run: VectorRun, sent: str, outcome: str, port_name: 
         f"the second pass reports {port_name} {show(port(second, port_name))}, the example says "
         f"{show(expected)}",
         at=f"{at}/ports/{port_name}",
+        expected=expected,
+        got=port(second, port_name),
     )
 
 

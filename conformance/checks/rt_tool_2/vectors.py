@@ -65,6 +65,8 @@ def lifted(ctx: CheckContext, run: VectorRun) -> None:
         "refuse where the run collects it)",
         at=f"{at}/result/artifacts",
         reading="empty-type",
+        expected=expected,
+        got=body.get("artifacts"),
     )
 
 

@@ -61,6 +61,8 @@ def _surfaced(ctx: CheckContext, run: VectorRun) -> None:
         f"{show(expected)}; RT-TOOL-3 ¶1",
         at=f"{at}/ports/tool_artifacts",
         clause="RT-TOOL-3#c1",
+        expected=expected,
+        got=port(first, "tool_artifacts"),
     )
     # The payloads' values are what must not leak (a key or a type word such as "link"
     # may well appear in a prompt for reasons of its own).

@@ -71,6 +71,8 @@ def dropped(ctx: CheckContext, run: VectorRun) -> None:
         f"{listing(where) or 'nowhere'}), the example says {show(expected)}",
         at=turn_pointer(trace, "t1") + "/messages",
         reading="late-arrivals",
+        expected=expected,
+        got=kept,
     )
 
 

@@ -18,6 +18,7 @@ from adapters.scenario import (
 )
 from adapters.trace import StepRecord, Trace, TurnWire
 from conformance.toolkit import (
+    NOT_COMPARED,
     CheckContext,
     Untested,
     ask,
@@ -84,6 +85,8 @@ def delivered_once(
         f"after the last step, {what} was delivered {count} times in the messages' "
         f"toolArtifacts of turn {label}, expected once{where}; {clause}",
         at=wire_pointer(trace, label, conversation=conversation),
+        expected=1,
+        got=count,
     )
 
 
@@ -207,6 +210,8 @@ def check_failed_write_back_puts_back(ctx: CheckContext, variant: Failure) -> No
                 "failure",
                 at=f"/steps/{index}/held/t1",
                 reading="failed-write-back",
+                expected=NOT_COMPARED if before is None else before.get("t1"),
+                got=held.get("t1"),
             )
     if not any(count_on_wire(trace, m) for m in marks):
         if trace.steps[-1].held is None:

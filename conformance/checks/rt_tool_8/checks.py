@@ -23,6 +23,7 @@ from conformance.checks.rt_tool_8._argument_cases import (
     escaped,
 )
 from conformance.toolkit import (
+    NOT_COMPARED,
     CheckContext,
     Untested,
     call,
@@ -125,6 +126,8 @@ def judge_arguments(
             + f"; {clause}",
             at=f"{at}/{key.replace('~', '~0').replace('/', '~1')}",
             reading=want.reading if isinstance(want, Either) else None,
+            expected=accepted[0] if len(accepted) == 1 else NOT_COMPARED,
+            got=value,
         )
 
 
@@ -258,6 +261,8 @@ def check_keys_and_plain_text_untouched(ctx: CheckContext, variant: Untouched) -
                 f"{show(sent_keys[where], 120)} and {whose} keys {show(keys, 120)}; {CLAUSE_5}",
                 at=f"{at}{where}",
                 reading="key-order",
+                expected=sorted(sent_keys[where]),
+                got=sorted(keys),
             )
     # Only the keys and the text holding no character reference are this clause's: what
     # the references in a value decode to is RT-TOOL-8 ¶4's word, judged there.
@@ -273,6 +278,8 @@ def check_keys_and_plain_text_untouched(ctx: CheckContext, variant: Untouched) -
             + f"; {CLAUSE_5}",
             at=f"{at}{where}",
             reading=want.reading if isinstance(want, Either) else None,
+            expected=accepted[0] if found and len(accepted) == 1 else NOT_COMPARED,
+            got=value,
         )
 
 
