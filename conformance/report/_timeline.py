@@ -164,8 +164,8 @@ def _step_body(
 ) -> list[str]:
     lines: list[str] = []
     if step.error is not None:
-        code = f"{plain(step.error.code)}: " if step.error.code else ""
-        said = code + plain(step.error.message, LONG_CHARS)
+        coded = f"{plain(step.error.code)}: " if step.error.code else ""
+        said = coded + plain(step.error.message, LONG_CHARS)
         lines.append(part("error", said, f"{at}/error", marks))
     runs = [j for j in range(len(step.runs)) if j < LISTED or marks.within(f"{at}/runs/{j}")]
     for j in runs:

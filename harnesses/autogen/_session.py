@@ -35,6 +35,7 @@ from autogen_agentchat.messages import (
 from autogen_agentchat.teams import RoundRobinGroupChat
 from autogen_core import FunctionCall
 
+from adapters.files import write_file
 from adapters.kit import Cause, Disposition, Pass, Run, Script, Session, StepRecord, WireTurn
 from adapters.scenario import Answer, Restart, Scenario, StartTurn, Step, Wait
 from harnesses.autogen._model import Played, Recorder, ScriptedClient
@@ -130,7 +131,7 @@ class AutoGenSession(Session):
 
     async def _save(self, conversation: str, team: RoundRobinGroupChat) -> None:
         path = self.files.setdefault(conversation, self.directory / f"team-{len(self.files)}.json")
-        path.write_text(json.dumps(await team.save_state()))
+        write_file(path.parent, path.name, json.dumps(await team.save_state()).encode("utf-8"))
 
     # ---------------------------------------------------------------- steps
 
