@@ -17,13 +17,22 @@ from __future__ import annotations
 
 from adapters.errors import SpecError
 from reference_impl.behaviour import Components
-from reference_impl.shapes import _arguments, _artifacts, _durable, _guard, _pauses, _unknown
+from reference_impl.shapes import (
+    _arguments,
+    _artifacts,
+    _durable,
+    _guard,
+    _pauses,
+    _steps,
+    _unknown,
+)
 from reference_impl.shapes._model import KINDS, Shape
 
 __all__ = ["KINDS", "Shape", "UnknownShape", "catalogue", "components_for", "find"]
 
 _CATALOGUE: tuple[Shape, ...] = (
     *_artifacts.SHAPES,
+    *_steps.SHAPES,
     *_unknown.SHAPES,
     *_guard.SHAPES,
     *_pauses.SHAPES,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import sqlite3
 import threading
+from collections.abc import Mapping
 
 from reference_impl import records
 from reference_impl.behaviour import Components
@@ -73,15 +74,15 @@ class _GeneratedIdsListed(_GeneratesIds):
 
 class _RefusesUnidentifiedOutput(ToolNode):
     """Runs the body of a call that came without an identifier, then refuses its output
-    for want of an identifier to answer it under, and fails the run."""
+    for want of an identifier to answer it under (nothing it emitted is collected), and
+    fails the run."""
 
-    def execute(
-        self, ctx: PassContext, call: Call, tool: ToolSpec, args: object
-    ) -> tuple[str, dict[str, object], str]:
-        done = super().execute(ctx, call, tool, args)
-        if call.id is None:
+    def collect(
+        self, ctx: PassContext, call: Call, tool: ToolSpec, result: Mapping[str, object]
+    ) -> None:
+        if call.id is None:  # the body has returned: its output is refused here
             raise UnidentifiedCallRefused(f"{tool.name} returned for a call without an id")
-        return done
+        super().collect(ctx, call, tool, result)
 
 
 class _NoRecord(ToolNode):

@@ -206,3 +206,24 @@ def test_an_interrupted_call_is_left_out_of_the_history_by_the_shape_that_says_s
 
     assert '"c1"' in resumed_history(None)
     assert '"c1"' not in resumed_history("unanswered-calls-left-out-of-history")
+
+
+def test_continue_is_offered_for_the_stop_that_happened_last_in_the_shape_that_says_so() -> None:
+    scenario = {
+        "tools": [_TOOL],
+        "model": [{"question": "Which one?"}, {"text": "t2 done"}],
+        "steps": [
+            {"op": "start_turn", "turn": "t1"},
+            {"op": "interrupt", "point": "during_model_call", "cause": "error"},
+            {"op": "start_turn", "turn": "t2"},
+            {"op": "stop", "turn": "t1"},
+        ],
+    }
+
+    def offered(shape: str | None) -> dict[str, object]:
+        wire = _play(shape, scenario)[-1]["wire"]
+        assert isinstance(wire, dict)
+        return {label: turn["continueOffered"] for label, turn in wire["main"].items()}
+
+    assert offered(None) == {"t1": False, "t2": True}  # the latest stopped turn
+    assert offered("newest-stop-in-time") == {"t1": True, "t2": False}  # the latest stop
