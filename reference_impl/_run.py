@@ -181,13 +181,14 @@ class RunExecutor:
             s.observer.model_input(state.run_id, messages)
             reply = s.model.reply(messages)
             if reply.question is not None:
-                self._record_reply(
-                    state,
-                    reply.text,
-                    {"role": "assistant", "content": reply.question, "kind": "question"},
-                )
-                return _Paused({"kind": "question", "message": reply.question})
-            if reply.tool_calls is None:
+                entries, pending = s.components.behaviour.ask(reply.question)
+                with s.store.transaction() as conn:
+                    if reply.text is not None:
+                        self._assistant_message(conn, state, reply.text)
+                    for entry in entries:
+                        records.append_thread(conn, state.conversation_id, state.turn_id, entry)
+                return _Paused(pending)
+            if reply.tool_calls is None or not s.components.node.handles(list(reply.tool_calls)):
                 return _Completed(reply.text or "")
             batch = list(reply.tool_calls)
             self._record_reply(
@@ -316,9 +317,11 @@ class RunExecutor:
             for turn, e in entries
             if e.get("role") == "tool" and e.get("content") == _REFUSAL_TEXT
         }
+        behaviour = self.s.components.behaviour
         messages: list[dict[str, object]] = [{"role": "system", "content": SYSTEM_PROMPT}]
         for turn_id, entry in entries:
-            messages.append({k: v for k, v in entry.items() if k != "kind"})
+            shown = {k: v for k, v in entry.items() if k != "kind"}
+            messages.append(shown)
             calls = entry.get("tool_calls")
             for call in calls if isinstance(calls, list) else ():
                 call_id = call.get("tool_call_id") if isinstance(call, Mapping) else None
@@ -329,10 +332,19 @@ class RunExecutor:
                         self._shown_interrupted(state, call)
                     continue
                 stored = records.executed_call(conn, turn_id, call_id)
+                if stored is None and not behaviour.keeps_unanswered_calls():
+                    # Left out of the history altogether: the declared call goes with it.
+                    kept = shown.get("tool_calls")
+                    rest = [c for c in kept if c is not call] if isinstance(kept, list) else []
+                    if rest:
+                        shown["tool_calls"] = rest
+                    else:
+                        shown.pop("tool_calls", None)
+                    continue
                 answer: dict[str, object] | None = (
                     {"role": "tool", "tool_call_id": call_id, "content": stored[1]}
                     if stored
-                    else self.s.components.behaviour.interrupted_answer(call_id)
+                    else behaviour.interrupted_answer(call_id)
                 )
                 if answer is not None:
                     messages.append(answer)

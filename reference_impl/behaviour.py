@@ -239,6 +239,26 @@ class Behaviour:
         is refused)."""
         return False
 
+    def ask(self, question: str) -> tuple[list[dict[str, object]], dict[str, object]]:
+        """How the model's question enters the thread, and the pause the turn waits in: an
+        assistant message asking it, and a pending question."""
+        entry: dict[str, object] = {"role": "assistant", "content": question, "kind": "question"}
+        return [entry], {"kind": "question", "message": question}
+
+    def answer_entries(self, value: str, pending: Mapping[str, object]) -> list[dict[str, object]]:
+        """The thread entries the operator's answer to ``pending`` adds: a user message."""
+        return [{"role": "user", "content": value}]
+
+    def may_resume(self, conn: sqlite3.Connection, turn: records.TurnRow) -> bool:
+        """Whether an answer, an approval or a decline on a paused turn is carried out, also
+        when a newer turn of the conversation superseded it (no rule speaks of that)."""
+        return True
+
+    def keeps_unanswered_calls(self) -> bool:
+        """Whether a declared call that never returned stays in the history the model reads
+        (answered by :meth:`interrupted_answer`), rather than being left out of it."""
+        return True
+
 
 @dataclass
 class Components:

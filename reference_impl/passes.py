@@ -228,6 +228,11 @@ class ToolNode:
         )
         return {"succeeded": succeeded, "failed": len(results) - succeeded}
 
+    def handles(self, batch: list[object]) -> bool:
+        """Whether a reply's batch is given a pass at all (every batch is: an empty or an
+        all-malformed one reports that it did no work, RT-TOOL-10 ¶3-4)."""
+        return True
+
     def rest_of_batch_after_malformed(self) -> bool:
         """Whether the calls after a malformed one are still handled: a malformed call is
         dropped alone (RT-TOOL-10 ¶4)."""

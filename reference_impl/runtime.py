@@ -8,6 +8,7 @@ resting state: completed, paused, resuming (waiting to continue on its own), or 
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -127,9 +128,11 @@ class Runtime:
         """Answer a paused turn's question; the turn resumes in a new run."""
         with self.store.transaction() as conn:
             turn = self._turn(conn, turn_id, conversation_id)
-            if turn.status != "paused" and self.components.behaviour.ignores_stray_answers():
+            behaviour = self.components.behaviour
+            if turn.status != "paused" and behaviour.ignores_stray_answers():
                 return
             pending = self._pending(turn, "question")
+            self._resumable(conn, turn)
             records.set_turn(conn, turn.id, status="running", expect=("paused",))
             records.insert_message(
                 conn,
@@ -140,9 +143,8 @@ class Runtime:
                 content=value,
                 node_id=None,
             )
-            records.append_thread(
-                conn, turn.conversation_id, turn.id, {"role": "user", "content": value}
-            )
+            for entry in behaviour.answer_entries(value, pending):
+                records.append_thread(conn, turn.conversation_id, turn.id, entry)
             run_id = self._create_run(conn, turn.id, "answer")
         self._resume(turn, run_id, "answer", pending)
 
@@ -327,6 +329,17 @@ class Runtime:
             )
         return pending
 
+    def _resumable(self, conn: sqlite3.Connection, turn: records.TurnRow) -> None:
+        """Refuse to resume a paused turn the runtime does not resume (one a newer turn
+        superseded, where its behaviour says so)."""
+        if not self.components.behaviour.may_resume(conn, turn):
+            raise Refusal(
+                "superseded",
+                "a newer turn of the conversation superseded this paused turn",
+                status=409,
+                turn=turn.id,
+            )
+
     def _create_run(self, conn: object, turn_id: str, cause: str) -> str:
         run_id = records.create_run(conn, turn_id, cause)  # type: ignore[arg-type]
         reserved = self._next_run_ids.pop(turn_id, None)
@@ -350,6 +363,7 @@ class Runtime:
         with self.store.transaction() as conn:
             turn = self._turn(conn, turn_id, conversation_id)
             pending = self._pending(turn, "gate")
+            self._resumable(conn, turn)
             records.put_consent(conn, turn.id, str(pending["callKey"]), decision, reason)
             records.set_turn(conn, turn.id, status="running", expect=("paused",))
             cause = "approve" if decision == "approved" else "decline"

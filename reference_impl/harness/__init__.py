@@ -1,8 +1,8 @@
 """The reference runtime's harness: it speaks the adapter protocol for the runtime.
 
 * in-process: ``python:reference_impl.harness:create`` (``?mutant=NAME`` for a mutant,
-  ``?variant=NAME`` for a legal variant);
-* stdio: ``python -m reference_impl.harness [--mutant NAME | --variant NAME]``;
+  ``?variant=NAME`` for a legal variant, ``?shape=NAME`` for a runtime shape);
+* stdio: ``python -m reference_impl.harness [--mutant NAME | --variant NAME | --shape NAME]``;
 * HTTP: the routes under ``/rttool`` of ``rttool serve-reference``.
 """
 
@@ -46,10 +46,13 @@ CAUSES = (
 
 
 def handshake(
-    mutant: str | None = None, components: Components | None = None, variant: str | None = None
+    mutant: str | None = None,
+    components: Components | None = None,
+    variant: str | None = None,
+    shape: str | None = None,
 ) -> dict[str, object]:
-    """The reference runtime's handshake.  A mutant or a variant says which one it is in
-    its version; what the components decide is declared as they decide it: whether
+    """The reference runtime's handshake.  A mutant, a variant or a shape says which one it
+    is in its version; what the components decide is declared as they decide it: whether
     artifacts are collected, what the wire's status words mean, which interruptions
     resume on their own."""
     parts = components or Components()
@@ -60,6 +63,8 @@ def handshake(
         version += f"+mutant.{mutant}"
     if variant is not None:
         version += f"+variant.{variant}"
+    if shape is not None:
+        version += f"+shape.{shape}"
     durable: dict[str, object] = {"nudge": NUDGE}
     if behaviour.resumes_on_its_own() != RESUMABLE:
         durable["resumes_on_its_own"] = sorted(behaviour.resumes_on_its_own())
@@ -117,16 +122,18 @@ class ReferenceHarness:
         self,
         mutant: str | None = None,
         variant: str | None = None,
+        shape: str | None = None,
         *,
         max_sessions: int = MAX_SESSIONS,
         idle_seconds: float = SESSION_IDLE_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        if mutant is not None and variant is not None:
-            raise ValueError("a harness runs a mutant or a variant, not both")
+        if sum(chosen is not None for chosen in (mutant, variant, shape)) > 1:
+            raise ValueError("a harness runs one mutant, variant or shape, not several")
         self.mutant = mutant
         self.variant = variant
-        self._components = _components(mutant, variant)
+        self.shape = shape
+        self._components = _components(mutant, variant, shape)
         self._sessions: dict[str, ScenarioSession] = {}
         self._used: dict[str, float] = {}  # session id -> when it was last used
         self._max_sessions = max_sessions
@@ -145,7 +152,7 @@ class ReferenceHarness:
         command = message.get("cmd")
         try:
             if command == "hello":
-                return handshake(self.mutant, self._components, self.variant)
+                return handshake(self.mutant, self._components, self.variant, self.shape)
             if command == "start":
                 return self._start(message.get("scenario"))
             if command == "step":
@@ -208,7 +215,11 @@ class ReferenceHarness:
             session.close()
 
 
-def _components(mutant: str | None, variant: str | None) -> Components:
+def _components(mutant: str | None, variant: str | None, shape: str | None) -> Components:
+    if shape is not None:
+        from reference_impl.shapes import components_for as shape_components
+
+        return shape_components(shape)
     if mutant is not None:
         from reference_impl.mutants import components_for
 
@@ -220,7 +231,9 @@ def _components(mutant: str | None, variant: str | None) -> Components:
     return Components()
 
 
-def create(mutant: str | None = None, variant: str | None = None) -> ReferenceHarness:
-    """A harness for the reference runtime, for one of its mutants, or for one of its
-    legal variants."""
-    return ReferenceHarness(mutant or None, variant or None)
+def create(
+    mutant: str | None = None, variant: str | None = None, shape: str | None = None
+) -> ReferenceHarness:
+    """A harness for the reference runtime, for one of its mutants, for one of its legal
+    variants, or for one of the runtime shapes of its catalogue."""
+    return ReferenceHarness(mutant or None, variant or None, shape or None)

@@ -1,5 +1,5 @@
-"""``python -m reference_impl.harness [--mutant NAME | --variant NAME]``: the harness over
-stdio (JSON lines)."""
+"""``python -m reference_impl.harness [--mutant NAME | --variant NAME | --shape NAME]``: the
+harness over stdio (JSON lines)."""
 
 from __future__ import annotations
 
@@ -17,10 +17,11 @@ def main() -> int:
     chosen = parser.add_mutually_exclusive_group()
     chosen.add_argument("--mutant", default=None, help="run a named mutant instead")
     chosen.add_argument("--variant", default=None, help="run a named legal variant instead")
+    chosen.add_argument("--shape", default=None, help="run a named runtime shape instead")
     args = parser.parse_args()
     try:
-        harness = create(args.mutant, args.variant)
-    except RttoolError as err:  # an unknown mutant or variant: one line, no traceback
+        harness = create(args.mutant, args.variant, args.shape)
+    except RttoolError as err:  # an unknown mutant, variant or shape: one line, no traceback
         parser.error(str(err))
     for line in sys.stdin:
         if not line.strip():
