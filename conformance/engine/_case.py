@@ -20,6 +20,7 @@ from conformance.engine._outcome import CaseOutcome
 from conformance.report import HUNT_PREFIX
 from conformance.rules import Corpus
 from conformance.toolkit.machinery import (
+    Channel,
     Check,
     CheckContext,
     CheckFailed,
@@ -27,6 +28,7 @@ from conformance.toolkit.machinery import (
     NotApplicable,
     ScenarioRunner,
     Untested,
+    broken_channels,
 )
 
 __all__ = [
@@ -68,6 +70,9 @@ class Case:
     clauses: tuple[str, ...]
     summary: str
     run: Callable[[CheckContext], None]
+    #: the channels its observations go through: a failure seen where one of them does
+    #: not hold is that channel's clause's, not this case's (:func:`judge`)
+    through: tuple[Channel, ...] = ()
 
     @property
     def rules(self) -> tuple[str, ...]:
@@ -77,7 +82,15 @@ class Case:
     @classmethod
     def of(cls, check: Check) -> Case:
         """The case a hand-written check is."""
-        return cls(check.id, check.name, "check", check.clauses, check.summary, check.function)
+        return cls(
+            check.id,
+            check.name,
+            "check",
+            check.clauses,
+            check.summary,
+            check.function,
+            check.through,
+        )
 
 
 @dataclass(frozen=True)
@@ -135,11 +148,11 @@ def judge(
         context.conclude()
     except CheckFailed as failed:
         complete = context is not None and context.concluded
-        return _judged(_failed(case.id, failed.failures, complete=complete), context)
+        return _judged(_failed(case.id, failed.failures, complete=complete), context, case)
     except Untested as untested:
         # What failed before the check found it could not go on still failed.
         if context is not None and context.failures:
-            return _judged(_failed(case.id, context.failures), context)
+            return _judged(_failed(case.id, context.failures), context, case)
         return _judged(_skipped(case.id, "untested", str(untested)), context)
     except NotApplicable as absent:  # the clause does not bind: nothing it saw counts
         return _judged(_skipped(case.id, "not-applicable", str(absent)), context)
@@ -149,11 +162,61 @@ def judge(
     return _judged(CaseOutcome(case_id=case.id, outcome="passed"), context)
 
 
-def _judged(outcome: CaseOutcome, context: CheckContext | None) -> Judgement:
-    """The judgement, the clauses the case declared blocked carried on its outcome."""
+def _judged(
+    outcome: CaseOutcome, context: CheckContext | None, case: Case | None = None
+) -> Judgement:
+    """The judgement, the clauses the case declared blocked carried on its outcome, and a
+    failed case's failures held to the channels it observes through."""
     if context is not None and context.blocked:
         outcome = replace(outcome, blocked=dict(context.blocked))
+    if case is not None and context is not None and case.through:
+        outcome = held_to_channels(case, context, outcome)
     return Judgement(outcome, context)
+
+
+def held_to_channels(case: Case, context: CheckContext, outcome: CaseOutcome) -> CaseOutcome:
+    """``outcome`` of a failed case with each failure held to the channels the case
+    observes through, in the trace it was seen in (every trace of the case, for a
+    failure that names none).  A failure seen where a channel does not hold is that
+    channel's clause's: it leaves the case, and the clause it was charged to is blocked
+    there.  A case left with no failure is untested, saying which channel was broken."""
+    traces = [(s, t) for s, t in context.evidence.runs if t is not None]
+    kept: list[Failure] = []
+    blocked = dict(outcome.blocked)
+    reasons: list[str] = []
+    for failure in outcome.failures:
+        seen = [(s, t) for s, t in traces if s.id == failure.scenario] or traces
+        breaks = [
+            one
+            for scenario, trace in seen
+            for one in broken_channels(
+                case.through, scenario, trace, context.handshake, judging=case.clauses
+            )
+        ]
+        if not breaks:
+            kept.append(failure)
+            continue
+        reasons.append(breaks[0].reason())
+        for clause in (failure.clause,) if failure.clause else case.clauses:
+            blocked.setdefault(clause, breaks[0].reason())
+    if len(kept) == len(outcome.failures):
+        return outcome
+    if not kept:
+        return CaseOutcome(
+            case_id=outcome.case_id,
+            outcome="skipped",
+            skip_kind="untested",
+            message=f"untested: {reasons[0]}",
+            blocked=blocked,
+        )
+    # What stands is charged as before; a clause whose every failure was blocked is
+    # untested there (the engine's charging reads ``blocked``).
+    standing = {failure.clause for failure in kept}
+    if None in standing:
+        blocked = dict(outcome.blocked)
+    else:
+        blocked = {c: why for c, why in blocked.items() if c not in standing}
+    return replace(outcome, message=kept[0].line(), failures=tuple(kept), blocked=blocked)
 
 
 def _skipped(case_id: str, kind: Literal["untested", "not-applicable"], reason: str) -> CaseOutcome:

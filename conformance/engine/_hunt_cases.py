@@ -170,6 +170,7 @@ def _case(invariant: Invariant, shared: _SharedSearch) -> Case:
         clauses=invariant.clauses,
         summary=invariant.judge.__doc__ or invariant.name,
         run=run,
+        through=invariant.through,
     )
 
 

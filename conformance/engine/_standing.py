@@ -53,7 +53,7 @@ class Tally:
     shard: ShardPlan | None = None
 
 
-def charged(outcome: CaseOutcome, clause_id: str) -> CaseOutcome:
+def charged(outcome: CaseOutcome, clause_id: str, situations: tuple[str, ...] = ()) -> CaseOutcome:
     """The outcome of a case as it lands on ``clause_id``, one of the clauses it is bound
     to: a failure belongs to the clause whose words it breaks.
 
@@ -61,8 +61,27 @@ def charged(outcome: CaseOutcome, clause_id: str) -> CaseOutcome:
     the expectations charged to it (or to no clause in particular); when none is, the
     case passed there when it judged every expectation, and is untested there when a
     failure ended it early.  A clause the case declared blocked (its prerequisite
-    missing) is untested there.
+    missing, or a channel it observes through broken) is untested there.  And a clause
+    is never failed by a case whose traces reached none of the ``situations`` its words
+    name: what the case saw is not what the clause speaks of.
     """
+    landed = _charged(outcome, clause_id)
+    if landed.outcome != "failed" or not situations or landed.reached.get(clause_id):
+        return landed
+    named = "; ".join(situations)
+    return replace(
+        landed,
+        outcome="skipped",
+        skip_kind="untested",
+        message=(
+            f"untested: its traces reached none of the situations {citation(clause_id)} "
+            f"names ({named}), so what failed is not this clause's: {landed.message}"
+        ),
+        failures=(),
+    )
+
+
+def _charged(outcome: CaseOutcome, clause_id: str) -> CaseOutcome:
     mine = tuple(item for item in outcome.failures if item.clause in (None, clause_id))
     if outcome.outcome in ("passed", "failed") and clause_id in outcome.blocked and not mine:
         return replace(
@@ -118,9 +137,9 @@ def rule_result(tally: Tally, rule_id: str) -> RuleResult | None:
             continue
         for clause_id in case.clauses:
             if clause_id in by_clause:
-                by_clause[clause_id].append(
-                    check_result(case, charged(outcome, clause_id), clause_id)
-                )
+                named = tuple(s.words for s in tally.situations.get(clause_id, ()))
+                landed = charged(outcome, clause_id, named)
+                by_clause[clause_id].append(check_result(case, landed, clause_id))
     return RuleResult(
         id=rule.id,
         title=rule.title,

@@ -99,6 +99,7 @@ def rule_vector_cases(
                 clauses=binding.clauses,
                 summary=first.title,
                 run=_runner(binding, run),
+                through=binding.through,
             )
         )
     return cases

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
+from conformance.toolkit._channels import Channel
 
 __all__ = ["Breach", "Invariant", "Situation", "Verdict", "Violation", "invariant"]
 
@@ -79,6 +80,9 @@ class Invariant:
     #: the messages, but the finding is no-metadata-leak's).  Ranks go in tens: the
     #: artifacts' invariants 10-160, the tool calls' 170-250, durable resume's 260-340
     rank: int = 0
+    #: the channels its observations go through: an example whose trace breaks one of
+    #: them is not judged against it (what it would see is that channel's failure)
+    through: tuple[Channel, ...] = ()
     #: ``(file, line)`` of the :func:`invariant` call that declared it, for a reader
     #: walking from a clause to its code (``rttool rules show ID --cases``)
     declared_at: tuple[str, int] | None = field(default=None, compare=False)
@@ -103,6 +107,7 @@ def invariant(
     profile: str = "runtime",
     collecting: bool = False,
     rank: int = 0,
+    through: tuple[Channel, ...] = (),
 ) -> Invariant:
     """An invariant whose violations have an exception type of their own, so that the
     search shrinks each invariant's failures apart from the others'.  It records where
@@ -126,5 +131,6 @@ def invariant(
         violation,
         collecting=collecting,
         rank=rank,
+        through=through,
         declared_at=declared,
     )

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from adapters.errors import SuiteError
 
 if TYPE_CHECKING:
+    from conformance.toolkit._channels import Channel
     from conformance.toolkit._context import CheckContext
 
 __all__ = ["Check", "bound_checks", "check", "validate_bindings", "where_defined"]
@@ -43,6 +44,8 @@ class Check:
     summary: str
     #: the variant this check plays (its name ends in ``[variant]``), if any
     variant: str | None = None
+    #: the channels its observations go through (:class:`~conformance.toolkit.Channel`)
+    through: tuple[Channel, ...] = ()
 
     @property
     def id(self) -> str:
@@ -71,12 +74,18 @@ def where_defined(function: Callable[..., object]) -> tuple[str, int]:
 
 
 def check(
-    *clauses: str, name: str | None = None, variants: Mapping[str, object] | None = None
+    *clauses: str,
+    name: str | None = None,
+    variants: Mapping[str, object] | None = None,
+    through: tuple[Channel, ...] = (),
 ) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """Bind the decorated function to ``clauses`` (``"RT-TOOL-7#c4"``...).
 
     With ``variants`` (variant name -> value), the function takes the value as its second
-    argument and becomes one check per variant, named ``name[variant]``.
+    argument and becomes one check per variant, named ``name[variant]``.  ``through``
+    names the channels its observations go through: a failure seen in a trace where one
+    of them does not hold is blocked by that channel's clause (see
+    :class:`~conformance.toolkit.Channel`).
     """
     if not clauses:
         raise SuiteError("a check must cover at least one clause")
@@ -96,7 +105,8 @@ def check(
             raise SuiteError("malformed check name", name=check_name)
         summary = (function.__doc__ or check_name).strip().splitlines()[0]
         if variants is None:
-            setattr(function, _ATTRIBUTE, Check(check_name, tuple(clauses), function, summary))
+            made = Check(check_name, tuple(clauses), function, summary, through=through)
+            setattr(function, _ATTRIBUTE, made)
             return function
         expanded = tuple(
             Check(
@@ -105,6 +115,7 @@ def check(
                 functools.partial(function, variant=value),
                 summary,
                 variant,
+                through,
             )
             for variant, value in variants.items()
         )

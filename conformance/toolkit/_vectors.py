@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from conformance.rules import Example
+from conformance.toolkit._channels import Channel
 from conformance.toolkit._context import CheckContext
 from conformance.toolkit._registry import where_defined
 
@@ -51,6 +52,8 @@ class Binding:
     verdicts: tuple[str, ...]
     clauses: tuple[str, ...]
     run: Callable[[CheckContext, VectorRun], None]
+    #: the channels its observations go through (:class:`~conformance.toolkit.Channel`)
+    through: tuple[Channel, ...] = ()
 
     @property
     def defined_at(self) -> tuple[str, int]:

@@ -20,6 +20,7 @@ Words:
     every canary the scenarios plant begins with.
 """
 
+from conformance.toolkit._channels import Channel, ChannelBreak, broken_channels
 from conformance.toolkit._context import CheckContext, Evidence, ScenarioRunner
 from conformance.toolkit._invariant import Breach, Invariant, Violation
 from conformance.toolkit._outcomes import (
@@ -40,6 +41,8 @@ __all__ = [
     "Binding",
     "Blocked",
     "Breach",
+    "Channel",
+    "ChannelBreak",
     "Check",
     "CheckContext",
     "CheckFailed",
@@ -54,6 +57,7 @@ __all__ = [
     "VectorRun",
     "Violation",
     "bound_checks",
+    "broken_channels",
     "citation",
     "reached_situations",
     "validate_bindings",
