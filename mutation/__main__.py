@@ -6,33 +6,25 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import shutil
 import sys
-import time
-from collections import Counter
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
 
-from adapters.files import real_directory
 from mutation._catalogue import Mutant, enumerate_mutants, load_modules
 from mutation._equivalents import CONFORMING, UNOBSERVABLE, Equivalent, load_equivalents, stale
 from mutation._errors import BaselineError, EquivalentsError, SelectionError
-from mutation._execute import HuntPlan, Outcome, Status, Workspace
-from mutation._reach import load_order, load_reach
-from mutation._report import RunRecord, diff_of, progress_line, summary_lines, write_outputs
+from mutation._execute import HuntPlan
+from mutation._measure import MeasureOptions, OutputError, measure
+from mutation._report import RunRecord, diff_of, summary_lines, write_outputs
 from mutation._run import (
     MIN_TIMEOUT_S,
     OUTCOMES_FILE,
-    baseline,
     default_jobs,
     load_outcomes,
-    run_mutants,
-    stop_on_terminate,
 )
 from mutation._score import score, timing
 from mutation._select import read_id_list, select
-from mutation._warm import WarmParent, WarmPool
 
 __all__ = ["main"]
 
@@ -40,12 +32,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "reference_impl"
 EQUIVALENTS = Path(__file__).resolve().parent / "equivalents.txt"
 EXIT_OK, EXIT_STALE, EXIT_USAGE, EXIT_BASELINE = 0, 1, 2, 3
-#: the mutants' workspaces, inside the output directory while a run lasts
-WORK_DIR = ".mutation-work"
-#: which rules' cases run each line of the runtime, recorded by the baseline run
-REACH_FILE = "reach.json"
-#: beside it, the cases that ran each line (``conformance/cli/_mutant_reach.py``)
-ORDER_FILE = "order.json"
 #: Examples the hunt generates in each mutant's suite run: a few seconds of searching.
 HUNT_EXAMPLES = 60
 
@@ -289,110 +275,29 @@ def _measure(
     triage: list[Equivalent],
     gone: list[Equivalent],
 ) -> int:
-    out: Path = args.out.resolve()
-    work = out / WORK_DIR  # its own name: never a folder of the user's
-    shutil.rmtree(work, ignore_errors=True)
-    try:
-        real_directory(out, WORK_DIR)
-    except OSError as err:
-        sys.stderr.write(f"mutation: error: {out}: cannot be the output directory: {_why(err)}\n")
-        return EXIT_USAGE
-    log = out / OUTCOMES_FILE
-    kept = load_outcomes(log, {m.id: m for m in chosen}) if args.resume else {}
-    if not args.resume:
-        log.unlink(missing_ok=True)
-    hunt = None if args.no_hunt else HuntPlan(args.seed, args.hunt_examples)
-    started = time.monotonic()
-    print(
-        "mutation: timing the suite once against the unmutated runtime (the baseline)...",
-        flush=True,
+    options = MeasureOptions(
+        out=args.out.resolve(),
+        package=PACKAGE,
+        jobs=args.jobs,
+        timeout=args.timeout,
+        hunt=None if args.no_hunt else HuntPlan(args.seed, args.hunt_examples),
+        spawn=args.spawn,
+        reach=args.reach,
+        all_failures=args.all_failures,
+        resume=args.resume,
+        seed=args.seed,
+        sample=args.sample,
+        only=args.only,
     )
-    # The warm parents' environment: the hunt's mode, nothing of any one workspace.
-    env = Workspace(work, PACKAGE, hunt).parent_environment()
-    first = None if args.spawn else WarmParent(env, work)
-    # Forked, the unmutated run records which rules' and which cases' runs reach each
-    # line: the cases go first in a mutant's run, and with --reach the rules are all it runs.
-    reach = None if args.spawn else work / REACH_FILE
     try:
-        baseline_s = baseline(work, PACKAGE, hunt, first, reach)
+        record = measure(options, chosen, by_id, sources, triage, gone)
+    except OutputError as err:
+        sys.stderr.write(f"mutation: error: {err}\n")
+        return EXIT_USAGE
     except BaselineError as err:
         sys.stderr.write(f"mutation: error: {err}\n")
         return EXIT_BASELINE
-    finally:
-        if first is not None:
-            first.close()
-    limit = args.timeout or max(MIN_TIMEOUT_S, 10 * baseline_s)
-    todo = [mutant for mutant in chosen if mutant.id not in kept]
-    tool = f"cosmic-ray {metadata.version('cosmic-ray')}"
-    print(
-        f"mutation: {len(chosen)} mutants chosen ({len(kept)} kept from the last run), "
-        f"{args.jobs} jobs, {limit:.0f} s limit each; baseline {baseline_s:.1f} s; {tool}",
-        flush=True,
-    )
-    counts = Counter(o.status for o in kept.values())
-    begun = time.monotonic()
-
-    def progress(mutant: Mutant, outcome: Outcome) -> None:
-        # One line per mutant, whether or not a terminal shows it: a run lasts an hour
-        # and its log is read afterwards.  The time left is the pace so far, over what
-        # is left of this run (not of the mutants kept from an earlier one).
-        counts[outcome.status] += 1
-        done = counts.total()
-        ran = done - len(kept)
-        left = (time.monotonic() - begun) / ran * (len(chosen) - done)
-        print(
-            progress_line(
-                done,
-                len(chosen),
-                outcome,
-                counts[Status.KILLED] + counts[Status.CRASHED] + counts[Status.TIMEOUT],
-                counts[Status.SURVIVED],
-                left,
-            ),
-            flush=True,
-        )
-
-    warm = None if args.spawn else WarmPool(env, work)
-    with stop_on_terminate():
-        outcomes, interrupted = run_mutants(
-            todo,
-            sources,
-            PACKAGE,
-            work,
-            jobs=args.jobs,
-            timeout=limit,
-            log=log,
-            report=progress,
-            hunt=hunt,
-            warm=warm,
-            reach=load_reach(reach) if reach is not None and args.reach else None,
-            order=load_order(reach.with_name(ORDER_FILE)) if reach is not None else None,
-            exitfirst=not args.all_failures,
-        )
-    if warm is not None:
-        warm.close()
-    shutil.rmtree(work, ignore_errors=True)
-    every = [*kept.values(), *outcomes]
-    mode = "listed" if args.only else "sample" if args.sample else "all"
-    record = RunRecord(
-        tool=tool,
-        package=PACKAGE.name,
-        enumerated=len(by_id),
-        equivalents=sum(entry.kind == UNOBSERVABLE for entry in triage),
-        mode=mode,
-        sample=args.sample,
-        seed=args.seed,
-        listed_from=str(args.only) if args.only else None,
-        outcomes=every,
-        score=score(every, {e.mutant_id for e in triage if e.kind == CONFORMING}),
-        timing=timing(every, time.monotonic() - started, baseline_s, args.jobs),
-        stale=gone,
-        interrupted=interrupted,
-        conforming=frozenset(e.mutant_id for e in triage if e.kind == CONFORMING),
-        hunt="off" if hunt is None else f"seed {hunt.seed}, {hunt.examples} examples",
-    )
-    write_outputs(out, record, by_id, sources)
-    for line in summary_lines(record, out):
+    for line in summary_lines(record, options.out):
         print(line)
     return EXIT_OK
 

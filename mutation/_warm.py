@@ -19,12 +19,9 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from mutation._execute import Workspace
-
-__all__ = ["SERVER_COMMAND", "WarmParent", "WarmPool"]
+__all__ = ["SERVER_COMMAND", "ForkPlace", "WarmParent", "WarmPool"]
 
 #: the warm parent, run with the current interpreter
 SERVER_COMMAND = ("-P", "-m", "conformance.cli.mutant_server")
@@ -35,6 +32,19 @@ _START_TIMEOUT_S = 300.0
 _REPLY_GRACE_S = 60.0
 # A reply is one short JSON object.
 _MAX_REPLY_CHARS = 1000
+
+
+class ForkPlace(Protocol):
+    """Where a fork runs a mutant: a workspace of ``mutation/_execute.py`` is one, which
+    hands itself to :meth:`WarmParent.run` (so that this module needs nothing of that
+    one, which imports it)."""
+
+    #: the folder holding the mutant's copy of the package, first on the import path
+    source: Path
+    #: the fork's working directory and temporary files
+    scratch: Path
+    #: the workspace itself, where the fork's error output goes (``stderr.txt``)
+    root: Path
 
 
 class WarmParent:
@@ -70,7 +80,7 @@ class WarmParent:
         return process
 
     def run(
-        self, space: Workspace, argv: list[str], timeout: float, reach: Path | None = None
+        self, space: ForkPlace, argv: list[str], timeout: float, reach: Path | None = None
     ) -> tuple[int | None, bool] | None:
         """Run ``rttool argv`` in a fork with ``space``'s copy first on the import path
         (and write the map of which rules' cases run each line to ``reach``, if given).

@@ -10,6 +10,7 @@ selections are refused with one line (exit 2).
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 
 from conformance._escape import printable
@@ -22,10 +23,10 @@ __all__ = ["configure_merge", "merge_command"]
 _EVIDENCE_LIMIT = 16 * 1024 * 1024
 
 
-def configure_merge(merge: argparse.ArgumentParser) -> None:
-    """Arguments of ``rttool report merge``."""
-    from conformance.cli._report import FORMAT_NAMES
-
+def configure_merge(merge: argparse.ArgumentParser, formats: Sequence[str]) -> None:
+    """Arguments of ``rttool report merge``; ``formats`` are the report formats it may
+    write, as ``rttool report`` names them (given, so that this module imports nothing
+    of that one, which imports it)."""
     merge.add_argument(
         "standings",
         type=Path,
@@ -40,7 +41,7 @@ def configure_merge(merge: argparse.ArgumentParser) -> None:
         "--format",
         dest="formats",
         action="append",
-        choices=[*FORMAT_NAMES, "all"],
+        choices=[*formats, "all"],
         metavar="FORMAT",
         help="report formats to write (repeatable; default: json and markdown, "
         "the standing.json and STANDING.md an unsplit run keeps)",

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from conformance._escape import printable
 from conformance.cli import EXIT_OK, EXIT_USAGE
+from conformance.cli._merge import configure_merge
 from conformance.cli._output import Output, emit, text
 
 if TYPE_CHECKING:
@@ -70,12 +71,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
             "(README.md and index.html)",
         )
     )
-    from conformance.cli._merge import configure_merge
-
     configure_merge(
         sub.add_parser(
             "merge", help="merge the standings of a split run's shards (rttool run --shard)"
-        )
+        ),
+        FORMAT_NAMES,
     )
 
 

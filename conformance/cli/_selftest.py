@@ -9,7 +9,9 @@ usage error; 3 the catalogue could not be read.
 
 The command plans (:class:`SelftestPlan`), runs the plan (:func:`execute`, which reports
 each mutant as it finishes) and renders the :class:`SelftestResult`, in text or JSON
-(``conformance/cli/_selftest_render.py``); ``--list`` renders the plan's catalogues.
+(``conformance/cli/_selftest_render.py``); ``--list`` renders the plan's catalogues.  The
+plan, the events and the result are values of ``conformance/cli/_selftest_model.py``,
+which both this module and the renderers import.
 """
 
 from __future__ import annotations
@@ -17,21 +19,19 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING
+
+from conformance.cli._selftest_model import (
+    SelftestEvent,
+    SelftestPlan,
+    SelftestResult,
+    VariantsStarting,
+)
 
 if TYPE_CHECKING:
-    from conformance._variants import VariantInfo, VariantResult
-    from conformance.selftest import MutantInfo, MutantResult
+    from conformance.selftest import MutantResult
 
-__all__ = [
-    "SelftestEvent",
-    "SelftestPlan",
-    "SelftestResult",
-    "VariantsStarting",
-    "configure",
-    "execute",
-]
+__all__ = ["configure", "execute", "selftest"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -76,83 +76,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="per-request timeout for the harness (default 30)",
     )
     parser.set_defaults(handler=selftest)
-
-
-@dataclass(frozen=True)
-class SelftestPlan:
-    """The catalogues read, and what of them this self-test runs."""
-
-    catalogue: tuple[MutantInfo, ...]
-    variants: tuple[VariantInfo, ...]
-    only: tuple[str, ...] = ()
-    full: bool = False
-
-    @property
-    def unknown(self) -> tuple[str, ...]:
-        """The names ``--only`` gave that neither catalogue has."""
-        known = {m.name for m in self.catalogue} | {v.name for v in self.variants}
-        return tuple(name for name in self.only if name not in known)
-
-    @property
-    def mutants(self) -> tuple[MutantInfo, ...]:
-        """The mutants to run."""
-        return tuple(m for m in self.catalogue if not self.only or m.name in self.only)
-
-    @property
-    def chosen_variants(self) -> tuple[VariantInfo, ...]:
-        """The legal variants to run."""
-        return tuple(v for v in self.variants if not self.only or v.name in self.only)
-
-    @property
-    def width(self) -> int:
-        """The width of the name column of the lines about what runs."""
-        names = [m.name for m in self.mutants] + [v.name for v in self.chosen_variants]
-        return max((len(name) for name in names), default=1)
-
-
-@dataclass(frozen=True)
-class VariantsStarting:
-    """The mutants are done; ``count`` legal variants run next."""
-
-    count: int
-
-
-#: What :func:`execute` tells its ``progress`` of: a mutant judged, the variants about to
-#: start, a variant judged.
-SelftestEvent: TypeAlias = "MutantResult | VariantsStarting | VariantResult"
-
-
-@dataclass(frozen=True)
-class SelftestResult:
-    """What a self-test found."""
-
-    plan: SelftestPlan
-    mutants: tuple[MutantResult, ...]
-    variants: tuple[VariantResult, ...]
-    #: clauses of the corpus no mutant of the catalogue breaks
-    uncovered: tuple[str, ...]
-    #: cases no mutant made fail (known only when every mutant ran)
-    unproven: tuple[str, ...]
-    #: hunt invariants no mutant broke (known only when every mutant ran)
-    quiet_invariants: tuple[str, ...]
-    seconds: float
-
-    @property
-    def killed(self) -> int:
-        """How many mutants some case caught."""
-        return sum(1 for result in self.mutants if result.caught)
-
-    @property
-    def exit_code(self) -> int:
-        """0 when every mutant, clause, case, invariant and variant is as it must be."""
-        clean = (
-            not self.uncovered
-            and not self.unproven
-            and not self.quiet_invariants
-            and all(result.clean for result in self.mutants)
-            and all(variant.conforms for variant in self.variants)
-        )
-        return 0 if clean else 1
 
 
 def execute(

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from conformance._escape import printable
 from conformance.cli import plural
 from conformance.cli._output import Output, json_output, text
-from conformance.cli._selftest import (
+from conformance.cli._selftest_model import (
     SelftestEvent,
     SelftestPlan,
     SelftestResult,

@@ -16,9 +16,9 @@ database.
 
 from __future__ import annotations
 
+import itertools
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,22 +28,19 @@ from adapters.errors import ImplementationError
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
+from conformance.hunt._hypothesis import COUNTED_GUARD_SECONDS, shrinking_bounded, with_database
 from conformance.stopping import stop_requested
 from conformance.toolkit import Invariant, ScenarioRunner, Violation
 
 if TYPE_CHECKING:
     from hypothesis.database import ExampleDatabase
+    from hypothesis.strategies import SearchStrategy
 
 __all__ = ["Budget", "Finding", "HuntOutcome", "Tally", "hunt"]
 
 #: Where the example floor is not reached in time, the search stops anyway at this many
 #: times its time budget: a slow implementation gets more time, never unbounded time.
 FLOOR_GRACE = 4.0
-#: A search bounded by a count (of examples, of shrinks) is reproducible only if time
-#: never cuts it first: its time bounds are then at least this long, a guard against an
-#: implementation that never finishes (each request has its own timeout besides), never
-#: a budget a slow implementation on a busy machine could run out of.
-COUNTED_GUARD_SECONDS = 1800.0
 
 
 @dataclass(frozen=True)
@@ -177,23 +174,30 @@ class _Batch:
         else:
             outcome.examples += 1
         for one in self.active:
-            if not self.shrinking:
-                tally = outcome.tallies.setdefault(one.name, Tally())
-                tally.judged += 1
-                if one.exercised(scenario, trace, self.handshake):
-                    tally.exercised += 1
-            message = one.judge(scenario, trace, self.handshake)
-            if message is not None:
-                if not self.shrinking:
-                    moment = (outcome.examples, round(time.monotonic() - self.started, 3))
-                    outcome.first_failure = outcome.first_failure or moment
-                    outcome.found_at.setdefault(one.name, moment)
-                self.shrinking = True
-                violation = one.violation(message, scenario, trace)
-                self.seen[one.name] = violation  # the smallest so far, should shrinking stop
-                if self.short_enough is not None and len(scenario.steps) <= self.short_enough:
-                    raise _ShortEnough
-                raise violation
+            self._judge(one, scenario, trace)
+
+    def _judge(self, one: Invariant, scenario: Scenario, trace: Trace) -> None:
+        """Hold an example to one invariant: count it (a generated one, not a shrink),
+        and raise the violation it shows, which makes the batch start shrinking."""
+        outcome = self.outcome
+        if not self.shrinking:
+            tally = outcome.tallies.setdefault(one.name, Tally())
+            tally.judged += 1
+            if one.exercised(scenario, trace, self.handshake):
+                tally.exercised += 1
+        message = one.judge(scenario, trace, self.handshake)
+        if message is None:
+            return
+        if not self.shrinking:
+            moment = (outcome.examples, round(time.monotonic() - self.started, 3))
+            outcome.first_failure = outcome.first_failure or moment
+            outcome.found_at.setdefault(one.name, moment)
+        self.shrinking = True
+        violation = one.violation(message, scenario, trace)
+        self.seen[one.name] = violation  # the smallest so far, should shrinking stop
+        if self.short_enough is not None and len(scenario.steps) <= self.short_enough:
+            raise _ShortEnough
+        raise violation
 
 
 def hunt(
@@ -212,141 +216,187 @@ def hunt(
     An implementation that cannot run an example ends the search: its error is raised,
     unless ``keep_broken``, where the outcome is returned with the error in ``broken``
     and the example in ``broken_on``, beside everything judged before it."""
-    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-    from hypothesis import seed as fixed_seed
-    from hypothesis.database import DirectoryBasedExampleDatabase, InMemoryExampleDatabase
-    from hypothesis.errors import Unsatisfiable
-
     from conformance.hunt.strategies import scenarios
 
     outcome = HuntOutcome()
     outcome.tallies = {one.name: Tally() for one in invariants}
-    # A reproducible search keeps no database: it replays nothing but its own seeds.
-    database = (
-        None
-        if budget.derandomize
-        else budget.store
-        if budget.store is not None
-        else DirectoryBasedExampleDatabase(str(budget.database))
-        if budget.database
-        else InMemoryExampleDatabase()
-    )
-    base_seed = 0 if budget.derandomize and budget.seed is None else budget.seed
+    database = _database(budget)
+    seeds = _batch_seeds(budget)
     generated = scenarios(handshake)
-    started = time.monotonic()
-    stop_at = started + budget.seconds
-    grace = budget.seconds * FLOOR_GRACE
-    give_up_at = started + (
-        max(grace, COUNTED_GUARD_SECONDS) if budget.limit is not None else grace
-    )
+    clock = _Clock.start(budget)
     active = list(invariants)
-    number, stride = budget.shard[0] - 1, budget.shard[1]
     while active and outcome.broken is None:
         if enough is not None and enough(outcome):
             break
+        window = clock.next_batch(budget, outcome.examples)
+        if window is None:
+            break
+        deadline, size = window
+        batch = _Batch(
+            runner, handshake, active, outcome, clock.started, deadline, budget.short_enough
+        )
+        test = _batch_test(batch, generated, size, next(seeds), database, budget.store)
+        if _run_batch(test, batch, budget):
+            break
+        active = [one for one in active if one.name not in outcome.findings]
+    return _finish(outcome, clock, database, budget, keep_broken=keep_broken)
+
+
+def _database(budget: Budget) -> ExampleDatabase | None:
+    """Where the search saves its findings and replays earlier ones first."""
+    from hypothesis.database import DirectoryBasedExampleDatabase, InMemoryExampleDatabase
+
+    if budget.derandomize:
+        return None  # a reproducible search replays nothing but its own seeds
+    if budget.store is not None:
+        return budget.store
+    if budget.database:
+        return DirectoryBasedExampleDatabase(str(budget.database))
+    return InMemoryExampleDatabase()
+
+
+def _batch_seeds(budget: Budget) -> Iterator[int | None]:
+    """The seed of each batch in turn: none for a search given no seed (a reproducible
+    one starts at 0); else, from the search's seed, the batches of this shard (K, N):
+    K-1, K-1+N, K-1+2N... of the one unsplit search."""
+    base = 0 if budget.derandomize and budget.seed is None else budget.seed
+    if base is None:
+        return itertools.repeat(None)
+    first, stride = budget.shard[0] - 1, budget.shard[1]
+    return (base + number for number in itertools.count(first, stride))
+
+
+@dataclass(frozen=True)
+class _Clock:
+    """When the search started, when its time budget is spent, and when it stops
+    whatever it has generated (:data:`FLOOR_GRACE` times the budget, or, for a search
+    bounded by a count, :data:`COUNTED_GUARD_SECONDS` at least)."""
+
+    started: float
+    stop_at: float
+    give_up_at: float
+
+    @classmethod
+    def start(cls, budget: Budget) -> _Clock:
+        started = time.monotonic()
+        grace = budget.seconds * FLOOR_GRACE
+        guard = max(grace, COUNTED_GUARD_SECONDS) if budget.limit is not None else grace
+        return cls(started, started + budget.seconds, started + guard)
+
+    def next_batch(self, budget: Budget, examples: int) -> tuple[float, int] | None:
+        """The deadline and the size of the next batch, ``examples`` having been
+        generated so far; ``None`` when the search is over."""
         now = time.monotonic()
         if budget.limit is not None:
-            if outcome.examples >= budget.limit or now >= give_up_at:
-                break
-            deadline, size = give_up_at, min(budget.batch, budget.limit - outcome.examples)
-        else:
-            if now >= give_up_at or (now >= stop_at and outcome.examples >= budget.examples):
-                break
-            # Within the floor's grace the batch runs to its end; past the budget it stops.
-            deadline = give_up_at if outcome.examples < budget.examples else stop_at
-            size = budget.batch
-        batch = _Batch(runner, handshake, active, outcome, started, deadline, budget.short_enough)
-        test = settings(
-            max_examples=size,
-            deadline=None,
-            database=database,
-            derandomize=False,
-            print_blob=False,
-            # findings are saved and reported by the suite, not printed here
-            verbosity=Verbosity.quiet,
-            suppress_health_check=list(HealthCheck),
-            # one bug per batch: what follows the first violation is shrinking, and the
-            # invariant it broke is set aside before the next batch looks for the others
-            report_multiple_bugs=False,
-            phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
-        )(given(generated)(batch.check))
-        if base_seed is not None:
-            test = fixed_seed(base_seed + number)(test)
-            if database is not None and database is budget.store:
-                # hypothesis's seed turns the database off; a shared one was asked for.
-                chosen = getattr(test, "_hypothesis_internal_use_settings")  # noqa: B009
-                setattr(  # noqa: B010
-                    test, "_hypothesis_internal_use_settings", settings(chosen, database=database)
-                )
-        number += stride
-        try:
-            with _shrinking_bounded(budget.shrink_seconds, budget.shrinks):
-                test()
-        except KeyboardInterrupt:
-            # A long hunt stopped by hand keeps what it found: the findings so far are
-            # reported (and already saved in the example database), and the run ends
-            # as interrupted once every invariant's case has said so.
+            if examples >= budget.limit or now >= self.give_up_at:
+                return None
+            return self.give_up_at, min(budget.batch, budget.limit - examples)
+        if now >= self.give_up_at or (now >= self.stop_at and examples >= budget.examples):
+            return None
+        # Within the floor's grace the batch runs to its end; past the budget it stops.
+        deadline = self.give_up_at if examples < budget.examples else self.stop_at
+        return deadline, budget.batch
+
+
+def _batch_test(
+    batch: _Batch,
+    generated: SearchStrategy[Scenario],
+    size: int,
+    seed: int | None,
+    database: ExampleDatabase | None,
+    store: ExampleDatabase | None,
+) -> Callable[[], None]:
+    """One batch as a hypothesis test of ``size`` examples, seeded where ``seed`` is
+    given (with the shared ``store`` still its database, where that is the one used)."""
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    from hypothesis import seed as fixed_seed
+
+    test: Callable[[], None] = settings(
+        max_examples=size,
+        deadline=None,
+        database=database,
+        derandomize=False,
+        print_blob=False,
+        # findings are saved and reported by the suite, not printed here
+        verbosity=Verbosity.quiet,
+        suppress_health_check=list(HealthCheck),
+        # one bug per batch: what follows the first violation is shrinking, and the
+        # invariant it broke is set aside before the next batch looks for the others
+        report_multiple_bugs=False,
+        phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
+    )(given(generated)(batch.check))
+    if seed is None:
+        return test
+    test = fixed_seed(seed)(test)
+    if database is not None and database is store:
+        test = with_database(test, database)
+    return test
+
+
+def _run_batch(test: Callable[[], None], batch: _Batch, budget: Budget) -> bool:
+    """Run one batch and keep what it found; whether the search stops there (it was
+    interrupted, or the implementation could run nothing)."""
+    from hypothesis.errors import Unsatisfiable
+
+    outcome = batch.outcome
+    try:
+        with shrinking_bounded(budget.shrink_seconds, budget.shrinks):
+            test()
+    except KeyboardInterrupt:
+        # A long hunt stopped by hand keeps what it found: the findings so far are
+        # reported (and already saved in the example database), and the run ends
+        # as interrupted once every invariant's case has said so.
+        outcome.interrupted = True
+        _keep_all(outcome, batch.seen.values())  # stopped while shrinking: the best so far
+        return True
+    except _ShortEnough:
+        _keep_all(outcome, batch.seen.values())
+    except Unsatisfiable:
+        outcome.error = "the implementation could run none of the generated scenarios"
+        return True
+    except Violation as violation:
+        _keep(outcome, violation)
+    except BaseExceptionGroup as group:
+        found, stopped = _found_in_group(group, batch)
+        if not found and not stopped:
+            raise
+        _keep_all(outcome, found)
+        if stopped:
             outcome.interrupted = True
-            for best in batch.seen.values():  # stopped while shrinking: the best so far
-                _keep(outcome, best)
-            break
-        except _ShortEnough:
-            for best in batch.seen.values():
-                _keep(outcome, best)
-        except Unsatisfiable:
-            outcome.error = "the implementation could run none of the generated scenarios"
-            break
-        except Violation as violation:
-            _keep(outcome, violation)
-        except BaseExceptionGroup as group:
-            found = _violations(group)
-            if group.subgroup(_ShortEnough) is not None:
-                found += list(batch.seen.values())
-            # A stop that came while hypothesis replayed what it found is reported beside
-            # the finding, not raised: it still stops the hunt.
-            stopped = group.subgroup(KeyboardInterrupt) is not None
-            if not found and not stopped:
-                raise
-            for member in found:
-                _keep(outcome, member)
-            if stopped:
-                outcome.interrupted = True
-                break
-        active = [one for one in active if one.name not in outcome.findings]
-    outcome.elapsed_s = round(time.monotonic() - started, 3)
+        return stopped
+    return False
+
+
+def _found_in_group(
+    group: BaseExceptionGroup[BaseException], batch: _Batch
+) -> tuple[list[Violation], bool]:
+    """The violations a group of failures holds (the best so far of a batch that was
+    short enough), and whether a stop came with them.  A stop that came while hypothesis
+    replayed what it found is reported beside the finding, not raised: it still stops
+    the hunt."""
+    found = _violations(group)
+    if group.subgroup(_ShortEnough) is not None:
+        found += list(batch.seen.values())
+    return found, group.subgroup(KeyboardInterrupt) is not None
+
+
+def _finish(
+    outcome: HuntOutcome,
+    clock: _Clock,
+    database: ExampleDatabase | None,
+    budget: Budget,
+    *,
+    keep_broken: bool,
+) -> HuntOutcome:
+    """The outcome, with the time spent and what the shared store replayed; raises the
+    implementation's error where it could not be driven, unless ``keep_broken``."""
+    outcome.elapsed_s = round(time.monotonic() - clock.started, 3)
     if database is not None and database is budget.store:
         outcome.replayed = getattr(database, "replayed", None)
         outcome.store_lost = bool(getattr(database, "lost", False))
     if outcome.broken is not None and not keep_broken:
         raise outcome.broken
     return outcome
-
-
-@contextmanager
-def _shrinking_bounded(seconds: float, shrinks: int | None) -> Iterator[None]:
-    """Bound how long hypothesis shrinks, for this search only: by time, or, where
-    ``shrinks`` is given, by a count of shrinks (with a time bound of at least
-    :data:`COUNTED_GUARD_SECONDS`, only against a shrink that never ends), which makes the
-    result the same however busy the machine is.
-
-    Hypothesis keeps both bounds in module constants of its engine; they are set here
-    and restored after.  Should a later hypothesis drop one, that bound is simply its
-    own again.
-    """
-    from hypothesis.internal.conjecture import engine
-
-    guard = max(seconds * 10, COUNTED_GUARD_SECONDS)
-    wanted = {"MAX_SHRINKING_SECONDS": seconds if shrinks is None else guard}
-    if shrinks is not None:
-        wanted["MAX_SHRINKS"] = shrinks
-    previous = {name: getattr(engine, name) for name in wanted if hasattr(engine, name)}
-    for name in previous:
-        setattr(engine, name, wanted[name])
-    try:
-        yield
-    finally:
-        for name, value in previous.items():
-            setattr(engine, name, value)
 
 
 def _violations(group: BaseExceptionGroup[BaseException]) -> list[Violation]:
@@ -363,3 +413,8 @@ def _keep(outcome: HuntOutcome, found: Violation) -> None:
     outcome.findings.setdefault(
         found.invariant, Finding(found.invariant, found.message, found.scenario, found.trace)
     )
+
+
+def _keep_all(outcome: HuntOutcome, found: Iterable[Violation]) -> None:
+    for one in found:
+        _keep(outcome, one)

@@ -205,6 +205,7 @@ MUTANTS = (
         ("RT-TOOL-8#c1",),
         "the tool body runs with the model's raw arguments, not the reconciled ones",
         with_node(_RawArgumentsReachTool),
+        hunted=True,
     ),
     Mutant(
         "json-string-arguments-never-decoded",
@@ -242,6 +243,7 @@ MUTANTS = (
         ("RT-TOOL-9#c1",),
         "a call whose identifier already ran in the turn is invoked again",
         with_node(_ExecutedCallsNotGuarded),
+        hunted=True,
     ),
     Mutant(
         "guard-keyed-globally",
@@ -255,6 +257,7 @@ MUTANTS = (
         ("RT-TOOL-9#c2",),
         "a skipped repeat is not counted in the batch's outcome",
         with_node(_RepeatLeftOutOfOutcome),
+        hunted=True,
     ),
     Mutant(
         "failures-hidden-by-a-success",
@@ -273,12 +276,14 @@ MUTANTS = (
         ("RT-TOOL-9#c4",),
         "a gated call is recorded when it pauses for approval, so it is skipped once approved",
         with_node(_GatedCallRecordedBeforeApproval),
+        hunted=True,
     ),
     Mutant(
         "call-without-id-guarded-by-content",
         ("RT-TOOL-9#c5",),
         "a call without an identifier is guarded by its name and arguments",
         with_node(_CallWithoutIdGuardedByContent),
+        hunted=True,
     ),
     Mutant(
         "numeric-call-id-fails-the-run",

@@ -259,6 +259,7 @@ MUTANTS = (
         ("RT-TOOL-5#c2",),
         "an artifact arriving before its run opened collection is kept for it",
         with_collector(_UnopenedRunCollectionReachesBack),
+        hunted=True,
     ),
     Mutant(
         "drain-ends-collection",
@@ -271,6 +272,7 @@ MUTANTS = (
         ("RT-TOOL-5#c4",),
         "no way out of a run releases its collection",
         with_behaviour(_CollectionNeverReleased),
+        hunted=True,
     ),
     Mutant(
         "api-runs-collect-nothing",
@@ -343,6 +345,7 @@ MUTANTS = (
         ("RT-TOOL-6#c3",),
         "payloads are measured in characters, so non-ASCII text over a byte bound is kept",
         with_collector(_MeasuredInCharacters),
+        hunted=True,
     ),
     Mutant(
         "drop-without-warning",
@@ -361,6 +364,7 @@ MUTANTS = (
         ("RT-TOOL-6#c5",),
         "an artifact with an empty `type` is collected like any other",
         with_collector(_EmptyTypeCollected),
+        hunted=True,
     ),
     Mutant(
         "numeric-payload-strings-coerced",

@@ -242,18 +242,21 @@ MUTANTS: tuple[Mutant, ...] = (
         ("DR-5#c3",),
         "after a Continue, a turn may continue on its own three more times",
         with_behaviour(_CountResetByContinue),
+        hunted=True,
     ),
     Mutant(
         "note-of-last-chunk-only",
         ("DR-2#c2",),
         "the resume note names only what the chunk cut just before did",
         with_behaviour(_NoteOfLastChunkOnly),
+        hunted=True,
     ),
     Mutant(
         "interrupted-guard-matches-by-name",
         ("DR-4#c2",),
         "any write of a tool with an interrupted call is refused, whatever its arguments",
         lambda: Components(node=_InterruptedGuardByName()),
+        hunted=True,
     ),
     Mutant(
         "continue-withheld-after-an-answer",

@@ -265,6 +265,7 @@ MUTANTS = (
         ("DR-5#c3",),
         "a turn continues on its own up to four times",
         with_behaviour(_AutoContinueLimitFour),
+        hunted=True,
     ),
     Mutant(
         "count-reset-by-continue",
@@ -315,6 +316,7 @@ MUTANTS = (
         ("DR-5#c5",),
         "a turn stopped by a credential or rate-limit failure does not offer Continue",
         with_behaviour(_RateLimitStopNotContinuable),
+        hunted=True,
     ),
     Mutant(
         "continue-withheld-after-a-failed-write-back",
@@ -347,6 +349,7 @@ MUTANTS = (
         ("DR-6#c3",),
         "every stopped turn offers Continue, not only the newest stop",
         with_behaviour(_ContinueOfferedForOlderStops),
+        hunted=True,
     ),
     Mutant(
         "newest-stop-across-conversations",

@@ -136,12 +136,14 @@ MUTANTS = (
         ("RT-TOOL-7#c5",),
         "the held list keeps one artifact more than its bound",
         with_behaviour(_HeldBoundOffByOne),
+        hunted=True,
     ),
     Mutant(
         "held-shown-on-wire",
         ("RT-TOOL-7#c1",),
         "artifacts held against a paused turn already show on its latest message",
         with_behaviour(_HeldShownOnWire),
+        hunted=True,
     ),
     Mutant(
         "artifacts-on-first-assistant-message",
@@ -154,24 +156,28 @@ MUTANTS = (
         ("RT-TOOL-4#c2",),
         "the turn result does not aggregate its messages' artifacts",
         with_wire(_TurnResultOmitsArtifacts),
+        hunted=True,
     ),
     Mutant(
         "artifacts-under-metadata",
         ("RT-TOOL-4#c3",),
         "a message also carries its artifacts inside `metadata`, under the storage key",
         with_wire(_ArtifactsUnderMetadata),
+        hunted=True,
     ),
     Mutant(
         "held-discarded-on-pause",
         ("RT-TOOL-7#c1",),
         "artifacts produced before a pause are discarded instead of held",
         with_behaviour(_HeldDiscardedOnPause),
+        hunted=True,
     ),
     Mutant(
         "held-appended-after-collected",
         ("RT-TOOL-7#c2",),
         "held artifacts are appended after the resumed run's own instead of prepended",
         with_behaviour(_HeldAppendedAfterCollected),
+        hunted=True,
     ),
     Mutant(
         "held-taken-from-the-newest-holding-turn",
@@ -185,6 +191,7 @@ MUTANTS = (
         ("RT-TOOL-7#c2",),
         "a write-back takes what is held against every turn of the conversation",
         with_behaviour(_HeldSharedByConversation),
+        hunted=True,
     ),
     Mutant(
         "held-copied-not-taken",
@@ -197,6 +204,7 @@ MUTANTS = (
         ("RT-TOOL-7#c4",),
         "a write-back that fails after its take throws the held list away",
         with_behaviour(_HeldLostOnFailedWriteBack),
+        hunted=True,
     ),
     Mutant(
         "held-bound-keeps-newest",

@@ -175,6 +175,7 @@ MUTANTS = (
         ("DR-3#c2",),
         "a re-dispatched write that matches a completed entry runs again",
         _snapshot_mutant(_ClaimsNothing),
+        hunted=True,
     ),
     Mutant(
         "journal-of-last-chunk-only",
@@ -193,6 +194,7 @@ MUTANTS = (
         ("DR-3#c3",),
         "a read-only tool is answered from the journal like a write",
         with_node(_ReadOnlyToolBlocked),
+        hunted=True,
     ),
     Mutant(
         "journal-matched-by-position",
@@ -217,6 +219,7 @@ MUTANTS = (
         ("DR-3#c6",),
         "a run that was never interrupted is hard-blocked against its turn's ledger",
         with_node(_HardBlockOnFreshRuns),
+        hunted=True,
     ),
     Mutant(
         "claims-forgotten-after-a-pause",

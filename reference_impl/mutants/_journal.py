@@ -228,6 +228,7 @@ MUTANTS = (
         ("DR-1#c2",),
         "a call answered from the journal is written to the ledger as a call that ran",
         with_node(_AnswerRecordedInLedger),
+        hunted=True,
     ),
     Mutant(
         "refusal-recorded-in-ledger",

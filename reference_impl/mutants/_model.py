@@ -42,7 +42,9 @@ class Mutant:
     #: shows only after a combination of events: the hunt must find it, the
     #: hand-written checks miss it
     hunt: bool = False
-    #: the hunt must find it too (its checks may or may not): it proves an invariant
+    #: the hunt must find it too (its checks may or may not): it proves an invariant,
+    #: and every invariant has one, so that each is seen failing against a broken
+    #: runtime; said where the mutant is declared, in its catalogue module
     hunted: bool = False
 
     def listing(self) -> str:

@@ -100,6 +100,7 @@ MUTANTS = (
         ("DR-2#c2",),
         "the note names completed calls without their results",
         with_behaviour(_NoteOmitsCompletedResults),
+        hunted=True,
     ),
     Mutant(
         "note-skips-empty-results",

@@ -215,6 +215,7 @@ MUTANTS = (
         ("RT-TOOL-3#c1",),
         "a port entry takes the `tool_call_id` the tool wrote instead of the real one",
         with_node(policy=_ToolCallIdFromToolEntry),
+        hunted=True,
     ),
     Mutant(
         "artifacts-port-exposed-by-default",
@@ -257,6 +258,7 @@ MUTANTS = (
         ("RT-TOOL-10#c2",),
         "a pass of nothing but repeats reports `executed_any` true because it re-emitted results",
         with_node(_RepeatsCountedAsWork),
+        hunted=True,
     ),
     Mutant(
         "empty-batch-reports-work",

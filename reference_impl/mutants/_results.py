@@ -226,12 +226,14 @@ MUTANTS = (
         ("RT-TOOL-1#c2",),
         "every successful result carries `artifacts`, empty when nothing was attached",
         with_node(policy=_EmptyArtifactsKeyAlways),
+        hunted=True,
     ),
     Mutant(
         "artifact-folded-into-data",
         ("RT-TOOL-1#c3",),
         "attached artifacts are also copied into the result's `data`",
         with_node(policy=_ArtifactFoldedIntoData),
+        hunted=True,
     ),
     Mutant(
         "reserved-key-keeps-first-entry",
@@ -262,6 +264,7 @@ MUTANTS = (
         ("RT-TOOL-2#c5",),
         "a failed call still attaches (and delivers) what its node emitted",
         with_node(policy=_FailedCallKeepsArtifacts),
+        hunted=True,
     ),
     Mutant(
         "declined-call-runs-anyway",

@@ -259,7 +259,7 @@ def test_a_stop_reported_in_a_group_stops_the_hunt(
         raise BaseExceptionGroup("replayed", [found, *members] if with_finding else members)
         yield
 
-    monkeypatch.setattr(_search, "_shrinking_bounded", replaying)
+    monkeypatch.setattr(_search, "shrinking_bounded", replaying)
     outcome = hunt(reference_driver(), FULL, INVARIANTS, Budget(examples=60, seconds=4, seed=7))
     assert outcome.interrupted
     assert batches == [1]  # no second batch after the stop
