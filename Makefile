@@ -6,6 +6,9 @@ unexport PYTHONDONTWRITEBYTECODE
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+EXTRAS := dev,langgraph,pydantic-ai,adk,smolagents,llamaindex,autogen
+JS_HARNESS := harnesses/js/openai-agents
+JS_STAMP := $(JS_HARNESS)/node_modules/.installed
 # Two workers: the tests are independent, and this machine class has two cores.
 PYTEST := $(BIN)/python -m pytest -q -n 2
 
@@ -19,11 +22,22 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	@echo "setup: upgrading pip"
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	@echo "setup: installing rttool and its test tools (ruff, mypy), with the LangGraph,"
-	@echo "setup: PydanticAI and Google ADK harness extras: a few minutes on a fresh clone"
-	$(BIN)/python -m pip install --quiet -e '.[dev,langgraph,pydantic-ai,adk]'
+	@echo "setup: installing rttool and its test tools (ruff, mypy), with the harness extras"
+	@echo "setup: (LangGraph, PydanticAI, Google ADK, smolagents, LlamaIndex, AutoGen): a few"
+	@echo "setup: minutes on a fresh clone"
+	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
 	touch $(STAMP)
 	@echo "setup: done"
+
+# The JavaScript harness's packages, from its lock file; skipped (its tests and its
+# standing then say so) where node and npm are not installed.
+$(JS_STAMP): $(JS_HARNESS)/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		echo "setup: installing the JavaScript harness's packages with npm ci (once)"; \
+		npm ci --prefix $(JS_HARNESS) --no-audit --no-fund --loglevel=error && touch $(JS_STAMP); \
+	else \
+		echo "setup: npm is not installed: the JavaScript harness is left out"; \
+	fi
 
 ## run: run the suite against the bundled reference runtime and write reports/reference/
 ## (its committed standing.json and STANDING.md change only when a standing does)
@@ -33,12 +47,12 @@ run: $(STAMP)
 	$(BIN)/rttool publish reference
 
 ## reports: regenerate every committed standing in reports/ and the matrix reports/README.md
-reports: $(STAMP)
+reports: $(STAMP) $(JS_STAMP)
 	$(BIN)/rttool publish
 
 ## test: the project's own gates: lint, fast tests, slow tests with the type check beside
 ## them, the mutant selftest
-test: $(STAMP) lint unit slow-and-typecheck selftest
+test: $(STAMP) $(JS_STAMP) lint unit slow-and-typecheck selftest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -66,7 +66,7 @@ def make_fresh_standings(
 
     def fresh(name: str) -> FreshStanding:
         entry: Committed = next(e for e in COMMITTED if e.name == name)
-        missing = entry.missing()
+        missing = entry.missing(CHECKOUT)
         if missing:
             pytest.skip(f"{name}: {', '.join(missing)} not installed ({entry.install})")
         if name not in made:

@@ -7,6 +7,7 @@ its column in the matrix), then run ``rttool publish NAME`` (``make reports`` fo
 from __future__ import annotations
 
 import importlib.util
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,14 +44,32 @@ class Committed:
     install: str = ""
     conforms: bool = False
     exact: bool = True
+    #: programs the harness runs as (``node`` for a JavaScript harness), and files of
+    #: the checkout its installation makes (its packages), each needed to run it
+    programs: tuple[str, ...] = ()
+    installed: tuple[str, ...] = ()
 
     def folder(self, checkout: Checkout) -> Path:
         """``reports/<name>/`` of ``checkout``."""
         return checkout.reports / self.name
 
-    def missing(self) -> tuple[str, ...]:
-        """The required modules that are not installed."""
-        return tuple(name for name in self.requires if importlib.util.find_spec(name) is None)
+    def missing(self, checkout: Checkout | None = None) -> tuple[str, ...]:
+        """What the harness needs that is not installed: modules, programs, and (in
+        ``checkout``) the files its installation makes."""
+        absent = [name for name in self.requires if not _importable(name)]
+        absent += [name for name in self.programs if shutil.which(name) is None]
+        if checkout is not None:
+            absent += [path for path in self.installed if not (checkout.root / path).exists()]
+        return tuple(absent)
+
+
+def _importable(name: str) -> bool:
+    """Whether module ``name`` can be imported (a namespace package whose parent is
+    missing, such as ``google.adk`` without ``google``, is not)."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:
+        return False
 
 
 def write_guide_harness(directory: Path, checkout: Checkout) -> None:
@@ -81,6 +100,33 @@ COMMITTED: tuple[Committed, ...] = (
         impl="python:harnesses.adk:create",
         requires=("google.adk",),
         install="pip install -e '.[adk]'",
+        exact=False,
+    ),
+    Committed(
+        name="smolagents",
+        impl="python:harnesses.smol:create",
+        requires=("smolagents",),
+        install="pip install -e '.[smolagents]'",
+    ),
+    Committed(
+        name="llamaindex",
+        impl="python:harnesses.llamaindex:create",
+        requires=("llama_index.core",),
+        install="pip install -e '.[llamaindex]'",
+        exact=False,
+    ),
+    Committed(
+        name="autogen",
+        impl="python:harnesses.autogen:create",
+        requires=("autogen_agentchat",),
+        install="pip install -e '.[autogen]'",
+    ),
+    Committed(
+        name="openai-agents-js",
+        impl="stdio:node harnesses/js/openai-agents/harness.mjs",
+        programs=("node",),
+        installed=("harnesses/js/openai-agents/node_modules/@openai/agents",),
+        install="npm ci --prefix harnesses/js/openai-agents",
         exact=False,
     ),
 )

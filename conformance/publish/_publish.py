@@ -86,7 +86,7 @@ def publish(
     made (or skipped): a run takes minutes, and prints as it goes."""
     steps = []
     for entry in chosen:
-        step = Step(entry, missing=entry.missing())
+        step = Step(entry, missing=entry.missing(checkout))
         progress(step)
         if not step.skipped:
             done = make_standing(entry, checkout, entry.folder(checkout))

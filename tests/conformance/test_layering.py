@@ -273,6 +273,7 @@ FLOORS: dict[str, int] = {
     "conformance.selftest": 6,
     "conformance.catalog": 6,
     "conformance.matrix": 6,
+    "conformance._shapes": 6,
     "conformance._variants": 7,
     "conformance.doctor": 7,
     "conformance.publish": 7,
