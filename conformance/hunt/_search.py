@@ -29,7 +29,7 @@ from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.stopping import stop_requested
-from conformance.toolkit import Invariant, ScenarioRunner, Violation
+from conformance.toolkit.machinery import Invariant, ScenarioRunner, Violation
 
 if TYPE_CHECKING:
     from hypothesis.database import ExampleDatabase
