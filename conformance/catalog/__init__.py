@@ -27,7 +27,7 @@ from conformance.catalog._hunt_sample import (
 from conformance.catalog._recording import CaseRecording, record_case
 from conformance.engine import Case, hunt_case_id
 from conformance.rules import Corpus
-from conformance.toolkit import ScenarioRunner
+from conformance.toolkit.machinery import ScenarioRunner
 
 __all__ = [
     "DEFAULT_SAMPLES",

@@ -22,7 +22,7 @@ from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.engine import Case, judge
-from conformance.toolkit import CheckContext, ScenarioRunner
+from conformance.toolkit.machinery import CheckContext, ScenarioRunner
 
 __all__ = ["CaseRecording", "record_case"]
 

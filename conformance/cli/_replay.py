@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from adapters.errors import ImplementationError
     from adapters.handshake import Handshake
     from adapters.scenario import Scenario
-    from conformance.toolkit import Invariant
+    from conformance.toolkit.machinery import Invariant
 
 __all__ = ["EXIT_UNTESTED", "SUMMARY_CHARS", "Replayed", "configure", "replayed_text"]
 

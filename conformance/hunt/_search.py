@@ -30,7 +30,7 @@ from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.hunt._hypothesis import COUNTED_GUARD_SECONDS, shrinking_bounded, with_database
 from conformance.stopping import stop_requested
-from conformance.toolkit import Invariant, ScenarioRunner, Violation
+from conformance.toolkit.machinery import Invariant, ScenarioRunner, Violation
 
 if TYPE_CHECKING:
     from hypothesis.database import ExampleDatabase

@@ -56,7 +56,7 @@ from adapters.scenario import (
 from conformance.hunt._batches import ARGUMENTS, RECONCILED, SCHEMA, SCHEMA_TOOL, batches, calls
 from conformance.hunt._stable import fixed, one_of_values
 from conformance.hunt._stories import story
-from conformance.toolkit import CANARY_PREFIX
+from conformance.toolkit.machinery import CANARY_PREFIX
 
 __all__ = [
     "ARGUMENTS",

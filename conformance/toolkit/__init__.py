@@ -1,80 +1,86 @@
-"""The toolkit for writing checks, vectors and invariants: everything a rule package
-(``conformance/checks/<rule>/``) uses, and nothing that runs the suite.
+"""The toolkit a rule package (``conformance/checks/<rule>/``) is written with: every name
+here is one some rule package uses, and each is documented, with an example per group, in
+``docs/toolkit.md``.  What runs the suite (the engine's and the hunt's types) is the
+toolkit's other face, :mod:`conformance.toolkit.machinery`; a rule's own notions live in
+private modules of its package.
 
 Checks:
     :func:`check` binds a function taking a :class:`CheckContext` to clause ids (and
-    variants); the context runs scenarios and records expectations (:meth:`~CheckContext.expect`,
-    :meth:`~CheckContext.need`); :class:`Untested`, :class:`NotApplicable` and
-    :class:`CheckFailed` end a check with that outcome.  A case that needs what another
-    clause provides states it with :meth:`~CheckContext.prerequisite`, which ends it as
-    :class:`Blocked` ("blocked by RT-TOOL-8 ¶4: ...") when that is missing; in a case of
-    several clauses, ``clause=`` on an expectation names the one whose words it tests.
-    :func:`validate_bindings` holds them against the corpus.
+    variants); the context runs scenarios and records expectations
+    (:meth:`~CheckContext.expect`, :meth:`~CheckContext.need`; :data:`NOT_COMPARED` where
+    an expectation has no single value to show), and a case that needs what another
+    clause provides states it with :meth:`~CheckContext.prerequisite`.
+    :class:`Untested` ends a check that cannot run; :func:`collects` ends one as not
+    applicable to an implementation that collects no artifacts;
+    :func:`continued_on_its_own` blocks a durable-resume case whose turn did not
+    continue by itself; :func:`expect_withheld_from_the_model` expects a text kept from
+    the model.
 Scenarios:
-    :func:`scenario`, :func:`tool`, :func:`calls`, :func:`call`, :func:`say`,
-    :func:`ask`, :func:`output`, :func:`failure`, :func:`artifact`, :func:`link`,
-    :func:`canary`; :func:`one_turn` runs one from a check.  The durable-resume checks'
-    tools and cuts (:func:`tools`, :func:`send`, :func:`ticket`, :func:`cut`,
-    :func:`resume`) and the bounds' sized payloads (:func:`sized_payload`) build on them.
+    :func:`scenario`, :func:`tool`, :func:`output`, :func:`failure`, :func:`artifact`,
+    :func:`link`, :func:`canary`, :func:`calls`, :func:`call`, :func:`say`,
+    :func:`ask`; :func:`one_turn` runs one from a check.  The durable-resume checks'
+    tools, calls and cuts: :func:`tools`, :func:`send`, :func:`ticket`, :func:`cut`,
+    :func:`resume`, :func:`resumes_by_itself`, :func:`nudge`, and a pause inside a
+    resumed chunk (:class:`ChunkPause`, :data:`CHUNK_PAUSES`).
 Trace queries:
-    :func:`located_runs`, :func:`located_passes`, :func:`located_results`,
-    :func:`located_side_effects`, :func:`turn`, :func:`turn_pointer`,
-    :func:`delivered`, :func:`locate`, :func:`pointers` and the rest of the trace
-    walkers; :func:`mapping` and :func:`array` read untrusted JSON; a turn's state as
-    the handshake declares it (:func:`in_state`, :func:`describe`); what a model was
-    told (:func:`resume_prompt`, :func:`names_call`); warnings and sizes
-    (:func:`located_warnings`, :func:`smallest_size`).
+    Untrusted JSON read safely (:func:`mapping`, :func:`array`, :func:`entries`,
+    :func:`string_values`, :func:`strings`, :func:`contains`, :func:`same_json`,
+    :func:`kept_entry`, :func:`projection`); runs, passes, results and side effects with
+    their pointers (:func:`located_runs`, :func:`located_passes`,
+    :func:`located_results`, :func:`located_side_effects`,
+    :func:`located_continuations`, :func:`ran`, :func:`runs_of`,
+    :func:`located_warnings`); a pass's ports (:func:`ports`, :func:`port`,
+    :func:`has_port`); a turn on the wire (:func:`turn`, :func:`turn_pointer`,
+    :func:`wire_at`, :func:`wire_pointer`, :func:`delivered`, :func:`delivered_at`,
+    :func:`assistant_rows`, :func:`count_on_wire`); where a value is (:func:`pointers`,
+    :func:`locate`, :func:`escape_token`, :func:`in_model_inputs`,
+    :func:`in_tool_messages`); a turn's state as the handshake declares it
+    (:func:`state_of`, :func:`in_state`, :func:`stopped_with_continue`); what a model
+    was told (:func:`text_of`, :func:`resume_prompt`, :class:`ResumePrompt`,
+    :func:`names_call`, :func:`shows`, :func:`leaves`).
 Messages:
-    :func:`show`, :func:`listing`, :func:`whereabouts`, :func:`misplaced`: how a
-    failure message shows what it found.
+    :func:`show`, :func:`listing`, :func:`whereabouts`, :func:`misplaced`,
+    :func:`shown_key`, :func:`describe`, :func:`unnamed`, :func:`warnings_text`,
+    :func:`canary_phrase`, :func:`plural`, :func:`citation`: how a failure message shows
+    what it found.
 Vectors:
     :class:`Binding` runs a rule's examples of one shape (:class:`VectorRun`); each
     verdict names its :data:`Stage`.
 Situations:
-    :func:`situation` declares a situation a clause's text names (in a rule package's
-    ``situations`` module), reached where its test holds of a trace; every case records
-    the situations its traces reached (:func:`reached_situations`), and a clause
-    conforms only when passing cases reached each.  How runs resume their turns, as
-    the durable-resume rules' situations read it: :data:`RESUMING`, :func:`cut_by`,
-    :func:`runs_by_turn`, :func:`dispatched` (:class:`Dispatched`), :func:`writes`;
-    what a call's node did, read from the scenario: :func:`node_outputs`.
+    :func:`situation` declares a situation a clause's text names (a
+    :class:`ClauseSituation`, in a rule package's ``situations`` module), reached where
+    its test (a :data:`Situation`) holds of a trace; a clause conforms only when passing
+    cases reached each.  What the tests read: the wire as the implementation's own
+    (:func:`read_from_the_implementation`), the steps that delivered artifacts
+    (:func:`delivered_steps`), what a call's node did (:func:`node_outputs`,
+    :class:`NodeOutput`), and how runs resume their turns (:data:`RESUMING`,
+    :func:`cut_by`, :func:`runs_by_turn`, :func:`dispatched`, :class:`Dispatched`,
+    :func:`writes`).
 Invariants:
-    :func:`invariant` declares what the hunt holds every generated trace to (a verdict
-    that is a :class:`Breach` names the clauses its counterexample breaks); the
-    walkers it judges with: what was produced and delivered, traced by canary
-    (:func:`produced`, :func:`canaries_in`, :func:`wire_canaries`,
-    :func:`message_canaries`, :func:`no_loss`),
-    a pass's calls as the guard sees them (:func:`seen_passes`, :func:`paired`,
-    :func:`well_formed`), and what a resumed run is owed (:func:`completed_calls`,
-    :func:`interrupted_calls`).
+    :func:`invariant` declares what the hunt holds every generated trace to (an
+    :class:`Invariant`; a verdict that is a :class:`Breach` names the clauses its
+    counterexample breaks).  The walkers it judges with: what was produced and
+    delivered, traced by canary (:func:`produced`, :class:`Produced`,
+    :func:`produced_counts`, :func:`canary_of`, :func:`canaries_in`,
+    :func:`wire_canaries`, :func:`message_canaries`, :func:`wires`,
+    :func:`scripted_entries`, :func:`emitting_tools`, :func:`no_loss`,
+    :func:`produced_then_completed`); a pass's calls as the guard sees them
+    (:func:`seen_passes`, :class:`Seen`, :func:`paired`, :func:`well_formed`,
+    :func:`identifier`, :func:`doubtful_ids`, :func:`guarded_results`); and what a
+    resumed run is owed (:func:`completed_calls`, :func:`interrupted_calls`,
+    :func:`call_signature`).
 """
 
 from conformance.toolkit._bounds import (
-    Warned,
-    brief,
     collects,
     count_on_wire,
-    largest_size,
     located_warnings,
-    marked,
-    names,
-    over_by_one_utf8_byte,
-    over_payload,
-    pointers_of,
-    run_of_call,
-    sized_payload,
-    smallest_size,
     warnings_text,
     wire_pointer,
 )
-from conformance.toolkit._context import NOT_COMPARED, CheckContext, Evidence, ScenarioRunner
+from conformance.toolkit._context import NOT_COMPARED, CheckContext
 from conformance.toolkit._durable import (
-    ANA,
-    BO,
     CHUNK_PAUSES,
-    CY,
-    TICKET,
-    WRITES,
     ChunkPause,
     continued_on_its_own,
     cut,
@@ -89,24 +95,10 @@ from conformance.toolkit._durable import (
     ticket,
     tools,
 )
-from conformance.toolkit._invariant import (
-    Breach,
-    Invariant,
-    Situation,
-    Verdict,
-    Violation,
-    invariant,
-)
-from conformance.toolkit._json import array, json_keys, mapping, string_values
+from conformance.toolkit._invariant import Breach, Invariant, Situation, invariant
+from conformance.toolkit._json import array, mapping, string_values
 from conformance.toolkit._node_outputs import NodeOutput, node_outputs
-from conformance.toolkit._outcomes import (
-    Blocked,
-    CheckFailed,
-    Failure,
-    NotApplicable,
-    Untested,
-    citation,
-)
+from conformance.toolkit._outcomes import Untested, citation
 from conformance.toolkit._passes import (
     Seen,
     doubtful_ids,
@@ -117,13 +109,10 @@ from conformance.toolkit._passes import (
     well_formed,
 )
 from conformance.toolkit._produced import (
-    CANARY_PREFIX,
     Produced,
-    Selector,
     canaries_in,
     canary_of,
     canary_phrase,
-    completed_turns,
     emitting_tools,
     message_canaries,
     no_loss,
@@ -134,37 +123,20 @@ from conformance.toolkit._produced import (
     wire_canaries,
     wires,
 )
-from conformance.toolkit._registry import (
-    Check,
-    bound_checks,
-    check,
-    validate_bindings,
-    where_defined,
-)
+from conformance.toolkit._registry import check
 from conformance.toolkit._results import (
-    BASE_KEYS,
-    assistant_indexes,
-    carrying,
-    counted,
     delivered_at,
     entries,
     expect_withheld_from_the_model,
     in_model_inputs,
     in_tool_messages,
     kept_entry,
-    needs_delivery,
     projection,
-    projections,
     same_json,
     shown_key,
     wire_at,
 )
-from conformance.toolkit._resumed import (
-    CONTINUING_CAUSES,
-    call_signature,
-    completed_calls,
-    interrupted_calls,
-)
+from conformance.toolkit._resumed import call_signature, completed_calls, interrupted_calls
 from conformance.toolkit._resuming import (
     RESUMING,
     Dispatched,
@@ -173,16 +145,8 @@ from conformance.toolkit._resuming import (
     runs_by_turn,
     writes,
 )
-from conformance.toolkit._running import (
-    has_port,
-    one_result,
-    one_turn,
-    port,
-    ports,
-    reconciled_arguments,
-)
+from conformance.toolkit._running import has_port, one_turn, port, ports
 from conformance.toolkit._scenarios import (
-    UNENCODABLE,
     artifact,
     ask,
     call,
@@ -195,30 +159,24 @@ from conformance.toolkit._scenarios import (
     scenario,
     tool,
 )
-from conformance.toolkit._shown import first_missing, listing, misplaced, show, whereabouts
+from conformance.toolkit._shown import listing, misplaced, show, whereabouts
 from conformance.toolkit._situations import (
     ClauseSituation,
     delivered_steps,
-    reached_situations,
     read_from_the_implementation,
     situation,
 )
 from conformance.toolkit._states import describe, in_state, state_of, stopped_with_continue
 from conformance.toolkit._told import (
-    SHORT,
     ResumePrompt,
-    appended,
     leaves,
-    mentions,
     names_call,
     resume_prompt,
     shows,
-    shows_result,
     text_of,
     unnamed,
 )
 from conformance.toolkit._traces import (
-    all_passes,
     assistant_rows,
     contains,
     delivered,
@@ -228,12 +186,7 @@ from conformance.toolkit._traces import (
     located_results,
     located_runs,
     located_side_effects,
-    model_text,
     pointers,
-    resolves,
-    results,
-    rows_with_artifacts,
-    side_effects,
     strings,
     turn,
     turn_pointer,
@@ -241,54 +194,28 @@ from conformance.toolkit._traces import (
 from conformance.toolkit._vectors import Binding, Stage, VectorRun
 
 __all__ = [
-    "ANA",
-    "BASE_KEYS",
-    "BO",
-    "CANARY_PREFIX",
     "CHUNK_PAUSES",
-    "CONTINUING_CAUSES",
-    "CY",
     "NOT_COMPARED",
     "RESUMING",
-    "SHORT",
-    "TICKET",
-    "UNENCODABLE",
-    "WRITES",
     "Binding",
-    "Blocked",
     "Breach",
-    "Check",
     "CheckContext",
-    "CheckFailed",
     "ChunkPause",
     "ClauseSituation",
     "Dispatched",
-    "Evidence",
-    "Failure",
     "Invariant",
     "NodeOutput",
-    "NotApplicable",
     "Produced",
     "ResumePrompt",
-    "ScenarioRunner",
     "Seen",
-    "Selector",
     "Situation",
     "Stage",
     "Untested",
     "VectorRun",
-    "Verdict",
-    "Violation",
-    "Warned",
-    "all_passes",
-    "appended",
     "array",
     "artifact",
     "ask",
-    "assistant_indexes",
     "assistant_rows",
-    "bound_checks",
-    "brief",
     "call",
     "call_signature",
     "calls",
@@ -296,16 +223,13 @@ __all__ = [
     "canary",
     "canary_of",
     "canary_phrase",
-    "carrying",
     "check",
     "citation",
     "collects",
     "completed_calls",
-    "completed_turns",
     "contains",
     "continued_on_its_own",
     "count_on_wire",
-    "counted",
     "cut",
     "cut_by",
     "delivered",
@@ -319,7 +243,6 @@ __all__ = [
     "escape_token",
     "expect_withheld_from_the_model",
     "failure",
-    "first_missing",
     "guarded_results",
     "has_port",
     "identifier",
@@ -328,9 +251,7 @@ __all__ = [
     "in_tool_messages",
     "interrupted_calls",
     "invariant",
-    "json_keys",
     "kept_entry",
-    "largest_size",
     "leaves",
     "link",
     "listing",
@@ -342,44 +263,28 @@ __all__ = [
     "located_side_effects",
     "located_warnings",
     "mapping",
-    "marked",
-    "mentions",
     "message_canaries",
     "misplaced",
-    "model_text",
-    "names",
     "names_call",
-    "needs_delivery",
     "no_loss",
     "node_outputs",
     "nudge",
-    "one_result",
     "one_turn",
     "output",
-    "over_by_one_utf8_byte",
-    "over_payload",
     "paired",
     "plural",
     "pointers",
-    "pointers_of",
     "port",
     "ports",
     "produced",
     "produced_counts",
     "produced_then_completed",
     "projection",
-    "projections",
     "ran",
-    "reached_situations",
     "read_from_the_implementation",
-    "reconciled_arguments",
-    "resolves",
-    "results",
     "resume",
     "resume_prompt",
     "resumes_by_itself",
-    "rows_with_artifacts",
-    "run_of_call",
     "runs_by_turn",
     "runs_of",
     "same_json",
@@ -391,11 +296,7 @@ __all__ = [
     "show",
     "shown_key",
     "shows",
-    "shows_result",
-    "side_effects",
     "situation",
-    "sized_payload",
-    "smallest_size",
     "state_of",
     "stopped_with_continue",
     "string_values",
@@ -407,10 +308,8 @@ __all__ = [
     "turn",
     "turn_pointer",
     "unnamed",
-    "validate_bindings",
     "warnings_text",
     "well_formed",
-    "where_defined",
     "whereabouts",
     "wire_at",
     "wire_canaries",

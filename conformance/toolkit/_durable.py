@@ -20,16 +20,12 @@ from adapters.scenario import (
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit._context import CheckContext
 from conformance.toolkit._outcomes import Untested
+from conformance.toolkit._resuming import RESUMING
 from conformance.toolkit._scenarios import ask, call, calls, output, tool
 from conformance.toolkit._traces import located_results, located_runs, located_side_effects
 
 __all__ = [
-    "ANA",
-    "BO",
     "CHUNK_PAUSES",
-    "CY",
-    "TICKET",
-    "WRITES",
     "ChunkPause",
     "continued_on_its_own",
     "cut",
@@ -44,13 +40,6 @@ __all__ = [
     "ticket",
     "tools",
 ]
-
-ANA: Mapping[str, object] = {"to": "ana@example.com"}
-BO: Mapping[str, object] = {"to": "bo@example.com"}
-CY: Mapping[str, object] = {"to": "cy@example.com"}
-TICKET: Mapping[str, object] = {"title": "Printer jam"}
-#: The write tools of :func:`tools` (``lookup`` is read-only).
-WRITES = ("send_email", "create_ticket")
 
 
 def tools(
@@ -162,7 +151,7 @@ def continued_on_its_own(
 
 
 def located_continuations(
-    trace: Trace, turn: str = "t1", causes: Sequence[str] = ("auto_continue", "continue")
+    trace: Trace, turn: str = "t1", causes: Sequence[str] = RESUMING
 ) -> list[tuple[str, RunRecord]]:
     """The runs of ``turn`` that resumed it after an interruption, with their pointers."""
     return [

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["array", "json_keys", "mapping", "string_values"]
+__all__ = ["array", "mapping", "string_values"]
 
 
 def mapping(value: object) -> Mapping[str, object]:
@@ -20,11 +20,6 @@ def mapping(value: object) -> Mapping[str, object]:
 def array(value: object) -> list[object]:
     """``value`` when it is a JSON array, else an empty one."""
     return value if isinstance(value, list) else []
-
-
-def json_keys(value: object) -> list[str]:
-    """The keys of a JSON object, in order (empty for anything else)."""
-    return list(value) if isinstance(value, Mapping) else []
 
 
 def string_values(value: object) -> list[str]:

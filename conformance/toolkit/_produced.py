@@ -31,7 +31,6 @@ __all__ = [
     "canaries_in",
     "canary_of",
     "canary_phrase",
-    "completed_turns",
     "emitting_tools",
     "message_canaries",
     "no_loss",
@@ -206,7 +205,7 @@ def _call(tool_call_id: object) -> str:
 Selector = Callable[[Trace, Produced], bool]
 
 
-def completed_turns(trace: Trace, handshake: Handshake) -> dict[tuple[str, str], TurnWire]:
+def _completed_turns(trace: Trace, handshake: Handshake) -> dict[tuple[str, str], TurnWire]:
     """The turns completed after the last step, by ``(conversation, turn)``."""
     return {(c, t): w for _, c, t, w in wires(trace, -1) if in_state(handshake, w, "completed")}
 
@@ -248,7 +247,7 @@ def produced_then_completed(
     def exercised(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
         if not trace.steps:
             return False
-        done = completed_turns(trace, handshake)
+        done = _completed_turns(trace, handshake)
         return any(
             (made.conversation, made.turn) in done and selector(trace, made)
             for made in produced(trace).values()

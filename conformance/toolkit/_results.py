@@ -11,31 +11,21 @@ from collections.abc import Mapping
 from adapters.codec import to_json
 from adapters.trace import Trace, TurnWire
 from conformance.toolkit._context import CheckContext
-from conformance.toolkit._outcomes import NotApplicable
 from conformance.toolkit._shown import listing, show
 from conformance.toolkit._traces import located_runs, pointers, turn_pointer
 
 __all__ = [
-    "BASE_KEYS",
-    "assistant_indexes",
-    "carrying",
-    "counted",
     "delivered_at",
     "entries",
     "expect_withheld_from_the_model",
     "in_model_inputs",
     "in_tool_messages",
     "kept_entry",
-    "needs_delivery",
     "projection",
-    "projections",
     "same_json",
     "shown_key",
     "wire_at",
 ]
-
-#: The keys of a plain tool result (RT-TOOL-1 ¶1).
-BASE_KEYS = frozenset({"success", "data", "error"})
 
 
 def kept_entry(entry: object) -> bool:
@@ -72,11 +62,6 @@ def shown_key(value: object, key: str, limit: int = 200) -> str:
     return show(value[key], limit)
 
 
-def counted(number: int, noun: str) -> str:
-    """``1 artifact``, ``2 artifacts``."""
-    return f"{number} {noun}{'' if number == 1 else 's'}"
-
-
 def entries(value: object) -> list[object]:
     """The items of a JSON list (empty for anything else)."""
     return list(value) if isinstance(value, list | tuple) else []
@@ -86,19 +71,6 @@ def projection(entry: object) -> dict[str, object]:
     """An artifact entry's ``type`` and ``payload`` (what every stage keeps of it)."""
     found = entry if isinstance(entry, Mapping) else {}
     return {"type": found.get("type"), "payload": found.get("payload")}
-
-
-def projections(value: object) -> list[dict[str, object]]:
-    """:func:`projection` of every entry of a JSON list."""
-    return [projection(entry) for entry in entries(value)]
-
-
-def needs_delivery(ctx: CheckContext) -> None:
-    """End the check as not applicable when the implementation declares that it collects
-    no artifacts (RT-TOOL-5 ¶1): it then delivers none, and a clause about delivery holds
-    of it trivially."""
-    if not ctx.handshake.collects_artifacts:
-        raise NotApplicable("the implementation does not collect tool artifacts")
 
 
 def in_model_inputs(trace: Trace, needle: str) -> list[str]:
@@ -174,27 +146,3 @@ def delivered_at(wire: TurnWire | None, base: str) -> list[tuple[str, int, objec
         for number, entry in enumerate(entries(carried)):
             out.append((f"{base}/messages/{index}/toolArtifacts/{number}", index, entry))
     return out
-
-
-def assistant_indexes(wire: TurnWire | None) -> list[int]:
-    """The indexes of the turn's assistant messages."""
-    if wire is None:
-        return []
-    return [
-        index
-        for index, row in enumerate(wire.messages)
-        if isinstance(row, Mapping) and row.get("role") == "assistant"
-    ]
-
-
-def carrying(wire: TurnWire | None, needle: str) -> list[int]:
-    """The indexes of the messages whose ``toolArtifacts`` mention ``needle``."""
-    if wire is None:
-        return []
-    return sorted(
-        {
-            index
-            for index, row in enumerate(wire.messages)
-            if isinstance(row, Mapping) and pointers(entries(row.get("toolArtifacts")), needle)
-        }
-    )

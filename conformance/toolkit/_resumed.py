@@ -11,10 +11,7 @@ from adapters.trace import RunRecord
 from conformance.toolkit._json import mapping
 from conformance.toolkit._passes import paired, well_formed
 
-__all__ = ["CONTINUING_CAUSES", "call_signature", "completed_calls", "interrupted_calls"]
-
-#: The causes of a run that continues a cut turn.
-CONTINUING_CAUSES = ("auto_continue", "continue")
+__all__ = ["call_signature", "completed_calls", "interrupted_calls"]
 
 
 def call_signature(name: str, arguments: object) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from adapters.scenario import (
-    UNENCODABLE,
     Bounds,
     NodeConfig,
     Reply,
@@ -25,7 +24,6 @@ from adapters.scenario import (
 )
 
 __all__ = [
-    "UNENCODABLE",
     "artifact",
     "ask",
     "call",

@@ -12,7 +12,7 @@ from adapters.codec import to_json
 from adapters.trace import TurnWire
 from conformance.toolkit._traces import delivered, locate, pointers
 
-__all__ = ["first_missing", "listing", "misplaced", "show", "whereabouts"]
+__all__ = ["listing", "misplaced", "show", "whereabouts"]
 
 #: How many characters of a value a failure message shows.
 SHOWN = 200
@@ -70,13 +70,13 @@ def misplaced(wire: TurnWire | None, expected: Iterable[object]) -> str:
     """For a failure message about entries a turn should deliver: ``""`` when each of
     ``expected`` (entries, payloads or strings) is carried by some message's
     ``toolArtifacts``, else ``"; the first missing one, {...}, was found at ..."``."""
-    missing = first_missing(wire, expected)
+    missing = _first_missing(wire, expected)
     if missing is None:
         return ""
     return f"; the first missing one, {show(missing, 120)}, {whereabouts(wire, missing)}"
 
 
-def first_missing(wire: TurnWire | None, expected: Iterable[object]) -> object | None:
+def _first_missing(wire: TurnWire | None, expected: Iterable[object]) -> object | None:
     """The first of ``expected`` (entries, payloads or strings) that no message's
     ``toolArtifacts`` carries, else ``None``."""
     carried = delivered(wire)

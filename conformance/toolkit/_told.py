@@ -15,27 +15,18 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from adapters.trace import RunRecord, Trace
+from adapters.trace import RunRecord
 from conformance.toolkit._shown import show
-from conformance.toolkit._traces import strings
 
 __all__ = [
-    "SHORT",
     "ResumePrompt",
-    "appended",
     "leaves",
-    "mentions",
     "names_call",
     "resume_prompt",
     "shows",
-    "shows_result",
     "text_of",
     "unnamed",
 ]
-
-#: A result whose text is at most this many characters is short already: the note shows it
-#: whole (docs/interpretations.md#short-result).
-SHORT = 40
 
 
 def text_of(message: object) -> str:
@@ -83,21 +74,6 @@ def names_call(text: str, tool: str, args: object) -> bool:
     return shows(text, tool) and all(shows(text, leaf) for leaf in wanted)
 
 
-def shows_result(text: str, output: object) -> bool:
-    """Whether ``text`` shows a short result: every value of the tool's output (a failed
-    call's: its error message)."""
-    wanted = [leaf for leaf in leaves(output) if leaf not in ("", None)]
-    return all(shows(text, leaf) for leaf in wanted)
-
-
-def mentions(message: object, call_id: str, tool: str, args: object) -> bool:
-    """Whether a message, read whole (structured tool calls included), mentions a call: its
-    identifier, or its tool name with every value of its input."""
-    found = list(strings(message))
-    whole = "\n".join(found)
-    return call_id in found or names_call(whole, tool, args)
-
-
 @dataclass(frozen=True)
 class ResumePrompt:
     """Where a resumed run's first model input holds the nudge, and what follows it.
@@ -143,20 +119,6 @@ def resume_prompt(run: RunRecord, nudge: str) -> ResumePrompt | None:
     if index + 1 < len(messages):
         return ResumePrompt(messages, index, before, text_of(messages[index + 1]), index + 1)
     return ResumePrompt(messages, index, before, "", None)
-
-
-def appended(trace: Trace, run: RunRecord, prompt: ResumePrompt) -> list[tuple[int, object]]:
-    """The messages after the nudge's message that are new: no other run's model input
-    held them (a runtime may put history after the nudge, never a note of its own)."""
-    seen = [
-        m
-        for other in trace.runs()
-        if other is not run
-        for i in other.model_inputs
-        for m in i.messages
-    ]
-    start = prompt.index + 1
-    return [(start + k, m) for k, m in enumerate(prompt.after) if m not in seen]
 
 
 def unnamed(prompt: ResumePrompt | None, what: str) -> str:

@@ -13,7 +13,6 @@ from adapters.codec import to_json
 from adapters.trace import PassRecord, RunRecord, ToolResultRecord, Trace, TurnWire
 
 __all__ = [
-    "all_passes",
     "assistant_rows",
     "contains",
     "delivered",
@@ -23,12 +22,8 @@ __all__ = [
     "located_results",
     "located_runs",
     "located_side_effects",
-    "model_text",
     "pointers",
     "resolves",
-    "results",
-    "rows_with_artifacts",
-    "side_effects",
     "strings",
     "turn",
     "turn_pointer",
@@ -53,41 +48,6 @@ def contains(value: object, needle: str) -> bool:
     return any(needle in text for text in strings(value))
 
 
-def all_passes(trace: Trace) -> list[tuple[RunRecord, PassRecord]]:
-    """Every tool pass, with its run, in order."""
-    return list(trace.passes())
-
-
-def results(trace: Trace, tool_call_id: str | None = None) -> list[ToolResultRecord]:
-    """Every tool result (for one call id, when given), in order."""
-    return [
-        result
-        for _, one in trace.passes()
-        for result in one.results
-        if tool_call_id is None or result.tool_call_id == tool_call_id
-    ]
-
-
-def side_effects(trace: Trace, tool: str | None = None) -> list[Mapping[str, object]]:
-    """Every tool body that really ran (for one tool, when given), in order."""
-    out: list[Mapping[str, object]] = []
-    for run in trace.runs():
-        for effect in run.side_effects:
-            if isinstance(effect, Mapping) and (tool is None or effect.get("tool") == tool):
-                out.append(effect)
-    return out
-
-
-def model_text(trace: Trace) -> list[str]:
-    """Every string the model was ever given."""
-    return [
-        text
-        for run in trace.runs()
-        for given in run.model_inputs
-        for text in strings(list(given.messages))
-    ]
-
-
 def turn(
     trace: Trace, label: str, *, step: int = -1, conversation: str = "main"
 ) -> TurnWire | None:
@@ -106,7 +66,7 @@ def assistant_rows(wire: TurnWire | None) -> list[Mapping[str, object]]:
     ]
 
 
-def rows_with_artifacts(wire: TurnWire | None) -> list[Mapping[str, object]]:
+def _rows_with_artifacts(wire: TurnWire | None) -> list[Mapping[str, object]]:
     """The turn's message rows that carry a non-empty ``toolArtifacts``."""
     if wire is None:
         return []
@@ -122,7 +82,7 @@ def rows_with_artifacts(wire: TurnWire | None) -> list[Mapping[str, object]]:
 def delivered(wire: TurnWire | None) -> list[object]:
     """Every artifact entry carried by the turn's message rows, in order."""
     out: list[object] = []
-    for row in rows_with_artifacts(wire):
+    for row in _rows_with_artifacts(wire):
         carried = row.get("toolArtifacts")
         assert isinstance(carried, list)
         out.extend(carried)

@@ -1,13 +1,19 @@
-"""Running one durable-resume case and collecting every failure it reports."""
+"""Running one durable-resume case and collecting every failure it reports, and the
+arguments the tests' own durable-resume scenarios send to the tools of
+:func:`conformance.toolkit.tools`."""
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 
 from conformance.engine import Case, Suite
 from conformance.rules import load_corpus
-from conformance.toolkit import Failure, ScenarioRunner
+from conformance.toolkit.machinery import Failure, ScenarioRunner
 from tests.conformance._support import failures_of
+
+ANA: Mapping[str, object] = {"to": "ana@example.com"}
+TICKET: Mapping[str, object] = {"title": "Printer jam"}
 
 
 @functools.cache

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from adapters import Driver, connect
 from conformance.engine import Case, judge
-from conformance.toolkit import Failure, ScenarioRunner
+from conformance.toolkit.machinery import Failure, ScenarioRunner
 from tests._tiers import slow_only
 
 REFERENCE = "python:reference_impl.harness:create"

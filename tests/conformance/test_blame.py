@@ -29,8 +29,6 @@ from conformance.hunt import breached
 from conformance.rules import load_corpus
 from conformance.toolkit import (
     Breach,
-    Failure,
-    ScenarioRunner,
     call,
     calls,
     mapping,
@@ -38,6 +36,7 @@ from conformance.toolkit import (
     scenario,
     tool,
 )
+from conformance.toolkit.machinery import Failure, ScenarioRunner
 from tests.conformance.gaps import (
     Rewritten,
     generated_ids,

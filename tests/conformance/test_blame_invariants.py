@@ -18,9 +18,6 @@ from conformance.checks.dr_3.invariants import INVARIANTS as DR3_INVARIANTS
 from conformance.checks.rt_tool_7.invariants import INVARIANTS as RT7_INVARIANTS
 from conformance.hunt import breached
 from conformance.toolkit import (
-    ANA,
-    CANARY_PREFIX,
-    TICKET,
     Breach,
     Invariant,
     artifact,
@@ -37,6 +34,8 @@ from conformance.toolkit import (
     tool,
     tools,
 )
+from conformance.toolkit.machinery import CANARY_PREFIX
+from tests.conformance._dr import ANA, TICKET
 from tests.conformance.gaps import Rewritten
 
 (LEDGER,) = DR1_INVARIANTS

@@ -17,16 +17,16 @@ from adapters.handshake import Capabilities, Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace, WarningRecord
 from conformance.checks.rt_tool_6._kept import PAYLOAD_FLOOR, _floor
-from conformance.engine import Case, judge, load_suite
-from conformance.toolkit import (
-    ScenarioRunner,
+from conformance.checks.rt_tool_6._sizes import (
     largest_size,
-    names,
     over_by_one_utf8_byte,
     over_payload,
     sized_payload,
     smallest_size,
 )
+from conformance.checks.rt_tool_6._warning_names import names
+from conformance.engine import Case, judge, load_suite
+from conformance.toolkit.machinery import ScenarioRunner
 from tests.conformance._support import failures_of, mutant_driver, reference_driver
 
 REPO = Path(__file__).resolve().parents[2]

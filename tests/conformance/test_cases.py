@@ -7,7 +7,10 @@ import pytest
 from adapters.errors import SuiteError
 from conformance.engine import Selection, Suite, suite_policy
 from conformance.rules import load_corpus
-from conformance.toolkit import Check, check, validate_bindings
+from conformance.toolkit import (
+    check,
+)
+from conformance.toolkit.machinery import Check, validate_bindings
 
 
 @pytest.fixture(scope="module")

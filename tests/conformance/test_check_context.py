@@ -8,7 +8,13 @@ from adapters.errors import SuiteError
 from adapters.scenario import StartTurn
 from conformance.engine import Case, RunOptions, Session, judge, load_suite
 from conformance.rules import load_corpus
-from conformance.toolkit import CheckContext, CheckFailed, Untested, bound_checks, check, scenario
+from conformance.toolkit import (
+    CheckContext,
+    Untested,
+    check,
+    scenario,
+)
+from conformance.toolkit.machinery import CheckFailed, bound_checks
 from tests.conformance._support import reference_driver
 
 

@@ -245,7 +245,7 @@ def test_a_stop_reported_in_a_group_stops_the_hunt(
     import contextlib
 
     from conformance.hunt import _search
-    from conformance.toolkit import Violation
+    from conformance.toolkit.machinery import Violation
 
     made, trace = _delivering_trace()
     found = Violation("doctored", made, trace)

@@ -19,13 +19,13 @@ from adapters.trace import Trace, TurnWire
 from conformance.engine import Case, load_suite
 from conformance.hunt import Budget, hunt
 from conformance.toolkit import (
-    ScenarioRunner,
     locate,
     misplaced,
     pointers,
     show,
     whereabouts,
 )
+from conformance.toolkit.machinery import ScenarioRunner
 from tests.conformance._support import failures_of, mutant_driver, reference_driver
 
 INVARIANTS = load_suite().invariants

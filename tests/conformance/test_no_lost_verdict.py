@@ -25,7 +25,10 @@ from conformance.engine import (
 )
 from conformance.report import Evidence
 from conformance.rules import load_corpus
-from conformance.toolkit import CheckContext, Failure
+from conformance.toolkit import (
+    CheckContext,
+)
+from conformance.toolkit.machinery import Failure
 from tests.conformance._support import harness_env, rttool
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestAssertRewriteWarning")

@@ -23,7 +23,10 @@ from conformance._variants import VariantInfo, read_variants, run_variants
 from conformance.catalog import build_catalog
 from conformance.engine import Case, Selection, Suite
 from conformance.rules import Corpus, load_corpus
-from conformance.toolkit import CheckContext, Failure, bound_checks
+from conformance.toolkit import (
+    CheckContext,
+)
+from conformance.toolkit.machinery import Failure, bound_checks
 from tests.conformance.test_reference_conforms import judged_against_reference
 
 #: Every case of this rule judges with :meth:`CheckContext.expect`.

@@ -9,7 +9,11 @@ import pytest
 
 from conformance.engine import Case, Suite
 from conformance.rules import load_corpus
-from conformance.toolkit import Failure, same_json, shown_key
+from conformance.toolkit import (
+    same_json,
+    shown_key,
+)
+from conformance.toolkit.machinery import Failure
 from tests.conformance._support import failures_of, mutant_driver
 
 CASES = {case.id: case for case in Suite.over(load_corpus()).checks}

@@ -18,7 +18,13 @@ import pytest
 from adapters.scenario import Scenario, StartTurn
 from adapters.trace import Trace
 from conformance.engine import load_suite
-from conformance.toolkit import call, calls, reached_situations, say, tool
+from conformance.toolkit import (
+    call,
+    calls,
+    say,
+    tool,
+)
+from conformance.toolkit.machinery import reached_situations
 from tests.conformance._support import reference_driver, run_clauses
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestAssertRewriteWarning")

@@ -17,9 +17,8 @@ must pair the same way."""
 from __future__ import annotations
 
 from adapters.scenario import ClassifyLedger, StartTurn
+from conformance.checks.dr_1._scenarios import ANA, BO
 from conformance.toolkit import (
-    ANA,
-    BO,
     CheckContext,
     Untested,
     calls,

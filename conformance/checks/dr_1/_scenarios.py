@@ -8,19 +8,36 @@ from dataclasses import dataclass, field
 
 from adapters.scenario import Answer, Reply, Restart, Return, StartTurn, Step, Wait
 from conformance.checks.dr_1._ledger import done, start
-from conformance.toolkit import ANA, BO, TICKET, ask, call, calls, cut, failure, say, send, ticket
+from conformance.toolkit import (
+    ask,
+    call,
+    calls,
+    cut,
+    failure,
+    say,
+    send,
+    ticket,
+)
 
 __all__ = [
+    "ANA",
+    "BO",
     "CLASSIFIED",
     "CLEARED",
     "NESTED",
     "PAIRED",
     "READS",
     "RECORDINGS",
+    "TICKET",
     "JournalRead",
     "Probe",
     "Recording",
 ]
+
+# The arguments the scenarios give ``send_email`` and ``create_ticket``.
+ANA: Mapping[str, object] = {"to": "ana@example.com"}
+BO: Mapping[str, object] = {"to": "bo@example.com"}
+TICKET: Mapping[str, object] = {"title": "Printer jam"}
 
 NESTED = {"title": "Imprimante bloquée — 2ᵉ étage", "meta": {"floor": 2, "tags": ["urgent", "ops"]}}
 

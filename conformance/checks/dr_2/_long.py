@@ -6,8 +6,8 @@ or the whole long result, is not a short result."""
 from __future__ import annotations
 
 from adapters.scenario import StartTurn
+from conformance.checks.dr_2._calls import TICKET
 from conformance.toolkit import (
-    TICKET,
     CheckContext,
     calls,
     check,

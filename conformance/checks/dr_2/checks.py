@@ -7,17 +7,15 @@ from dataclasses import dataclass
 
 from adapters.scenario import Answer, FailLedgerRead, Interrupt, Restart, Return, StartTurn, Step
 from adapters.trace import RunRecord, Trace
+from conformance.checks.dr_2._calls import ANA, TICKET
 from conformance.checks.dr_2._long import (
     check_note_keeps_a_long_results_key_value,
 )
+from conformance.checks.dr_2._prompt import SHORT, appended
 from conformance.toolkit import (
-    ANA,
-    SHORT,
-    TICKET,
     CheckContext,
     ResumePrompt,
     Untested,
-    appended,
     ask,
     call,
     calls,

@@ -9,7 +9,7 @@ from adapters.handshake import Handshake
 from adapters.scenario import FailLedgerRead, Scenario
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit import (
-    CONTINUING_CAUSES,
+    RESUMING,
     Breach,
     Invariant,
     completed_calls,
@@ -40,7 +40,7 @@ def resume_note(scenario: Scenario, trace: Trace, handshake: Handshake) -> str |
             unreadable += armed.count
         for run in step.runs:
             key = (run.conversation, run.turn)
-            if run.cause in CONTINUING_CAUSES:
+            if run.cause in RESUMING:
                 if unreadable > 0:
                     unreadable -= 1
                 else:
@@ -130,7 +130,7 @@ def _resumed_with_journal(scenario: Scenario, trace: Trace, handshake: Handshake
     done: set[tuple[str, str]] = set()
     for run in trace.runs():
         key = (run.conversation, run.turn)
-        if key in done and run.cause in CONTINUING_CAUSES:
+        if key in done and run.cause in RESUMING:
             return True
         if completed_calls(run) or interrupted_calls(run):
             done.add(key)

@@ -5,12 +5,12 @@ a short result by its values)."""
 from __future__ import annotations
 
 from adapters.scenario import Interrupt, Reply, StartTurn, Step, Tool, Wait
+from conformance.checks.dr_2._prompt import appended
 from conformance.toolkit import (
     Binding,
     CheckContext,
     Stage,
     VectorRun,
-    appended,
     array,
     call,
     calls,

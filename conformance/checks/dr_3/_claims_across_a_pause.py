@@ -13,8 +13,8 @@ takes a new snapshot for the next chunk, the suite still judges nothing.)"""
 from __future__ import annotations
 
 from adapters.scenario import StartTurn, Wait
+from conformance.checks.dr_3._scenarios import ANA
 from conformance.toolkit import (
-    ANA,
     CHUNK_PAUSES,
     CheckContext,
     ChunkPause,

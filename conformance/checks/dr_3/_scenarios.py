@@ -8,10 +8,6 @@ from dataclasses import dataclass, field
 
 from adapters.scenario import Answer, Reply, Restart, Return, StartTurn, Step
 from conformance.toolkit import (
-    ANA,
-    BO,
-    CY,
-    TICKET,
     ask,
     call,
     calls,
@@ -23,17 +19,27 @@ from conformance.toolkit import (
 )
 
 __all__ = [
+    "ANA",
+    "BO",
     "CONSUMED",
+    "CY",
     "EVERY_PRIOR_CHUNK",
     "FRESH",
     "MATCHED",
     "READS",
     "REUSED",
+    "TICKET",
     "TWICE",
     "Call",
     "Fresh",
     "Redispatch",
 ]
+
+# The arguments the scenarios give ``send_email`` and ``create_ticket``.
+ANA: Mapping[str, object] = {"to": "ana@example.com"}
+BO: Mapping[str, object] = {"to": "bo@example.com"}
+CY: Mapping[str, object] = {"to": "cy@example.com"}
+TICKET: Mapping[str, object] = {"title": "Printer jam"}
 
 Call = dict[str, object]
 

@@ -9,6 +9,7 @@ from adapters.scenario import Answer, Interrupt, Restart, StartTurn, Step, Wait
 from adapters.trace import Trace
 from conformance.checks.dr_3._claims_across_a_pause import check_claim_outlasts_a_pause
 from conformance.checks.dr_3._scenarios import (
+    ANA,
     CONSUMED,
     EVERY_PRIOR_CHUNK,
     FRESH,
@@ -21,7 +22,6 @@ from conformance.checks.dr_3._scenarios import (
     Redispatch,
 )
 from conformance.toolkit import (
-    ANA,
     CheckContext,
     ask,
     call,

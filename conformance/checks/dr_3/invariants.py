@@ -10,7 +10,7 @@ from adapters.handshake import Handshake
 from adapters.scenario import FailLedgerRead, Scenario
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit import (
-    CONTINUING_CAUSES,
+    RESUMING,
     Breach,
     Invariant,
     call_signature,
@@ -86,7 +86,7 @@ def _chunk(
     turn_key = f"{run.conversation}/{run.turn}"
     ledger = ledgers.setdefault(turn_key, _Ledger())
     strict = not doubtful
-    if run.cause in CONTINUING_CAUSES:
+    if run.cause in RESUMING:
         unclaimed = (Counter(ledger.own), Counter(ledger.oldest))
         carried[turn_key] = unclaimed
     elif run.cause in ("answer", "approve", "decline") and turn_key in carried:
@@ -161,8 +161,7 @@ def _clause_of(*clauses: str) -> Callable[[Scenario, Trace, Handshake], str | No
 def _read_only_redispatched(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
     reads = {tool.name for tool in scenario.tools if tool.read_only}
     return any(
-        run.cause in CONTINUING_CAUSES
-        and any(str(c.get("name")) in reads for c in well_formed(one.batch))
+        run.cause in RESUMING and any(str(c.get("name")) in reads for c in well_formed(one.batch))
         for run in trace.runs()
         for one in run.passes
     )
@@ -183,7 +182,7 @@ def _write_redispatched(scenario: Scenario, trace: Trace, handshake: Handshake) 
     done: dict[tuple[str, str], set[str]] = {}
     for run in trace.runs():
         key = (run.conversation, run.turn)
-        if run.cause in CONTINUING_CAUSES:
+        if run.cause in RESUMING:
             for one in run.passes:
                 for call in well_formed(one.batch):
                     name = str(call.get("name"))

@@ -8,15 +8,16 @@ came from (its run's first) mentions the interrupted call before the resume prom
 from __future__ import annotations
 
 from adapters.trace import RunRecord, Trace
+from conformance.checks.dr_4._calls import ANA
 from conformance.toolkit import (
-    ANA,
     CheckContext,
     located_results,
     mapping,
-    mentions,
+    names_call,
     nudge,
     resume_prompt,
     show,
+    strings,
 )
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "NOT_SHOWN",
     "before_the_resume_prompt",
     "expect_not_reported_succeeded",
+    "mentions",
     "shows_the_interrupted_call",
 ]
 
@@ -39,6 +41,14 @@ NOT_SHOWN = (
     "the resumed run's history does not mention the interrupted call; DR-4 ¶2 refuses a "
     "retry only when it shows the interruption"
 )
+
+
+def mentions(message: object, call_id: str, tool: str, args: object) -> bool:
+    """Whether a message, read whole (structured tool calls included), mentions a call: its
+    identifier, or its tool name with every value of its input."""
+    found = list(strings(message))
+    whole = "\n".join(found)
+    return call_id in found or names_call(whole, tool, args)
 
 
 def before_the_resume_prompt(ctx: CheckContext, run: RunRecord) -> list[object]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from adapters.scenario import Approve, StartTurn
 from adapters.trace import RunRecord, Trace
+from conformance.checks.dr_4._calls import ANA
 from conformance.checks.dr_4._history import (
     FIRST,
     GUARD,
@@ -22,7 +23,6 @@ from conformance.checks.dr_4._history import (
     shows_the_interrupted_call,
 )
 from conformance.toolkit import (
-    ANA,
     CHUNK_PAUSES,
     CheckContext,
     ChunkPause,

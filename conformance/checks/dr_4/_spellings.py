@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from adapters.scenario import StartTurn, Step
 from adapters.trace import RunRecord, Trace
+from conformance.checks.dr_4._calls import ANA, BO
 from conformance.checks.dr_4._history import (
     GUARD,
     NOT_SHOWN,
@@ -25,8 +26,6 @@ from conformance.checks.dr_4._history import (
     expect_not_reported_succeeded,
 )
 from conformance.toolkit import (
-    ANA,
-    BO,
     CheckContext,
     Untested,
     calls,

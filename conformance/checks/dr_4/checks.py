@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from adapters.scenario import Interrupt, StartTurn, Step
 from adapters.trace import RunRecord, Trace
+from conformance.checks.dr_4._calls import ANA, BO, TICKET
 from conformance.checks.dr_4._history import (
     FIRST,
     GUARD,
@@ -20,9 +21,6 @@ from conformance.checks.dr_4._refusal_across_a_pause import (
 )
 from conformance.checks.dr_4._spellings import check_identical_retry_refused_however_written
 from conformance.toolkit import (
-    ANA,
-    BO,
-    TICKET,
     CheckContext,
     Untested,
     call,

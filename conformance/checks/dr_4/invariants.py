@@ -7,7 +7,7 @@ from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit import (
-    CONTINUING_CAUSES,
+    RESUMING,
     Invariant,
     call_signature,
     interrupted_calls,
@@ -67,7 +67,7 @@ def _interrupted_then_resumed(scenario: Scenario, trace: Trace, handshake: Hands
     cut: set[tuple[str, str]] = set()
     for run in trace.runs():
         key = (run.conversation, run.turn)
-        if key in cut and run.cause in CONTINUING_CAUSES:
+        if key in cut and run.cause in RESUMING:
             return True
         if interrupted_calls(run):
             cut.add(key)

@@ -7,13 +7,13 @@ from collections.abc import Iterator
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import RunRecord, Trace
+from conformance.checks.dr_4._history import mentions
 from conformance.toolkit import (
     RESUMING,
     ClauseSituation,
     Dispatched,
     dispatched,
     mapping,
-    mentions,
     resume_prompt,
     situation,
     writes,

@@ -3,6 +3,7 @@ rule's overview (:mod:`conformance.checks.dr_5`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from adapters.scenario import (
@@ -20,7 +21,6 @@ from adapters.scenario import (
 )
 from adapters.trace import Trace
 from conformance.toolkit import (
-    TICKET,
     CheckContext,
     Untested,
     ask,
@@ -52,6 +52,7 @@ from conformance.toolkit import (
     unnamed,
 )
 
+TICKET: Mapping[str, object] = {"title": "Printer jam"}
 LOOKUP = {"id": 7}
 
 

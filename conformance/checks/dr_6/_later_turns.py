@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from adapters.scenario import StartTurn, Step
 from adapters.trace import Trace
+from conformance.checks.dr_6._calls import BO, TICKET
 from conformance.toolkit import (
-    BO,
-    TICKET,
     CheckContext,
     calls,
     check,

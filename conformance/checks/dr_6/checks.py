@@ -7,13 +7,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from adapters.scenario import Continue, Restart, StartTurn, Step, Stop, Wait
+from conformance.checks.dr_6._calls import ANA, TICKET
 from conformance.checks.dr_6._later_turns import (
     check_later_turn_told_what_the_latest_unfinished_did,
     check_later_turn_told_what_the_newest_unfinished_did,
 )
 from conformance.toolkit import (
-    ANA,
-    TICKET,
     CheckContext,
     calls,
     check,

@@ -17,21 +17,19 @@ from conformance.checks.rt_tool_1._result_cases import (
     Results,
 )
 from conformance.toolkit import (
-    BASE_KEYS,
     CheckContext,
     array,
     call,
     calls,
     check,
-    counted,
     entries,
-    json_keys,
     kept_entry,
     listing,
     located_results,
     mapping,
     one_turn,
     output,
+    plural,
     pointers,
     same_json,
     say,
@@ -40,6 +38,8 @@ from conformance.toolkit import (
     tool,
 )
 
+#: The keys of a plain tool result (RT-TOOL-1 ¶1).
+BASE_KEYS = frozenset({"success", "data", "error"})
 CLAUSE_1 = "RT-TOOL-1 ¶1: a tool result is exactly {success, data, error}"
 CLAUSE_2 = (
     "RT-TOOL-1 ¶2: `artifacts` is present only when at least one artifact was attached, "
@@ -56,13 +56,13 @@ def _judge_shape(ctx: CheckContext, trace: Trace, expected: Expected, clause: st
     ctx.expect(bool(found), f"no tool result was reported for call {expected.call_id}; {clause}")
     allowed = BASE_KEYS | ({"artifacts"} if expected.attached else set())
     for index, (at, record) in enumerate(found):
-        keys = set(json_keys(record.result))
+        keys = set(mapping(record.result))
         repeat = index > 0 and expected.attached > 0
         ctx.expect(
             isinstance(record.result, Mapping)
             and (keys == allowed or (repeat and keys == BASE_KEYS)),
             f"call {expected.call_id}'s result ({record.disposition}"
-            + (f", {counted(expected.attached, 'artifact')} attached" if expected.attached else "")
+            + (f", {plural(expected.attached, 'artifact')} attached" if expected.attached else "")
             + f") {_described(record.result, allowed)}; {clause}",
             at=f"{at}/result",
             reading="key-order" if index == 0 else "re-emitted-artifacts",
@@ -154,7 +154,7 @@ def check_artifacts_key_only_when_attached(ctx: CheckContext, variant: Results) 
             ctx.expect(
                 isinstance(attached, list) and len(attached) >= 1,
                 f"call {expected.call_id}'s node attached "
-                f"{counted(expected.attached, 'artifact')}, and its result's `artifacts` is "
+                f"{plural(expected.attached, 'artifact')}, and its result's `artifacts` is "
                 f"{shown_key(record.result, 'artifacts')}, not a list of them; {CLAUSE_2}",
                 at=f"{at}/result/artifacts",
             )
@@ -190,7 +190,7 @@ def check_artifacts_never_folded_into_data(ctx: CheckContext, variant: Disjoint)
             ctx.expect(
                 same_json(got, data),
                 f"call c{i}'s result has data {show(got)}, the tool produced {show(data)} "
-                f"beside {counted(len(attached), 'artifact')}; {CLAUSE_3}, and attaching "
+                f"beside {plural(len(attached), 'artifact')}; {CLAUSE_3}, and attaching "
                 "them changes nothing in `data`",
                 at=f"{at}/result/data",
             )

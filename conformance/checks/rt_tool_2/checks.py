@@ -37,7 +37,7 @@ from conformance.toolkit import (
     one_turn,
     output,
     pointers,
-    projections,
+    projection,
     say,
     show,
     shown_key,
@@ -49,13 +49,19 @@ from conformance.toolkit import (
 READING_KEYS = "kept-entry-keys"
 
 
+def _projections(value: object) -> list[dict[str, object]]:
+    """The ``type`` and ``payload`` of every entry of a JSON list (what every stage keeps
+    of it)."""
+    return [projection(entry) for entry in entries(value)]
+
+
 def _kept(
     ctx: CheckContext, trace: Trace, call_id: str, good: Sequence[object], clause: str
 ) -> None:
     """Call ``call_id`` succeeded and attached exactly ``good`` (type and payload, in order)."""
     found = located_results(trace, call_id)
     ctx.expect(bool(found), f"no tool result was reported for call {call_id}; {clause}")
-    want = projections(list(good))
+    want = _projections(list(good))
     for at, record in found:
         result = mapping(record.result)
         ctx.expect(
@@ -64,7 +70,7 @@ def _kept(
             f"but its result has success {shown_key(result, 'success')}; {clause}",
             at=f"{at}/result/success",
         )
-        got = projections(result.get("artifacts"))
+        got = _projections(result.get("artifacts"))
         extra = [entry for entry in got if entry not in want]
         lost = [entry for entry in want if entry not in got]
         ctx.expect(

@@ -16,6 +16,7 @@ from adapters.scenario import (
     Wait,
 )
 from adapters.trace import Trace, TurnWire
+from conformance.checks.rt_tool_4._messages import assistant_indexes, carrying
 from conformance.checks.rt_tool_4._persistence_cases import (
     AGGREGATING,
     MARK3,
@@ -29,18 +30,16 @@ from conformance.toolkit import (
     CheckContext,
     Untested,
     artifact,
-    assistant_indexes,
     call,
     calls,
-    carrying,
     check,
+    collects,
     delivered_at,
     entries,
     escape_token,
     in_state,
     listing,
     mapping,
-    needs_delivery,
     one_turn,
     output,
     pointers,
@@ -86,7 +85,7 @@ def check_persisted_on_last_assistant_message(ctx: CheckContext, variant: Persis
     """What a run collected is persisted once, on the last assistant message that run
     wrote; a run cut by a time limit or an error may instead leave it to the run that
     completes the turn."""
-    needs_delivery(ctx)
+    collects(ctx)
     steps = list(variant.steps)
     if variant.cut and isinstance(steps[0], Interrupt):
         steps.append(_resume_step(ctx, steps[0].cause))
@@ -174,7 +173,7 @@ def check_turn_result_aggregates_and_survives_reload(
 ) -> None:
     """The turn read reports what its messages carry, every artifact its runs produced,
     before and after a reload."""
-    needs_delivery(ctx)
+    collects(ctx)
     trace = one_turn(
         ctx,
         "rt4-c2-aggregate",
@@ -231,7 +230,7 @@ def _rows(trace: Trace, variant: WireForm) -> tuple[str, list[object]]:
 def check_top_level_field_not_metadata(ctx: CheckContext, variant: WireForm) -> None:
     """On the wire (the turn read, after a reload, the message poll) the artifacts are a
     top-level `toolArtifacts` list, never inside `metadata`."""
-    needs_delivery(ctx)
+    collects(ctx)
     payload = {"url": f"https://e.x/{MARK3}", **dict(variant.payload)}
     steps: list[Step] = [StartTurn("t1")]
     if variant.restart:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import RunRecord, Trace
+from conformance.checks.rt_tool_4._messages import assistant_indexes
 from conformance.toolkit import (
     ClauseSituation,
-    assistant_indexes,
     delivered_steps,
     node_outputs,
     read_from_the_implementation,

@@ -4,6 +4,7 @@ the wire reports it."""
 from __future__ import annotations
 
 from adapters.scenario import Return
+from conformance.checks.rt_tool_4._messages import assistant_indexes
 from conformance.toolkit import (
     Binding,
     CheckContext,
@@ -11,13 +12,12 @@ from conformance.toolkit import (
     VectorRun,
     array,
     artifact,
-    assistant_indexes,
     call,
     calls,
     citation,
+    collects,
     mapping,
     misplaced,
-    needs_delivery,
     one_turn,
     same_json,
     say,
@@ -40,7 +40,7 @@ STAGES: dict[tuple[str, str], Stage] = {
 
 def _reported(ctx: CheckContext, run: VectorRun) -> None:
     """RT-TOOL-4: an artifact of a call -> the assistant message as the wire reports it."""
-    needs_delivery(ctx)  # as the clauses' checks: nothing collected is nothing delivered
+    collects(ctx)  # as the clauses' checks: nothing collected is nothing delivered
     produced = mapping(run.value("produced"))
     entry = artifact(str(produced.get("type")), produced.get("payload"))
     trace = one_turn(

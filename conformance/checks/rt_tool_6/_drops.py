@@ -7,12 +7,18 @@ from dataclasses import dataclass, field
 
 from adapters.scenario import UNENCODABLE, Answer, Bounds, Reply, StartTurn, Step
 from adapters.trace import Trace
+from conformance.checks.rt_tool_6._sizes import (
+    brief,
+    over_by_one_utf8_byte,
+    over_payload,
+    sized_payload,
+)
+from conformance.checks.rt_tool_6._warning_names import names, run_of_call
 from conformance.toolkit import (
     CheckContext,
     Untested,
     artifact,
     ask,
-    brief,
     call,
     calls,
     check,
@@ -26,15 +32,10 @@ from conformance.toolkit import (
     located_warnings,
     mapping,
     misplaced,
-    names,
     one_turn,
     output,
-    over_by_one_utf8_byte,
-    over_payload,
-    run_of_call,
     say,
     show,
-    sized_payload,
     tool,
     turn,
     turn_pointer,

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from adapters.scenario import Answer, Bounds, Reply, StartTurn, Step
 from adapters.trace import Trace
+from conformance.checks.rt_tool_6._sizes import largest_size, sized_payload
 from conformance.toolkit import (
     CheckContext,
     Untested,
@@ -17,7 +18,6 @@ from conformance.toolkit import (
     check,
     collects,
     delivered,
-    largest_size,
     listing,
     located_warnings,
     misplaced,
@@ -25,7 +25,6 @@ from conformance.toolkit import (
     output,
     say,
     show,
-    sized_payload,
     tool,
     turn,
     warnings_text,

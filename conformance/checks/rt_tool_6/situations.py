@@ -13,11 +13,11 @@ from conformance.checks.rt_tool_6._kept import (
     RUN_ARTIFACT_FLOOR,
     RUN_BYTES_FLOOR,
 )
+from conformance.checks.rt_tool_6._sizes import largest_size
 from conformance.toolkit import (
     ClauseSituation,
     Situation,
     delivered_steps,
-    largest_size,
     mapping,
     read_from_the_implementation,
     scripted_entries,

@@ -10,7 +10,6 @@ from conformance.toolkit import (
     CheckContext,
     Stage,
     VectorRun,
-    all_passes,
     array,
     calls,
     mapping,
@@ -51,7 +50,7 @@ def _repeat_pass(
         tools=_tools_for(second, set()),
         model=[calls(*first), calls(*second), say("done")],
     )
-    passes = [one for _, one in all_passes(trace)]
+    passes = [one for _, one in trace.passes()]
     ctx.need(len(passes) == 2, f"expected two passes, got {len(passes)}")
     return passes[1], trace
 
@@ -102,7 +101,7 @@ def _resumed(ctx: CheckContext, run: VectorRun) -> None:
         sorted(map(str, ran)) == sorted(map(str, array(mixed))),
         f"the run the approval set off ran {show(ran)}, the example says {show(mixed)}",
     )
-    resumed = [one for r, one in all_passes(trace) if r.cause == "approve"]
+    resumed = [one for r, one in trace.passes() if r.cause == "approve"]
     ctx.need(bool(resumed), "no pass after the approval")
     executed = port(resumed[0], "executed")
     ctx.expect(
