@@ -78,6 +78,7 @@ if TYPE_CHECKING:
         check_result,
         rule_result,
         selected_clause,
+        shown_spec,
     )
     from conformance.engine._suite import RunPlan, Suite, first_ordered, load_suite
     from conformance.engine._vectors import group_examples
@@ -124,7 +125,16 @@ _WHERE: dict[str, str] = {
     "Session": "_session",
     **dict.fromkeys(("ShardPlan", "split_rules"), "_shard"),
     **dict.fromkeys(
-        ("Tally", "build_report", "charged", "check_result", "rule_result", "selected_clause"),
+        (
+            "Tally",
+            "build_report",
+            "charged",
+            "check_result",
+            "rule_result",
+            "selected_clause",
+            "shown_spec",
+            "shown_spec",
+        ),
         "_standing",
     ),
     **dict.fromkeys(("RunPlan", "Suite", "first_ordered", "load_suite"), "_suite"),
@@ -177,6 +187,7 @@ __all__ = [
     "rules_of",
     "run_suite",
     "selected_clause",
+    "shown_spec",
     "split_rules",
     "suite_policy",
 ]

@@ -32,6 +32,8 @@ class HuntOptions(Protocol):
     @property
     def ci(self) -> bool: ...
     @property
+    def reproducible(self) -> bool: ...
+    @property
     def report_dir(self) -> Path | None: ...
     @property
     def shard(self) -> tuple[int, int] | None: ...
@@ -178,7 +180,8 @@ def hunt_cases(invariants: tuple[Invariant, ...], options: HuntOptions) -> list[
     """One case per invariant, in the hunt's order, sharing one search with the
     options' budget.
 
-    In CI (``CI=true``) the search is reproducible: seeded batch by batch, it judges
+    In CI (``CI=true``) and for ``--reproducible`` reports the search is reproducible:
+    seeded batch by batch, it judges
     exactly the example count asked for (the time budget only guards against an
     implementation that never finishes), so the same run judges the same examples on a
     busy machine and an idle one.  Elsewhere it spends its time budget, the example count
@@ -187,7 +190,7 @@ def hunt_cases(invariants: tuple[Invariant, ...], options: HuntOptions) -> list[
     shard = options.shard or (1, 1)
     # A shared example database replays what any run saved: such a search is not
     # reproducible, even in CI, and it is what was asked for.
-    reproducible = options.ci and options.example_db is None
+    reproducible = (options.ci or options.reproducible) and options.example_db is None
     # A shard judges its own batches of the one search: their share of the examples.
     examples = share(examples, Budget.batch, shard)
     budget = Budget(

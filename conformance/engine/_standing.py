@@ -8,9 +8,11 @@ standing from those, and each rule's from its clauses'.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from pathlib import Path
 
 from adapters.handshake import Handshake
 from conformance import __version__
@@ -36,7 +38,7 @@ from conformance.report import (
 from conformance.rules import Corpus
 from conformance.toolkit.machinery import ClauseSituation, citation
 
-__all__ = ["Tally", "build_report", "charged", "rule_result", "selected_clause"]
+__all__ = ["Tally", "build_report", "charged", "rule_result", "selected_clause", "shown_spec"]
 
 
 @dataclass(frozen=True)
@@ -186,7 +188,7 @@ def build_report(
     return StandingReport(
         hunt=hunt,
         warnings=_store_lost(options) if any(h.store_lost for h in hunted) else (),
-        implementation=ImplementationInfo.from_handshake(handshake, spec=redacted(options.impl)),
+        implementation=ImplementationInfo.from_handshake(handshake, spec=shown_spec(options.impl)),
         suite=SuiteInfo(name="rttool", version=__version__),
         run=RunInfo(
             started_at=datetime.fromtimestamp(tally.started, UTC).isoformat(),
@@ -200,6 +202,27 @@ def build_report(
         ),
         rules=tuple(rules),
     )
+
+
+def shown_spec(impl: str, here: Path | None = None) -> str:
+    """``--impl`` as a report records it: no credentials, and no path of the machine
+    that made it (a report is committed and read elsewhere).  A path inside the working
+    directory ``here`` becomes relative to it; any other absolute path keeps its last
+    part only (``…/harness.mjs``)."""
+    base = (here or Path.cwd()).resolve()
+
+    def shown(match: re.Match[str]) -> str:
+        found = Path(match.group(0))
+        try:
+            return found.resolve().relative_to(base).as_posix() or "."
+        except (ValueError, OSError):
+            return f"…/{found.name}" if found.name else "…"
+
+    return _ABSOLUTE.sub(shown, redacted(impl))
+
+
+#: An absolute path in a spec: after the start, a space, ``=`` or ``:`` (``stdio:/x``).
+_ABSOLUTE = re.compile(r"(?:(?<=^)|(?<=[\s=:]))/(?!/)[^\s'\"?&]+")
 
 
 def _store_lost(options: RunOptions) -> tuple[str, ...]:

@@ -177,3 +177,22 @@ def test_spec_forms() -> None:
         resolve_spec("http://h:1", "m")
     with pytest.raises(SpecError, match="unknown implementation spec"):
         resolve_spec("ftp://h", None)
+
+
+@pytest.mark.slow
+def test_a_reproducible_report_comes_from_a_counted_seeded_hunt(tmp_path: Path) -> None:
+    """``--reproducible`` alone (no ``CI=true``) makes the hunt judge exactly the example
+    count asked for in one seeded search: two runs write the same standing, byte for
+    byte, whatever the machine's load."""
+    made = []
+    for name in ("one", "two"):
+        done = rttool(
+            "run", "--only", "RT-TOOL-9", "--examples", "30", "--reproducible", "-q",
+            "--report-dir", str(tmp_path / name),
+            cwd=tmp_path,
+            env={"CI": ""},
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        made.append((tmp_path / name / "standing.json").read_bytes())
+    assert made[0] == made[1]
+    assert json.loads(made[0])["hunt"]["examples"] == 30

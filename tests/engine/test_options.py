@@ -54,3 +54,19 @@ def test_options_resolve_the_spec_and_the_report_directory(tmp_path: Path) -> No
 def test_a_bad_value_is_refused_on_the_option_that_has_it() -> None:
     with pytest.raises(SystemExit):
         _cli("--timeout", "-1")
+
+
+def test_a_report_records_the_spec_without_a_path_of_the_machine(tmp_path: Path) -> None:
+    from conformance.engine import shown_spec
+
+    inside = tmp_path / "harnesses" / "h.mjs"
+    assert shown_spec(f"stdio:node {inside}", tmp_path) == "stdio:node harnesses/h.mjs"
+    assert shown_spec("stdio:/usr/bin/php /srv/app/bin/h --token=abc", tmp_path) == (
+        "stdio:…/php …/h --token=***"
+    )
+    assert shown_spec("http://u:pw@host:8080/rttool", tmp_path) == "http://***@host:8080/rttool"
+    assert (
+        shown_spec("python:my.mod:create?db=/var/x.db", tmp_path)
+        == "python:my.mod:create?db=…/x.db"
+    )
+    assert shown_spec("reference", tmp_path) == "reference"
