@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING, TypeVar
 from adapters._codec import CodecError, from_json, to_json
 from adapters._schemas import check_inbound, check_outbound
 from adapters.capabilities import missing_capability, needed_capabilities
-from adapters.errors import BrokenOffer, ImplementationError, ProtocolMismatch, SchemaViolation
+from adapters.errors import (
+    DETAIL_CHARS,
+    BrokenOffer,
+    ImplementationError,
+    ProtocolMismatch,
+    SchemaViolation,
+)
 from adapters.handshake import PROTOCOL, Handshake
 from adapters.protocol import Connection, Message
 from adapters.scenario import Scenario
@@ -187,12 +193,16 @@ class Driver:
             )
             error = reply["error"]
             assert isinstance(error, Mapping)
-            raise ImplementationError(
+            failed = ImplementationError(
                 "harness reported an error",
                 impl=self.spec,
                 request=str(message.get("cmd")),
                 error=str(error.get("message"))[:300],
             )
+            detail = error.get("detail")
+            if isinstance(detail, str) and detail:
+                failed.detail = detail[-DETAIL_CHARS:]
+            raise failed
         if not refs:
             return reply
         ref = refs[0] if len(refs) == 1 or "unsupported" not in reply else refs[1]

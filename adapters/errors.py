@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from adapters.trace import Trace
 
 __all__ = [
+    "DETAIL_CHARS",
     "BadJson",
     "BrokenOffer",
     "Crashed",
@@ -37,6 +38,10 @@ def _pairs(details: Mapping[str, object]) -> str:
         else f"{key}={value}"
         for key, value in details.items()
     )
+
+
+#: The most of an error's ``detail`` (a harness's traceback) the suite keeps: its end.
+DETAIL_CHARS = 20_000
 
 
 class RttoolError(Exception):
@@ -70,6 +75,9 @@ class ImplementationError(RttoolError):
 
     kind = "implementation"
     partial_trace: Trace | None = None
+    #: what the harness told of its own fault beside its message (the protocol error's
+    #: ``detail``: a traceback, say), set by the driver from an error reply
+    detail: str | None = None
 
 
 class Unreachable(ImplementationError):

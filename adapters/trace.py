@@ -153,6 +153,8 @@ class StepError:
     # Keyword-only so that it may default while keeping its place first in the JSON form.
     code: str | None = field(default=None, kw_only=True)
     message: str
+    #: more than the message: for a fault of the harness's own, its traceback
+    detail: str | None = None
 
 
 @dataclass(frozen=True)

@@ -46,8 +46,12 @@ def save_json(root: Path, relative: str | Path, value: object) -> str:
 
 
 def _traceback(err: ImplementationError) -> str | None:
-    """What an in-process harness raised, with its traceback; ``None`` over a wire (the
-    harness's own frames are not in this process) or when nothing was raised."""
+    """What the harness raised, with its traceback: as its error reply told it (the
+    protocol error's ``detail``, over any transport), else, for an in-process harness,
+    what this process caught; ``None`` when nothing was raised."""
+    if err.detail:
+        told = redacted(err.detail)
+        return told if len(told) <= TRACEBACK_CHARS else "…" + told[-TRACEBACK_CHARS:]
     impl = err.details.get("impl")
     if not (isinstance(impl, str) and impl.startswith("python:")):
         return None

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import traceback
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,7 +23,7 @@ from jsonschema.exceptions import best_match
 from adapters._codec import CodecError, from_json
 from adapters._schemas import validator
 from adapters.capabilities import missing_capability, needed_capabilities
-from adapters.errors import RttoolError
+from adapters.errors import DETAIL_CHARS, RttoolError
 from adapters.handshake import Handshake
 from adapters.kit._frame import BuildError, checked, escape_pointer
 from adapters.kit._records import StepRecord
@@ -109,7 +110,11 @@ class KitHarness:
             return _error(f"harness built a bad value: {err}", "build")
         except Exception as err:  # the harness's own bug: answer anyway, and say what
             log.exception("%s failed", cmd)
-            return _error(f"{type(err).__name__}: {err}"[:2000], "harness")
+            said = _error(f"{type(err).__name__}: {err}"[:2000], "harness")
+            # The traceback goes with the reply, so that the suite keeps it with the
+            # error's evidence whatever the transport.
+            said["error"]["detail"] = traceback.format_exc()[-DETAIL_CHARS:]
+            return said
 
     def handshake(self) -> dict[str, object]:
         """The handshake, built and checked once."""

@@ -145,8 +145,28 @@ def test_a_session_that_raises_is_an_error_reply_and_a_log_line(
     session = start(harness, Scenario(id="kit/raises", steps=(Wait(),)))["session"]
     with caplog.at_level(logging.ERROR, logger="adapters.kit"):
         reply = harness.request({"cmd": "step", "session": session, "index": 0})
+    detail = reply["error"].pop("detail")
     assert reply == {"error": {"message": "ValueError: the runtime fell over", "code": "harness"}}
     assert "the runtime fell over" in caplog.text
+    # The traceback travels with the reply, over any transport: the suite keeps it.
+    assert detail.startswith("Traceback (most recent call last)") and "ValueError" in detail
+    validator("messages#/$defs/error_reply").validate(
+        {"error": {**reply["error"], "detail": detail}}
+    )
+
+
+def test_a_harness_fault_keeps_its_traceback_in_the_errors_record() -> None:
+    from adapters import Driver
+    from adapters.errors import ImplementationError
+    from adapters.inprocess import InProcessConnection
+    from conformance._errored import error_record
+
+    scenario = Scenario(id="kit/raises", steps=(Wait(),))
+    driver = Driver(InProcessConnection("stdio:kit-harness", Harness()))
+    with pytest.raises(ImplementationError) as raised:
+        driver.run(scenario)
+    record = error_record(raised.value, scenario, case="RT-TOOL-1#c1/probe")
+    assert record["traceback"] is not None and "the runtime fell over" in record["traceback"]
 
 
 def test_a_bad_value_names_its_pointer_in_the_error_reply() -> None:
