@@ -268,6 +268,7 @@ FLOORS: dict[str, int] = {
     "conformance.checks": 3,
     "conformance.hunt": 4,
     "conformance.engine": 5,
+    "conformance._blame": 5,
     "conformance.shard": 6,
     "conformance._pytest": 6,
     "conformance.selftest": 6,
