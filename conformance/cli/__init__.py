@@ -50,8 +50,9 @@ class _Parser(argparse.ArgumentParser):
         # One line, like every other error of rttool; the usage is one --help away.  What
         # was typed may hold a credential (--api-key=...): it is redacted like the rest.
         from conformance._redact import redacted
+        from conformance._terminal import say
 
-        sys.stderr.write(f"{self.prog}: error: {redacted(message)} (see {self.prog} --help)\n")
+        say(sys.stderr, f"{self.prog}: error: {redacted(message)} (see {self.prog} --help)\n")
         raise SystemExit(EXIT_USAGE)
 
 
@@ -77,6 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``rttool``; returns the exit code (also used by the console script)."""
+    from conformance._terminal import say, standard_streams
+
+    # A standard stream closed before rttool started is a quiet one, never a crash, and
+    # its descriptor is never reused for a file a child would then write into.
+    standard_streams()
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args = parser.parse_args(args_list)
@@ -95,13 +101,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.handler(args)
     except ImplementationError as err:
-        sys.stderr.write(f"rttool: error: {printable(redacted(str(err)))}\n")
+        say(sys.stderr, f"rttool: error: {printable(redacted(str(err)))}\n")
         return EXIT_UNDRIVABLE
     except RttoolError as err:
-        sys.stderr.write(f"rttool: error: {printable(redacted(str(err)))}\n")
+        say(sys.stderr, f"rttool: error: {printable(redacted(str(err)))}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
-        sys.stderr.write("rttool: interrupted\n")
+        say(sys.stderr, "rttool: interrupted\n")
         return 130
     except BrokenPipeError:
         # The reader went away (``rttool selftest --list | head``): stop quietly, and keep
