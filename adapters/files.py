@@ -14,12 +14,9 @@ Nothing here follows a link:
 * :func:`append_text` adds to a file that accumulates lines and must keep each one
   through a kill (the CI's step summary, which the CI asks to be appended
   to; a journal of outcomes read back by a resumed run); it refuses a link;
-* both refuse (:class:`NotWritable`, one line naming the file) a target that exists and
-  is not a regular file: a directory, a FIFO, a socket, a device, a link to any of them,
-  or a link to a process's open file (``/dev/stdout``).  Renaming over such a target
-  would replace the device node or the link with a regular file, and writing into it
-  would block (a FIFO) or feed a stream someone else reads; :func:`writable` makes the
-  same check for a command that wants to refuse before it does its work;
+* both refuse (:class:`NotWritable`; :func:`writable` checks beforehand) a target that
+  is not a regular file: a directory, FIFO, socket, device, a link to one, or to a
+  process's open file (``/dev/stdout``), which a rename would replace with a file;
 * :func:`exchange` swaps two directories in one step where the system can (Linux), so
   a report directory changes from one complete report to another.
 
@@ -73,37 +70,34 @@ _KINDS = (
 )
 
 
-class UnreadableFile(RttoolError, OSError):
+class _Refused(RttoolError, OSError):
+    """A file refused, with one line naming it.  It is an ``OSError`` too (``filename``
+    is the path, ``strerror`` the reason), so a caller that already reports a file it
+    cannot read or write reports this one the same way."""
+
+    said = "cannot use the file"
+
+    def __init__(self, path: Path | str, reason: str) -> None:
+        RttoolError.__init__(self, self.said, file=str(path), reason=reason)
+        self.filename = str(path)
+        self.strerror = reason
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else self.message
+
+
+class UnreadableFile(_Refused):
     """A file that is not read: missing, not readable, not a regular file, larger than
-    its cap, or (:func:`read_json`) not one JSON value with unique keys.
+    its cap, or (:func:`read_json`) not one JSON value with unique keys."""
 
-    It is an ``OSError`` too (``filename`` is the path, ``strerror`` the reason), so a
-    caller that already reports a file it cannot read reports this one the same way.
-    """
-
-    def __init__(self, path: Path | str, reason: str) -> None:
-        RttoolError.__init__(self, "cannot read the file", file=str(path), reason=reason)
-        self.filename = str(path)
-        self.strerror = reason
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else self.message
+    said = "cannot read the file"
 
 
-class NotWritable(RttoolError, OSError):
+class NotWritable(_Refused):
     """A file that is not written: its target exists and is not a regular file (nor a
-    link to one), or names a process's open file.
+    link to one), or names a process's open file."""
 
-    It is an ``OSError`` too, as every failure to write is, so a caller that already
-    reports a file it cannot write reports this one the same way."""
-
-    def __init__(self, path: Path | str, reason: str) -> None:
-        RttoolError.__init__(self, "cannot write the file", file=str(path), reason=reason)
-        self.filename = str(path)
-        self.strerror = reason
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else self.message
+    said = "cannot write the file"
 
 
 def _kind(mode: int) -> str | None:
@@ -170,7 +164,8 @@ def real_directory(root: Path, relative: str | Path = "") -> Path:
     """``root / relative``, created where missing, each part under ``root`` a real
     directory: a symbolic link there is replaced by an empty directory.  Raises
     ``OSError`` when a part (``root`` included) is a file."""
-    root.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):  # not a directory: said below
+        root.mkdir(parents=True, exist_ok=True)
     if not root.is_dir():
         raise NotADirectoryError(errno.ENOTDIR, "not a directory", str(root))
     current = root

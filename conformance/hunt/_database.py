@@ -42,12 +42,12 @@ from conformance._redact import redacted
 
 if TYPE_CHECKING:
     from adapters.handshake import Handshake
+    from conformance.hunt._stores import Deadline
 
 __all__ = [
     "LOSSES",
     "STORE_SHARE",
     "ScopedDatabase",
-    "StoreUnavailable",
     "example_scope",
     "open_database",
     "store_seconds",
@@ -71,15 +71,6 @@ LOSSES = {
     3: "answered too slowly: it spent its share of the hunt's time budget",
 }
 _GONE, _ERRED, _SLOW = 1, 2, 3
-
-
-class StoreUnavailable(OSError):
-    """A shared store that could not be read: unreachable, refusing, or (``timed_out``)
-    not done within its time."""
-
-    def __init__(self, reason: str, *, timed_out: bool = False) -> None:
-        super().__init__(reason)
-        self.timed_out = timed_out
 
 
 def store_seconds(hunt_seconds: float) -> float:
@@ -110,79 +101,23 @@ def open_database(
         ReadOnlyDatabase,
     )
 
+    from conformance.hunt._stores import Deadline, github_artifact, redis_store
+
     fallback: ExampleDatabase = (
         InMemoryExampleDatabase() if local is None else DirectoryBasedExampleDatabase(str(local))
     )
-    if url.startswith("dir:"):
-        return ScopedDatabase(DirectoryBasedExampleDatabase(url[len("dir:") :]), scope, url)
+    deadline = Deadline()
     request = min(_REQUEST_SECONDS, seconds)
-    if url.startswith("github-artifact:"):
+    store: ExampleDatabase
+    if url.startswith("dir:"):
+        store = DirectoryBasedExampleDatabase(url[len("dir:") :])
+    elif url.startswith("github-artifact:"):
         owner, _, repo = url.removeprefix("github-artifact:").partition("/")
-        shared = ReadOnlyDatabase(_github_artifact(owner, repo, request))
-        return ScopedDatabase(
-            MultiplexedDatabase(fallback, shared), scope, url, fallback=fallback, seconds=seconds
-        )
-    return ScopedDatabase(_redis(url, request), scope, url, fallback=fallback, seconds=seconds)
-
-
-def _redis(url: str, request: float) -> ExampleDatabase:
-    from hypothesis.extra.redis import RedisExampleDatabase
-    from redis import Redis
-    from redis.backoff import NoBackoff
-    from redis.retry import Retry
-
-    # No retries: a request that failed is the store failing, and the hunt moves on.
-    client = Redis.from_url(
-        url, socket_timeout=request, socket_connect_timeout=request, retry=Retry(NoBackoff(), 0)
-    )
-    return RedisExampleDatabase(client)
-
-
-def _github_artifact(owner: str, repo: str, request: float) -> ExampleDatabase:
-    """hypothesis's ``GitHubArtifactDatabase``, its downloads bounded: each read waits at
-    most ``request`` seconds (hypothesis's own waits for ever: a proxy that never answers
-    hung the hunt), and a download that fails raises instead of warning."""
-    from hypothesis.database import GitHubArtifactDatabase
-
-    class Bounded(GitHubArtifactDatabase):
-        def _get_bytes(self, url: str) -> bytes | None:
-            return _download(url, self.token, request)
-
-    return Bounded(owner, repo)
-
-
-#: An artifact larger than this is not an example database.
-_MAX_ARTIFACT_BYTES = 256 * 1024 * 1024
-
-
-def _download(url: str, token: str | None, request: float) -> bytes:
-    from urllib.request import Request, urlopen
-
-    headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"}
-    asked = Request(url, headers=headers)  # noqa: S310 (an https URL of GitHub's API)
-    if token:
-        asked.add_unredirected_header("Authorization", f"Bearer {token}")
-    deadline = time.monotonic() + request * 4  # a whole download, not one read
-    chunks: list[bytes] = []
-    size = 0
-    try:
-        with urlopen(asked, timeout=request) as response:  # noqa: S310
-            while chunk := response.read(1024 * 1024):
-                chunks.append(chunk)
-                size += len(chunk)
-                if size > _MAX_ARTIFACT_BYTES:
-                    raise StoreUnavailable("the artifact is too large to be an example database")
-                if time.monotonic() > deadline:
-                    raise StoreUnavailable("the download was too slow", timed_out=True)
-    except StoreUnavailable:
-        raise
-    except OSError as err:  # URLError, HTTPError and time-outs are all OSErrors
-        waited = isinstance(err, TimeoutError) or isinstance(
-            getattr(err, "reason", None), TimeoutError
-        )
-        said = f"GitHub could not be read: {type(err).__name__}"
-        raise StoreUnavailable(said, timed_out=waited) from err
-    return b"".join(chunks)
+        shared = ReadOnlyDatabase(github_artifact(owner, repo, request, deadline))
+        store = MultiplexedDatabase(fallback, shared)
+    else:
+        store = redis_store(url, request, deadline)
+    return ScopedDatabase(store, scope, url, fallback=fallback, seconds=seconds, deadline=deadline)
 
 
 class ScopedDatabase(ExampleDatabase):
@@ -200,11 +135,14 @@ class ScopedDatabase(ExampleDatabase):
         fallback: ExampleDatabase | None = None,
         seconds: float = float("inf"),
         clock: Callable[[], float] = time.monotonic,
+        deadline: Deadline | None = None,
     ) -> None:
         super().__init__()
         self._store, self._scope, self._url = store, scope, redacted(url)
         self._fallback = fallback
         self._seconds, self._clock, self._spent = seconds, clock, 0.0
+        #: the end of the request under way, which the store's reads keep to
+        self._deadline = deadline
         #: saved examples fetched to be replayed (hypothesis's own sub-keys excepted)
         self.replayed = 0
         #: why the store was replaced by the fallback (a key of :data:`LOSSES`), or 0
@@ -222,6 +160,8 @@ class ScopedDatabase(ExampleDatabase):
         if self._fallback is None:  # a store of its own (dir:), or one already replaced
             return action(self._store)
         started = self._clock()
+        if self._deadline is not None:
+            self._deadline.at = time.monotonic() + max(0.0, self._seconds - self._spent)
         try:
             with warnings.catch_warnings():
                 # A store's complaints are said once, in the standing (see ``loss``).

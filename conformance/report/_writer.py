@@ -137,7 +137,7 @@ def write_reports(
     options = RenderOptions(link_prefix=_link_prefix(directory, root), existing_evidence=existing)
     written: list[Path] = []
     try:
-        directory.mkdir(parents=True, exist_ok=True)
+        real_directory(directory)  # a file there is "not a directory", not "File exists"
         for fmt in formats:
             rendered = RENDERERS[fmt](report, options)
             if fmt == "allure":

@@ -1,7 +1,8 @@
 """Stores that misbehave, on a loopback port, for the example database's tests: a server
 answering every request with one fixed reply (the wrong type, an error, bytes that are
-not the protocol), one that never answers, and a proxy that relays to a real server
-with every answer late.  Each counts the requests it was sent."""
+not the protocol), one that never answers, one that trickles an endless answer a byte
+at a time, and a proxy that relays to a real server with every answer late.  Each
+counts the requests it was sent."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-__all__ = ["REPLIES", "FakeStore", "fake_store", "late_proxy"]
+__all__ = ["REPLIES", "FakeStore", "fake_store", "late_proxy", "trickling_store"]
 
 #: What a fake server answers to every request, by how it misbehaves.
 REPLIES = {
@@ -126,6 +127,26 @@ def late_proxy(upstream: str, delay: float) -> Iterator[FakeStore]:
                     client.sendall(reply)
                 except OSError:
                     return
+
+    with _running(answer) as store:
+        yield store
+
+
+@contextmanager
+def trickling_store() -> Iterator[FakeStore]:
+    """A server that answers the first request with a string of a billion bytes, sent a
+    byte every tenth of a second: each read gets something, the answer never ends."""
+
+    def answer(client: socket.socket, store: FakeStore, stop: threading.Event) -> None:
+        try:
+            client.recv(65536)
+            store.requests += 1
+            client.sendall(b"$1000000000\r\n")
+            while not stop.is_set():
+                client.sendall(b"x")
+                time.sleep(0.1)
+        except OSError:
+            return
 
     with _running(answer) as store:
         yield store

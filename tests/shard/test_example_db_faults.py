@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,7 +21,7 @@ from conformance._arguments import example_db
 from conformance.hunt import LOSSES, example_scope, store_seconds
 from conformance.hunt._database import ScopedDatabase, open_database
 from tests.conformance._support import rttool
-from tests.shard._fake_stores import REPLIES, fake_store, late_proxy
+from tests.shard._fake_stores import REPLIES, fake_store, late_proxy, trickling_store
 from tests.shard._redis import redis_server
 
 #: A mutant the hunt finds at once: a repeat of a call reported as work (RT-TOOL-10).
@@ -136,6 +136,25 @@ def test_a_slow_store_spends_its_share_of_the_hunt_and_is_asked_no_more() -> Non
     assert list(fallback.fetch(b"s:key")) == [b"found again"]
 
 
+def _within_a_while(action: Callable[[], object]) -> None:
+    """Run ``action``; a hang would be for ever: it is waited for long enough to tell."""
+    waiting = threading.Thread(target=action, daemon=True)
+    waiting.start()
+    waiting.join(120)
+    assert not waiting.is_alive(), "the hunt would hang on its example database"
+
+
+def test_a_store_trickling_an_endless_answer_is_given_up_within_its_share(
+    tmp_path: Path,
+) -> None:
+    with trickling_store() as store:
+        scoped = open_database(store.url, b"s:", tmp_path / "local", seconds=1.0)
+        _within_a_while(lambda: scoped.save(b"key", b"the counterexample"))
+        assert scoped.loss == 3  # each read got a byte in time; the share ran out
+        assert list(scoped.fetch(b"key")) == [b"the counterexample"]
+        assert store.requests == 1
+
+
 @pytest.fixture
 def silent_proxy(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[str]:
     """An HTTPS proxy that takes the connection and never answers."""
@@ -152,11 +171,7 @@ def test_github_behind_a_proxy_that_never_answers_is_given_up(
 ) -> None:
     scoped = open_database("github-artifact:acme/runtime", b"s:", tmp_path / "local", seconds=1)
     found: list[list[bytes]] = []
-    # A hang would be for ever: the thread is waited for long enough to tell, no more.
-    waiting = threading.Thread(target=lambda: found.append(list(scoped.fetch(b"key"))))
-    waiting.start()
-    waiting.join(120)
-    assert not waiting.is_alive(), "the hunt hung on GitHub"
+    _within_a_while(lambda: found.append(list(scoped.fetch(b"key"))))
     assert found == [[]] and scoped.loss in (1, 3)
     scoped.save(b"key", b"found")  # what the run finds stays local
     assert list(scoped.fetch(b"key")) == [b"found"]
