@@ -128,25 +128,34 @@ def _redis_url(url: str) -> str:
     """``redis://[USER:PASSWORD@]HOST[:PORT][/DB][?password=...&db=...]``."""
     from urllib.parse import parse_qsl, urlsplit
 
+    # urllib's own complaints quote the URL (a password's piece may be taken for a port):
+    # each is said in rttool's words instead.
     try:
         parts = urlsplit(url)
+    except ValueError:
+        raise _refused(url, "not a Redis URL (an IPv6 address not closed by ])") from None
+    try:
         port = parts.port
-    except ValueError as err:  # a bad port, an unclosed IPv6 bracket
-        raise _refused(url, f"not a Redis URL ({err})") from None
+    except ValueError:
+        raise _refused(url, f"the port must be a number from 1 to {_MAX_PORT}") from None
     if not parts.hostname:
         raise _refused(url, "a Redis URL names its host")
     if port == 0 or (port is not None and port > _MAX_PORT):
-        raise _refused(url, f"the port must be from 1 to {_MAX_PORT}")
+        raise _refused(url, f"the port must be a number from 1 to {_MAX_PORT}")
     if parts.fragment:
         raise _refused(url, "a Redis URL has no #fragment")
     database = parts.path.strip("/")
     if database and not (database.isdigit() and database.isascii()):
         raise _refused(url, "the path must be a database number (/0)")
-    names = [name for name, _ in parse_qsl(parts.query, keep_blank_values=True)]
-    for name in names:
+    taken = ", ".join(REDIS_QUERY)
+    for pair in parts.query.split("&") if parts.query else ():
+        name, equals, _ = pair.partition("=")
+        if not equals:  # a bare value, which may be a secret: never shown
+            raise _refused(url, f"a Redis URL parameter is NAME=VALUE (taken: {taken})")
         if name not in REDIS_QUERY:
-            taken = ", ".join(REDIS_QUERY)
-            raise _refused(url, f"unknown Redis URL parameter {name[:40]!r} (taken: {taken})")
+            shown = name[:40] if name.isidentifier() else "(not a name)"
+            raise _refused(url, f"unknown Redis URL parameter {shown!r} (taken: {taken})")
+    names = [name for name, _ in parse_qsl(parts.query, keep_blank_values=True)]
     if len(set(names)) < len(names):
         raise _refused(url, "a Redis URL parameter is given twice")
     values = dict(parse_qsl(parts.query, keep_blank_values=True))

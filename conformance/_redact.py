@@ -38,9 +38,10 @@ _WORD = r"(?:[a-z0-9]+[_-])*(?:api[_-]?key|key|token|secret|password|passwd|cred
 _NAME = re.compile(rf"(?i){_WORD}")
 # A value: quoted (with the quotes), or up to a space, ``&`` or quote.
 _VALUE = r"(\"[^\"]*\"|'[^']*'|[^\s&'\"]+)"
-# ``scheme://`` then everything to the last ``@`` before the host's end: a password may
-# hold an ``@`` of its own, and all of it goes.
-_USERINFO = re.compile(r"(?i)(?<=://)[^/\s?#'\"<>]*@")
+# ``scheme://`` then everything to the last ``@`` of the URL: a password may hold an
+# ``@`` or a ``/`` of its own, and all of it goes (with it, in a URL whose path or query
+# holds an ``@``, what comes before: shown too little rather than too much).
+_USERINFO = re.compile(r"(?i)(?<=://)[^\s'\"<>]*@")
 # A URL's query: ``scheme://...?`` then the pairs, up to a space, a quote or ``#``.
 _URL_QUERY = re.compile(r"(?i)(\b[a-z][a-z0-9+.-]*://[^\s?#'\"<>]*\?)([^\s#'\"<>]*)")
 # An in-process spec's options: ``python:module:attribute?...``.

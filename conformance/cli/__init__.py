@@ -114,6 +114,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the interpreter from complaining while it flushes stdout at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except OSError as err:
+        # Mostly, what the command prints could not be written (``rttool rules list
+        # >/dev/full``): one line, never a traceback; what it could not say is dropped,
+        # not tried again at exit.
+        from conformance._terminal import settle
+
+        settle()
+        said = (
+            f"{err.strerror or err}: file={err.filename}"
+            if err.filename
+            else f"cannot write the output: {err.strerror or err}"
+        )
+        say(sys.stderr, f"rttool: error: {printable(redacted(said))}\n")
+        return EXIT_USAGE
     return code
 
 

@@ -57,6 +57,25 @@ def test_a_courtesy_emit_to_lost_streams_never_raises(monkeypatch: pytest.Monkey
     emit(Output("the table\n", "rttool: warning: a problem\n"), courtesy=True)
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+def test_a_command_whose_output_cannot_be_written_says_so_in_one_line() -> None:
+    """Where the output is the product (a listing), a full device is an error: one line,
+    exit 2, never a traceback nor the interpreter's exit code 120."""
+    argv = [sys.executable, "-m", "conformance.cli", "rules", "list"]
+    done = subprocess.run(
+        ["sh", "-c", 'exec "$@" >/dev/full', "sh", *argv],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [
+        "rttool: error: cannot write the output: No space left on device"
+    ]
+
+
 #: how the run's terminal goes away, as a shell writes it
 LOST = {
     "stdout-closed": ">&-",

@@ -48,6 +48,7 @@ def test_each_form_is_redacted() -> None:
     for text in (
         f"redis://:{SECRETS['redis-userinfo']}@cache:6379/0",
         f"redis://ann:p@ss{SECRETS['redis-userinfo']}@cache:6379/0",
+        f"redis://:pa/ss{SECRETS['redis-userinfo']}@cache:6379/0",
         f"redis://cache:6379/0?password={SECRETS['redis-password-query']}",
         f"http://h:1/?session={SECRETS['http-any-query']}&token={SECRETS['http-token']}",
         f"error: url='http://h:1/x?s={SECRETS['http-any-query']}' request=handshake",
