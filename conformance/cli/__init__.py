@@ -78,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``rttool``; returns the exit code (also used by the console script)."""
-    from conformance._terminal import say, standard_streams
+    from conformance._terminal import standard_streams
 
     # A standard stream closed before rttool started is a quiet one, never a crash, and
     # its descriptor is never reused for a file a child would then write into.
@@ -94,9 +94,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if needs_fixed_hashing(args.command, os.environ):
             restart_with_fixed_hashing()
+    return _handled(args)
+
+
+def _handled(args: argparse.Namespace) -> int:
+    """The command's exit code; each way it can fail is one line on standard error."""
     from adapters.errors import ImplementationError, RttoolError
     from conformance._escape import printable
     from conformance._redact import redacted
+    from conformance._terminal import say
 
     try:
         code: int = args.handler(args)

@@ -43,7 +43,7 @@ class RedisServer:
 
         client = Redis.from_url(self.url, socket_timeout=2.0)
         try:
-            return sorted(client.keys("*"))
+            return sorted(key for key in client.keys("*") if isinstance(key, bytes))
         finally:
             client.close()
 
