@@ -11,6 +11,7 @@ the progress, never the command.  ``rich`` is imported only when a bar is drawn.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable
@@ -95,10 +96,11 @@ class Progress:
                 redirect_stdout=True,
                 redirect_stderr=False,
             )
-            self._rich.start()
-            self._task = self._rich.add_task(
-                self.label, total=self.total or None, failed="", tally="", note=""
-            )
+            self._drawn(lambda bar: bar.start())
+            if self._rich is not None:
+                self._task = self._rich.add_task(
+                    self.label, total=self.total or None, failed="", tally="", note=""
+                )
         return self
 
     def __exit__(
@@ -120,6 +122,8 @@ class Progress:
             change(self._rich)
             self._rich.refresh()
         except (OSError, ValueError):
+            with contextlib.suppress(OSError, ValueError):
+                self._rich.stop()  # gives standard output back, which the bar redirected
             self._rich, self.total = None, 0
 
     def resize(self, total: int) -> None:

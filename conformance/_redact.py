@@ -10,8 +10,8 @@ carry secrets, and so may the environment a command line was expanded from:
   options (``python:module:create?region=...``), but for the reference runtime's own
   ``mutant`` and ``variant``, which rttool itself names;
 * the value of a flag, variable or parameter whose name speaks of a key, token, secret,
-  password or credential (``--api-key VALUE``, ``API_KEY=VALUE``, ``token=VALUE``) and a
-  bearer token (``Bearer VALUE``);
+  password or credential (``--api-key VALUE``, ``API_KEY=VALUE``, ``token=VALUE``), an
+  authorization header's value and a bearer token (``Bearer VALUE``);
 * the value of any environment variable so named (``GITHUB_TOKEN``) wherever it appears
   (a command line expanded by the shell carries it bare).
 
@@ -53,6 +53,10 @@ _FLAG = re.compile(rf"(?i)(?<![\w-])(--?{_WORD}[= ]){_VALUE}")
 # API_KEY=VALUE (a command's environment), ?token=VALUE (a URL's query)
 _ASSIGNMENT = re.compile(rf"(?i)(?<![\w-])({_WORD}=){_VALUE}")
 _BEARER = re.compile(r"(?i)\b(bearer\s+)([^\s'\"]+)")
+# Authorization: Basic VALUE, Authorization=VALUE (a header, or a header option)
+_AUTHORIZATION = re.compile(
+    r"(?i)(\bauthorization\s*[:=]\s*)(?:(?:basic|bearer|digest|token)\s+)?[^\s'\"]+"
+)
 #: An environment value shorter than this is not looked for: ``1`` or ``true`` are in
 #: every text, and are no secret.
 _SHORTEST_SECRET = 6
@@ -91,5 +95,6 @@ def redacted(text: str, environ: Mapping[str, str] | None = None) -> str:
         lambda m: m.group(1) + _hidden_pairs(m.group(2), shown=_OWN_OPTIONS), text
     )
     text = _FLAG.sub(rf"\1{HIDDEN}", text)
+    text = _AUTHORIZATION.sub(rf"\1{HIDDEN}", text)
     text = _BEARER.sub(rf"\1{HIDDEN}", text)
     return _ASSIGNMENT.sub(rf"\1{HIDDEN}", text)

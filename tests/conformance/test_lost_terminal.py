@@ -51,6 +51,31 @@ def test_progress_on_a_lost_stream_never_raises(stream: io.StringIO) -> None:
             shown.advance(failed=True)
 
 
+class _HungUp(io.StringIO):
+    """A terminal that hung up: it still says it is one, and every write fails."""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(5, "Input/output error")
+
+
+@pytest.mark.parametrize("hangs_up_after", [0, 1])
+def test_a_bar_whose_terminal_hangs_up_ends_and_gives_standard_output_back(
+    monkeypatch: pytest.MonkeyPatch, hangs_up_after: int
+) -> None:
+    monkeypatch.setattr("sys.stdout", io.StringIO())
+    before = sys.stdout
+    stream = _HungUp() if hangs_up_after == 0 else io.StringIO()
+    with Progress("rttool run", 3, "cases", stream=stream, bar=True) as shown:
+        monkeypatch.setattr(stream, "write", _HungUp().write)  # it hangs up now
+        for _ in range(3):
+            shown.advance(failed=True)
+            shown.note("RT-TOOL-1#c1")
+    assert sys.stdout is before
+
+
 def test_a_courtesy_emit_to_lost_streams_never_raises(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdout", _Full())
     monkeypatch.setattr("sys.stderr", _Closed())

@@ -55,6 +55,7 @@ def test_each_form_is_redacted() -> None:
         _impl(token=SECRETS["impl-token"], region=SECRETS["impl-any-query"]),
         f"stdio:./harness --api-key {SECRETS['flag']} {SECRETS['environment']}",
         f"Authorization: Bearer {SECRETS['impl-token']}",
+        f"stdio:./harness --header 'Authorization: Basic {SECRETS['flag']}'",
     ):
         shown = redacted(text, environ)
         assert not [s for s in SECRETS.values() if s in shown], shown
