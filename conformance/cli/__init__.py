@@ -7,7 +7,8 @@ dataclass of the command's module, as ``RunOutcome`` or ``SelftestResult``), and
 functions render it into an ``Output`` of text or JSON (``conformance/cli/_output.py``)
 that the handler emits; no command function is over 60 lines
 (``tests/cli/test_command_shape.py``).  Exit codes: 0 success, 1 a finding
-(non-conformance, lint error, surviving mutant, regression), 2 a usage or corpus error,
+(non-conformance, lint error, surviving mutant, regression), 2 a usage or corpus error
+(or a file, or the output, that could not be written),
 3 an implementation that could not be driven at all, 4 a replay the implementation
 cannot run, 130 an interrupted run.
 """
