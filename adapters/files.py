@@ -14,6 +14,9 @@ Nothing here follows a link:
 * :func:`append_text` adds to a file that accumulates lines and must keep each one
   through a kill (the CI's step summary, which the CI asks to be appended
   to; a journal of outcomes read back by a resumed run); it refuses a link;
+* both refuse (:class:`NotWritable`; :func:`writable` checks beforehand) a target that
+  is not a regular file: a directory, FIFO, socket, device, a link to one, or to a
+  process's open file (``/dev/stdout``), which a rename would replace with a file;
 * :func:`exchange` swaps two directories in one step where the system can (Linux), so
   a report directory changes from one complete report to another.
 
@@ -43,6 +46,7 @@ from adapters.errors import RttoolError
 from adapters.limits import DuplicateKey, TooDeep, loads
 
 __all__ = [
+    "NotWritable",
     "UnreadableFile",
     "append_text",
     "exchange",
@@ -50,6 +54,7 @@ __all__ = [
     "read_json",
     "read_text",
     "real_directory",
+    "writable",
     "write_file",
 ]
 
@@ -65,21 +70,87 @@ _KINDS = (
 )
 
 
-class UnreadableFile(RttoolError, OSError):
-    """A file that is not read: missing, not readable, not a regular file, larger than
-    its cap, or (:func:`read_json`) not one JSON value with unique keys.
+class _Refused(RttoolError, OSError):
+    """A file refused, with one line naming it.  It is an ``OSError`` too (``filename``
+    is the path, ``strerror`` the reason), so a caller that already reports a file it
+    cannot read or write reports this one the same way."""
 
-    It is an ``OSError`` too (``filename`` is the path, ``strerror`` the reason), so a
-    caller that already reports a file it cannot read reports this one the same way.
-    """
+    said = "cannot use the file"
 
     def __init__(self, path: Path | str, reason: str) -> None:
-        RttoolError.__init__(self, "cannot read the file", file=str(path), reason=reason)
+        RttoolError.__init__(self, self.said, file=str(path), reason=reason)
         self.filename = str(path)
         self.strerror = reason
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else self.message
+
+
+class UnreadableFile(_Refused):
+    """A file that is not read: missing, not readable, not a regular file, larger than
+    its cap, or (:func:`read_json`) not one JSON value with unique keys."""
+
+    said = "cannot read the file"
+
+
+class NotWritable(_Refused):
+    """A file that is not written: its target exists and is not a regular file (nor a
+    link to one), or names a process's open file."""
+
+    said = "cannot write the file"
+
+
+def _kind(mode: int) -> str | None:
+    return next((kind for test, kind in _KINDS if test(mode)), None)
+
+
+#: A link through which a path names a process's open file (``/dev/stdout``).
+_DESCRIPTORS = ("/proc/", "/dev/fd/")
+#: Links followed at most, as the system does (a longer chain is not followed).
+_MAX_HOPS = 40
+
+
+def _names_a_descriptor(path: Path) -> bool:
+    """Whether the chain of links at ``path`` passes through ``/proc`` (or
+    ``/dev/fd``): writing there writes a stream someone holds open, whatever it is."""
+    current = path
+    for _ in range(_MAX_HOPS):
+        folder = os.path.realpath(current.parent)
+        if f"{folder}/".startswith(_DESCRIPTORS):
+            return True
+        try:
+            target = os.readlink(current)
+        except OSError:
+            return False
+        current = Path(folder) / target
+        if str(current).startswith(_DESCRIPTORS):
+            return True
+    return False
+
+
+def writable(path: Path) -> None:
+    """Nothing when ``path`` may be written by :func:`write_file` (nothing is there, a
+    regular file, or a link, to a regular file or to nothing, which is replaced);
+    :class:`NotWritable` when something else is there."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise NotWritable(path, err.strerror or str(err)) from err
+    if not stat.S_ISLNK(mode):
+        kind = _kind(mode)
+        if kind is not None:
+            raise NotWritable(path, f"not a regular file ({kind})")
+        return
+    if _names_a_descriptor(path):
+        raise NotWritable(path, "a link to a process's open file, not a regular file")
+    try:
+        kind = _kind(os.stat(path).st_mode)
+    except OSError:
+        return  # a link to nothing (or to a loop): the link itself is replaced
+    if kind is not None:
+        raise NotWritable(path, f"not a regular file (a link to {kind})")
 
 
 def _parts(relative: str | Path) -> tuple[str, ...]:
@@ -93,7 +164,8 @@ def real_directory(root: Path, relative: str | Path = "") -> Path:
     """``root / relative``, created where missing, each part under ``root`` a real
     directory: a symbolic link there is replaced by an empty directory.  Raises
     ``OSError`` when a part (``root`` included) is a file."""
-    root.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):  # not a directory: said below
+        root.mkdir(parents=True, exist_ok=True)
     if not root.is_dir():
         raise NotADirectoryError(errno.ENOTDIR, "not a directory", str(root))
     current = root
@@ -111,10 +183,12 @@ def real_directory(root: Path, relative: str | Path = "") -> Path:
 
 def write_file(root: Path, relative: str | Path, content: bytes) -> Path:
     """Write ``content`` to ``root / relative`` atomically, following no link, and
-    return the path written.  ``relative`` may not climb out of ``root``."""
+    return the path written.  ``relative`` may not climb out of ``root``; a target that
+    is not a regular file is refused (:class:`NotWritable`, see :func:`writable`)."""
     parts = _parts(relative)
     folder = real_directory(root, Path(*parts[:-1])) if len(parts) > 1 else real_directory(root)
     target = folder / parts[-1]
+    writable(target)
     handle, name = _fresh(folder, parts[-1])
     try:
         with os.fdopen(handle, "wb") as out:
@@ -142,9 +216,16 @@ def _fresh(folder: Path, name: str) -> tuple[int, Path]:
 def append_text(path: Path, text: str) -> None:
     """Append ``text`` (ending it with a newline when it does not) to the file at
     ``path`` in one write, creating the file; a symbolic link there is refused
-    (``OSError``), never followed."""
+    (``OSError``), never followed, and so is anything but a regular file
+    (:class:`NotWritable`): opening never blocks on a FIFO."""
+    writable(path)
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-    handle = os.open(path, flags, 0o666)
+    handle = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o666)
+    kind = _kind(os.fstat(handle).st_mode)
+    if kind is not None:  # it became one since it was looked at
+        os.close(handle)
+        raise NotWritable(path, f"not a regular file ({kind})")
+    os.set_blocking(handle, True)
     with os.fdopen(handle, "ab") as out:
         out.write((text if text.endswith("\n") else text + "\n").encode("utf-8"))
 
@@ -182,11 +263,10 @@ def read_bytes(path: Path, *, limit: int, tail: bool = False) -> bytes:
         handle = os.open(path, flags)
     except OSError as err:
         raise UnreadableFile(path, err.strerror or str(err)) from err
-    mode = os.fstat(handle).st_mode
-    for test, kind in _KINDS:
-        if test(mode):
-            os.close(handle)
-            raise UnreadableFile(path, f"not a regular file ({kind})")
+    kind = _kind(os.fstat(handle).st_mode)
+    if kind is not None:
+        os.close(handle)
+        raise UnreadableFile(path, f"not a regular file ({kind})")
     with os.fdopen(handle, "rb") as source:
         if tail:
             source.seek(max(0, os.fstat(source.fileno()).st_size - limit))

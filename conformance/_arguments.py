@@ -18,7 +18,6 @@ __all__ = [
     "positive_float",
     "positive_int",
     "shard",
-    "shown_url",
 ]
 
 #: The forms of ``--example-db``, as they are written.
@@ -84,20 +83,92 @@ def shard(text: str) -> tuple[int, int]:
 
 
 def example_db(url: str) -> str:
-    """An example database URL: one of :data:`EXAMPLE_DB_FORMS`."""
-    if url.startswith(("dir:", "redis://")) and url.partition(":")[2].strip("/"):
-        return url
-    owner, slash, repo = url.removeprefix("github-artifact:").partition("/")
-    if url.startswith("github-artifact:") and owner and slash and repo and "/" not in repo:
-        return url
+    """An example database URL: one of :data:`EXAMPLE_DB_FORMS`, checked whole before
+    the run starts (a URL its store would refuse mid-hunt is refused here, with why)."""
+    if url.startswith("dir:") and url.removeprefix("dir:").strip("/"):
+        return _directory_url(url)
+    if url.startswith("redis://") and url.removeprefix("redis://").strip("/"):
+        return _redis_url(url)
+    if url.startswith("github-artifact:"):
+        owner, slash, repo = url.removeprefix("github-artifact:").partition("/")
+        if owner and slash and repo and "/" not in repo:
+            return _github_url(url, owner, repo)
     raise argparse.ArgumentTypeError(
-        f"expected one of {', '.join(EXAMPLE_DB_FORMS)}, got {shown_url(url)!r}"
+        f"expected one of {', '.join(EXAMPLE_DB_FORMS)}, got {_shown(url)!r}"
     )
 
 
-def shown_url(url: str) -> str:
-    """``url`` without what may be a password (``redis://:secret@host`` shows ``***@``)."""
-    scheme, separator, rest = url.partition("://")
-    if "@" not in rest:
-        return url
-    return f"{scheme}{separator}***@{rest.rpartition('@')[2]}"
+def _shown(url: str) -> str:
+    from conformance._redact import redacted
+
+    return redacted(url)[:200]
+
+
+def _refused(url: str, reason: str) -> argparse.ArgumentTypeError:
+    return argparse.ArgumentTypeError(f"{reason}: {_shown(url)!r}")
+
+
+def _directory_url(url: str) -> str:
+    import os
+
+    path = url.removeprefix("dir:")
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise _refused(url, "dir:PATH names something that is not a directory")
+    return url
+
+
+#: What a Redis URL's query may set: rttool's own time-outs are not to be changed.
+REDIS_QUERY = ("db", "password", "username", "protocol", "client_name")
+_MAX_PORT = 65535
+
+
+def _redis_url(url: str) -> str:
+    """``redis://[USER:PASSWORD@]HOST[:PORT][/DB][?password=...&db=...]``."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    # urllib's own complaints quote the URL (a password's piece may be taken for a port):
+    # each is said in rttool's words instead.
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        raise _refused(url, "not a Redis URL (an IPv6 address not closed by ])") from None
+    try:
+        port = parts.port
+    except ValueError:
+        raise _refused(url, f"the port must be a number from 1 to {_MAX_PORT}") from None
+    if not parts.hostname:
+        raise _refused(url, "a Redis URL names its host")
+    if port == 0 or (port is not None and port > _MAX_PORT):
+        raise _refused(url, f"the port must be a number from 1 to {_MAX_PORT}")
+    if parts.fragment:
+        raise _refused(url, "a Redis URL has no #fragment")
+    database = parts.path.strip("/")
+    if database and not (database.isdigit() and database.isascii()):
+        raise _refused(url, "the path must be a database number (/0)")
+    taken = ", ".join(REDIS_QUERY)
+    for pair in parts.query.split("&") if parts.query else ():
+        name, equals, _ = pair.partition("=")
+        if not equals:  # a bare value, which may be a secret: never shown
+            raise _refused(url, f"a Redis URL parameter is NAME=VALUE (taken: {taken})")
+        if name not in REDIS_QUERY:
+            shown = name[:40] if name.isidentifier() else "(not a name)"
+            raise _refused(url, f"unknown Redis URL parameter {shown!r} (taken: {taken})")
+    names = [name for name, _ in parse_qsl(parts.query, keep_blank_values=True)]
+    if len(set(names)) < len(names):
+        raise _refused(url, "a Redis URL parameter is given twice")
+    values = dict(parse_qsl(parts.query, keep_blank_values=True))
+    if not values.get("db", "0").isdigit():
+        raise _refused(url, "db= must be a database number")
+    if values.get("protocol", "2") not in ("2", "3"):
+        raise _refused(url, "protocol= must be 2 or 3")
+    return url
+
+
+def _github_url(url: str, owner: str, repo: str) -> str:
+    import re
+
+    if not re.fullmatch(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})", owner):
+        raise _refused(url, "not a GitHub owner name")
+    if not re.fullmatch(r"[A-Za-z0-9._-]{1,100}", repo) or repo in (".", ".."):
+        raise _refused(url, "not a GitHub repository name")
+    return url

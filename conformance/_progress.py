@@ -5,17 +5,21 @@ On a terminal (standard output and standard error both one, and ``CI`` unset) it
 live bar drawn by ``rich``; anywhere else it is plain lines, one each time another tenth
 of the work is done and one at the end, so that a log stays readable.  Progress never
 reaches standard output or a report: what a command prints and writes is the same with
-it or without it.  ``rich`` is imported only when a bar is drawn.
+it or without it, and a stream that went away (closed, full, a terminal hung up) ends
+the progress, never the command.  ``rich`` is imported only when a bar is drawn.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any, TextIO
 
 from conformance._escape import printable
+from conformance._terminal import say
 
 __all__ = ["Progress", "live"]
 
@@ -92,10 +96,11 @@ class Progress:
                 redirect_stdout=True,
                 redirect_stderr=False,
             )
-            self._rich.start()
-            self._task = self._rich.add_task(
-                self.label, total=self.total or None, failed="", tally="", note=""
-            )
+            self._drawn(lambda bar: bar.start())
+            if self._rich is not None:
+                self._task = self._rich.add_task(
+                    self.label, total=self.total or None, failed="", tally="", note=""
+                )
         return self
 
     def __exit__(
@@ -105,31 +110,39 @@ class Progress:
         trace: TracebackType | None,
     ) -> None:
         if self._rich is not None:
-            self._rich.stop()
+            self._drawn(lambda bar: bar.stop())
             self._rich = None
         elif kind is None and self.done and self._said < _STEPS:
             self._line()
+
+    def _drawn(self, change: Callable[[Any], object]) -> None:
+        """Change the bar and redraw it; a terminal that went away ends the bar (and
+        the plain lines: they would go to the same place)."""
+        try:
+            change(self._rich)
+            self._rich.refresh()
+        except (OSError, ValueError):
+            with contextlib.suppress(OSError, ValueError):
+                self._rich.stop()  # gives standard output back, which the bar redirected
+            self._rich, self.total = None, 0
 
     def resize(self, total: int) -> None:
         """The total became known (or changed): a pytest session learns it on collection."""
         self.total = total
         if self._rich is not None:
-            self._rich.update(self._task, total=total or None)
-            self._rich.refresh()
+            self._drawn(lambda bar: bar.update(self._task, total=total or None))
 
     def note(self, text: str) -> None:
         """Say what runs now (the bar only: a log line would say it too often)."""
         if self._rich is not None:
-            self._rich.update(self._task, note=printable(text)[:60])
-            self._rich.refresh()
+            self._drawn(lambda bar: bar.update(self._task, note=printable(text)[:60]))
 
     def tally(self, text: str) -> None:
         """A running count of something besides the things done (the hunt's examples),
         said on the bar and on each plain line."""
         self._tally = printable(text)[:60]
         if self._rich is not None:
-            self._rich.update(self._task, tally=self._tally)
-            self._rich.refresh()
+            self._drawn(lambda bar: bar.update(self._task, tally=self._tally))
 
     def advance(self, *, failed: bool = False, note: str = "") -> None:
         """One more thing done; ``failed`` when it failed."""
@@ -137,8 +150,8 @@ class Progress:
         self.failed += int(failed)
         if self._rich is not None:
             said = f"{self.failed} failed" if self.failed else ""
-            self._rich.update(self._task, advance=1, failed=said, note=printable(note)[:60])
-            self._rich.refresh()
+            shown = printable(note)[:60]
+            self._drawn(lambda bar: bar.update(self._task, advance=1, failed=said, note=shown))
             return
         if not self.total:
             return
@@ -151,5 +164,7 @@ class Progress:
         of = f" of {self.total}" if self.total else ""
         failed = f", {self.failed} failed" if self.failed else ""
         tally = f"; {self._tally}" if self._tally else ""
-        self._stream.write(f"{self.label}: {self.done}{of} {self.unit} done{failed}{tally}\n")
-        self._stream.flush()
+        if not say(
+            self._stream, f"{self.label}: {self.done}{of} {self.unit} done{failed}{tally}\n"
+        ):
+            self.total = 0  # the stream is gone: nothing more is said

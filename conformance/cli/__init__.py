@@ -7,7 +7,8 @@ dataclass of the command's module, as ``RunOutcome`` or ``SelftestResult``), and
 functions render it into an ``Output`` of text or JSON (``conformance/cli/_output.py``)
 that the handler emits; no command function is over 60 lines
 (``tests/cli/test_command_shape.py``).  Exit codes: 0 success, 1 a finding
-(non-conformance, lint error, surviving mutant, regression), 2 a usage or corpus error,
+(non-conformance, lint error, surviving mutant, regression), 2 a usage or corpus error
+(or a file, or the output, that could not be written),
 3 an implementation that could not be driven at all, 4 a replay the implementation
 cannot run, 130 an interrupted run.
 """
@@ -50,8 +51,9 @@ class _Parser(argparse.ArgumentParser):
         # One line, like every other error of rttool; the usage is one --help away.  What
         # was typed may hold a credential (--api-key=...): it is redacted like the rest.
         from conformance._redact import redacted
+        from conformance._terminal import say
 
-        sys.stderr.write(f"{self.prog}: error: {redacted(message)} (see {self.prog} --help)\n")
+        say(sys.stderr, f"{self.prog}: error: {redacted(message)} (see {self.prog} --help)\n")
         raise SystemExit(EXIT_USAGE)
 
 
@@ -77,6 +79,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``rttool``; returns the exit code (also used by the console script)."""
+    from conformance._terminal import standard_streams
+
+    # A standard stream closed before rttool started is a quiet one, never a crash, and
+    # its descriptor is never reused for a file a child would then write into.
+    standard_streams()
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args = parser.parse_args(args_list)
@@ -88,26 +95,46 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if needs_fixed_hashing(args.command, os.environ):
             restart_with_fixed_hashing()
+    return _handled(args)
+
+
+def _handled(args: argparse.Namespace) -> int:
+    """The command's exit code; each way it can fail is one line on standard error."""
     from adapters.errors import ImplementationError, RttoolError
     from conformance._escape import printable
     from conformance._redact import redacted
+    from conformance._terminal import say
 
     try:
         code: int = args.handler(args)
     except ImplementationError as err:
-        sys.stderr.write(f"rttool: error: {printable(redacted(str(err)))}\n")
+        say(sys.stderr, f"rttool: error: {printable(redacted(str(err)))}\n")
         return EXIT_UNDRIVABLE
     except RttoolError as err:
-        sys.stderr.write(f"rttool: error: {printable(redacted(str(err)))}\n")
+        say(sys.stderr, f"rttool: error: {printable(redacted(str(err)))}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
-        sys.stderr.write("rttool: interrupted\n")
+        say(sys.stderr, "rttool: interrupted\n")
         return 130
     except BrokenPipeError:
         # The reader went away (``rttool selftest --list | head``): stop quietly, and keep
         # the interpreter from complaining while it flushes stdout at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except OSError as err:
+        # Mostly, what the command prints could not be written (``rttool rules list
+        # >/dev/full``): one line, never a traceback; what it could not say is dropped,
+        # not tried again at exit.
+        from conformance._terminal import settle
+
+        settle()
+        said = (
+            f"{err.strerror or err}: file={err.filename}"
+            if err.filename
+            else f"cannot write the output: {err.strerror or err}"
+        )
+        say(sys.stderr, f"rttool: error: {printable(redacted(said))}\n")
+        return EXIT_USAGE
     return code
 
 

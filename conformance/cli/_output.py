@@ -40,9 +40,17 @@ def json_output(value: object, *, ascii_only: bool = False) -> Output:
     return Output(json.dumps(value, ensure_ascii=ascii_only, indent=2) + "\n")
 
 
-def emit(output: Output) -> None:
-    """Write ``output``, flushed: a line of progress is seen when it happens."""
+def emit(output: Output, *, courtesy: bool = False) -> None:
+    """Write ``output``, flushed: a line of progress is seen when it happens.
+
+    With ``courtesy`` (what a run says beside its report), a stream that is gone (closed,
+    full, its reader away) is skipped, never an error: the report and the exit code are
+    the verdict, and they stay what they are (``conformance/_terminal.py``)."""
+    from conformance._terminal import say
+
     for stream, written in ((sys.stdout, output.out), (sys.stderr, output.err)):
-        if written:
+        if written and courtesy:
+            say(stream, written)
+        elif written:
             stream.write(written)
             stream.flush()

@@ -153,10 +153,13 @@ def _scenario(
     implementation's spec."""
     from adapters.codec import CodecError, check_outbound, from_json
     from adapters.errors import RttoolError, SuiteError
+    from adapters.files import writable
     from adapters.scenario import Scenario
     from conformance.engine import resolve_spec
 
     try:
+        if args.trace is not None:  # refused before the scenario runs, not after
+            writable(args.trace)
         raw, named, recorded = _load(args.file)
         try:
             check_outbound("scenario", raw)

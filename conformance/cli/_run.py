@@ -35,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     import dataclasses
     import sys
 
+    from conformance._terminal import say, settle
     from conformance.cli._output import emit
     from conformance.cli._run_render import outcome_text
     from conformance.cli._run_session import execute
@@ -44,9 +45,12 @@ def run(args: argparse.Namespace) -> int:
         try:
             outcome = execute(args)
         except KeyboardInterrupt:  # stopped before the suite began, or while swapping
-            sys.stderr.write("rttool: interrupted\n")
+            say(sys.stderr, "rttool: interrupted\n")
             return stop.exit_code
     if outcome.interrupted or outcome.exit_code == EXIT_INTERRUPTED:
         outcome = dataclasses.replace(outcome, exit_code=stop.exit_code)
-    emit(outcome_text(outcome, quiet=args.quiet))
+    # What the run says is a courtesy: a terminal gone away changes neither the report,
+    # written already, nor the exit code.
+    emit(outcome_text(outcome, quiet=args.quiet), courtesy=True)
+    settle()
     return outcome.exit_code

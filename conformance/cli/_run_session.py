@@ -248,9 +248,10 @@ def _say_rule(result: RuleResult) -> None:
     """A rule's line, on standard output, as soon as its last case ended."""
     import sys
 
+    from conformance._terminal import say
     from conformance.report import rule_line
 
-    sys.stdout.write(f"rttool: {rule_line(result)}\n")
+    say(sys.stdout, f"rttool: {rule_line(result)}\n")  # a courtesy: it never fails the run
 
 
 class _CaseProgress:

@@ -49,9 +49,8 @@ class _SharedSearch:
     invariants: tuple[Invariant, ...]
     outcome: HuntOutcome | None = None
     failure: Exception | None = None
-    #: ``--example-db``, and what tells this implementation's saved examples apart
+    #: ``--example-db``
     example_db: str | None = None
-    variant: str = ""
     claimed: tuple[Invariant, ...] = field(default_factory=tuple)
 
     def run(self, ctx: CheckContext) -> HuntOutcome:
@@ -75,15 +74,17 @@ class _SharedSearch:
         return self.outcome
 
     def _budget(self, ctx: CheckContext) -> Budget:
-        """The budget, with the example database opened where one was given."""
+        """The budget, with the example database opened where one was given: its keys
+        scoped by the implementation's whole handshake (never by its name, which another
+        runtime may take, nor by anything of ``--impl``), its time counted in the hunt's."""
         if self.example_db is None or self.budget.derandomize:
             return self.budget
-        from conformance.hunt import open_database
+        from conformance.hunt import example_scope, open_database, store_seconds
 
-        name = ctx.handshake.implementation.name
-        scope = f"rttool:{name}:{self.variant}:{load_corpus().digest}:".encode()
-        local = self.budget.database
-        return replace(self.budget, store=open_database(self.example_db, scope, local))
+        scope = example_scope(ctx.handshake, load_corpus().digest)
+        seconds = store_seconds(self.budget.seconds)
+        store = open_database(self.example_db, scope, self.budget.database, seconds=seconds)
+        return replace(self.budget, store=store)
 
 
 def _judged(invariant: Invariant, shared: _SharedSearch, ctx: CheckContext) -> None:
@@ -206,6 +207,5 @@ def hunt_cases(invariants: tuple[Invariant, ...], options: HuntOptions) -> list[
         shrinks=200 if reproducible else None,
         shard=shard,
     )
-    variant = options.spec.partition("?")[2]  # a mutant or variant of the reference
-    shared = _SharedSearch(budget, invariants, example_db=options.example_db, variant=variant)
+    shared = _SharedSearch(budget, invariants, example_db=options.example_db)
     return [_case(invariant, shared) for invariant in invariants]

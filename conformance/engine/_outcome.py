@@ -41,8 +41,9 @@ class HuntRecord:
     exercised: int
     #: saved examples replayed first from ``--example-db`` (``None``: none given)
     replayed: int | None = None
-    #: the shared example database went away during the search
-    store_lost: bool = False
+    #: the shared example database failed during the search: why, as a key of
+    #: ``conformance.hunt.LOSSES`` (0: it did not)
+    store_lost: int = 0
     #: the search was interrupted and ended with what it had found
     interrupted: bool = False
 

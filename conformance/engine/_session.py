@@ -249,7 +249,7 @@ def _hunt_record(context: CheckContext | None) -> HuntRecord | None:
         judged=int(noted["judged"]),
         exercised=int(noted["exercised"]),
         replayed=None if replayed is None else int(replayed),
-        store_lost=bool(noted.get("store_lost")),
+        store_lost=int(noted.get("store_lost", 0)),
         interrupted=bool(noted.get("interrupted")),
     )
 

@@ -187,7 +187,7 @@ def build_report(
         )
     return StandingReport(
         hunt=hunt,
-        warnings=_store_lost(options) if any(h.store_lost for h in hunted) else (),
+        warnings=_store_lost(options, max(h.store_lost for h in hunted)) if hunted else (),
         implementation=ImplementationInfo.from_handshake(handshake, spec=shown_spec(options.impl)),
         suite=SuiteInfo(name="rttool", version=__version__),
         run=RunInfo(
@@ -225,14 +225,18 @@ def shown_spec(impl: str, here: Path | None = None) -> str:
 _ABSOLUTE = re.compile(r"(?:(?<=^)|(?<=[\s=:]))/(?!/)[^\s'\"?&]+")
 
 
-def _store_lost(options: RunOptions) -> tuple[str, ...]:
-    """The warning of a hunt whose shared example database went away."""
-    from conformance._arguments import shown_url
+def _store_lost(options: RunOptions, loss: int) -> tuple[str, ...]:
+    """The warning of a hunt whose shared example database failed (``loss``, a key of
+    ``conformance.hunt.LOSSES``; none when 0)."""
+    from conformance.hunt import LOSSES
 
-    where = shown_url(options.example_db or "")
+    if not loss:
+        return ()
+    where = redacted(options.example_db or "")
     return (
-        f"the example database {where} went away during the hunt; it went on with local "
-        "storage in the report directory's .hypothesis, where what it found since is kept",
+        f"the example database {where} {LOSSES.get(loss, LOSSES[1])} during the hunt; it "
+        "went on with local storage in the report directory's .hypothesis, where what it "
+        "found since is kept",
     )
 
 

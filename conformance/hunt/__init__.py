@@ -7,7 +7,8 @@ finds.
   is given (each rule declares its own in ``conformance/checks/<rule>/invariants.py``;
   the engine gathers them in the hunt's order and makes one case of each, all sharing
   one search per process: ``conformance/engine/``);
-* :func:`open_database` — the shared example database (``--example-db``).
+* :func:`open_database` — the shared example database (``--example-db``), its keys
+  scoped by :func:`example_scope`, its time by :func:`store_seconds`.
 
 A verdict never exceeds its evidence: an invariant that no generated example exercised
 is untested, never passed, and a passing hunt never makes a clause conform on its own
@@ -18,20 +19,23 @@ from __future__ import annotations
 
 from adapters.codec import to_json
 from adapters.scenario import Scenario
-from conformance.hunt._database import open_database
+from conformance.hunt._database import LOSSES, example_scope, open_database, store_seconds
 from conformance.hunt._search import Budget, Finding, HuntOutcome, Tally, hunt
 from conformance.toolkit.machinery import Breach, Invariant
 
 __all__ = [
+    "LOSSES",
     "Budget",
     "Finding",
     "HuntOutcome",
     "Tally",
     "breached",
+    "example_scope",
     "hunt",
     "open_database",
     "share",
     "steps_summary",
+    "store_seconds",
 ]
 
 

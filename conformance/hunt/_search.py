@@ -116,8 +116,9 @@ class HuntOutcome:
     broken: ImplementationError | None = None
     #: saved examples fetched from ``--example-db`` to be replayed (``None``: none given)
     replayed: int | None = None
-    #: the shared example database went away and local storage took its place
-    store_lost: bool = False
+    #: the shared example database failed and local storage took its place: why, as a
+    #: key of ``conformance.hunt.LOSSES`` (0: it did not)
+    store_lost: int = 0
     #: the search was interrupted (Ctrl-C, a cancelled CI job): it stopped there, with
     #: what it had found
     interrupted: bool = False
@@ -393,7 +394,7 @@ def _finish(
     outcome.elapsed_s = round(time.monotonic() - clock.started, 3)
     if database is not None and database is budget.store:
         outcome.replayed = getattr(database, "replayed", None)
-        outcome.store_lost = bool(getattr(database, "lost", False))
+        outcome.store_lost = int(getattr(database, "loss", 0))
     if outcome.broken is not None and not keep_broken:
         raise outcome.broken
     return outcome

@@ -143,7 +143,7 @@ def write_reports(
     )
     written: list[Path] = []
     try:
-        directory.mkdir(parents=True, exist_ok=True)
+        real_directory(directory)  # a file there is "not a directory", not "File exists"
         for fmt in formats:
             rendered = RENDERERS[fmt](report, options)
             if fmt == "allure":

@@ -37,6 +37,16 @@ class RedisServer:
         finally:
             client.close()
 
+    def keys(self) -> list[bytes]:
+        """Every key the server holds."""
+        from redis import Redis
+
+        client = Redis.from_url(self.url, socket_timeout=2.0)
+        try:
+            return sorted(key for key in client.keys("*") if isinstance(key, bytes))
+        finally:
+            client.close()
+
     def stop(self) -> None:
         """Stop the server (the test goes on without it)."""
         if self.process.poll() is None:
@@ -58,18 +68,21 @@ def _free_port() -> int:
 
 
 @contextmanager
-def redis_server(directory: Path) -> Iterator[RedisServer]:
-    """Start a server that keeps nothing on disk, and stop it at the end."""
+def redis_server(directory: Path, *, password: str | None = None) -> Iterator[RedisServer]:
+    """Start a server that keeps nothing on disk (asking for ``password``, where given,
+    which its URL then carries), and stop it at the end."""
     from redis import Redis
     from redis.exceptions import ConnectionError as RedisConnectionError
 
     port = _free_port()
     argv = [_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
     argv += ["--appendonly", "no", "--dir", str(directory)]
+    argv += ["--requirepass", password] if password else []
     process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    server = RedisServer(f"redis://127.0.0.1:{port}/0", process)
+    userinfo = f":{password}@" if password else ""
+    server = RedisServer(f"redis://{userinfo}127.0.0.1:{port}/0", process)
     try:
-        client = Redis(host="127.0.0.1", port=port, socket_timeout=2.0)
+        client = Redis(host="127.0.0.1", port=port, password=password, socket_timeout=2.0)
         for _ in range(200):  # it starts in milliseconds; a busy machine may take seconds
             try:
                 client.ping()

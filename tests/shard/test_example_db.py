@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from hypothesis.database import InMemoryExampleDatabase
 
-from conformance._arguments import example_db, shown_url
+from conformance._arguments import example_db
+from conformance._redact import redacted
 from conformance.hunt._database import ScopedDatabase, open_database
 from tests.conformance._support import rttool
 from tests.shard._redis import redis_server
@@ -38,7 +39,8 @@ def test_anything_else_is_refused(url: str) -> None:
 
 
 def test_a_password_is_never_shown() -> None:
-    assert shown_url("redis://:s3cret@cache:6379/0") == "redis://***@cache:6379/0"
+    assert redacted("redis://:s3cret@cache:6379/0") == "redis://***@cache:6379/0"
+    assert redacted("redis://cache:6379/0?password=s3cret") == "redis://cache:6379/0?password=***"
 
 
 def test_keys_are_scoped_and_deletions_kept_from_the_shared_store() -> None:
