@@ -259,6 +259,7 @@ FLOORS: dict[str, int] = {
     "conformance._escape": 0,
     "conformance._progress": 0,
     "conformance._redact": 0,
+    "conformance._terminal": 0,
     "conformance._workers": 0,
     "conformance.reproducible": 0,
     "conformance.stopping": 0,
