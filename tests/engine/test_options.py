@@ -65,8 +65,5 @@ def test_a_report_records_the_spec_without_a_path_of_the_machine(tmp_path: Path)
         "stdio:…/php …/h --token=***"
     )
     assert shown_spec("http://u:pw@host:8080/rttool", tmp_path) == "http://***@host:8080/rttool"
-    assert (
-        shown_spec("python:my.mod:create?db=/var/x.db", tmp_path)
-        == "python:my.mod:create?db=…/x.db"
-    )
+    assert shown_spec("stdio:php /var/x/h.php", tmp_path) == "stdio:php …/h.php"
     assert shown_spec("reference", tmp_path) == "reference"
