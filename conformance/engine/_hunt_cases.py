@@ -7,6 +7,7 @@ is untested, never passed, and a passing hunt never makes a clause conform on it
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
@@ -15,7 +16,13 @@ from adapters.codec import to_json
 from conformance.engine._case import Case, hunt_case_id, hunt_case_name
 from conformance.hunt import Budget, HuntOutcome, Tally, breached, hunt, share, steps_summary
 from conformance.rules import load_corpus
-from conformance.toolkit.machinery import CheckContext, Invariant, NotApplicable, Untested
+from conformance.toolkit.machinery import (
+    CheckContext,
+    ClauseSituation,
+    Invariant,
+    NotApplicable,
+    Untested,
+)
 
 __all__ = ["HuntOptions", "hunt_cases"]
 
@@ -52,6 +59,8 @@ class _SharedSearch:
     #: ``--example-db``
     example_db: str | None = None
     claimed: tuple[Invariant, ...] = field(default_factory=tuple)
+    #: each clause's situations, whose reaching the search notes on every example
+    situations: Mapping[str, tuple[ClauseSituation, ...]] = field(default_factory=dict)
 
     def run(self, ctx: CheckContext) -> HuntOutcome:
         if self.failure is not None:  # one search per process, even when it failed
@@ -66,7 +75,12 @@ class _SharedSearch:
             self.claimed = tuple(claimed)
             try:
                 self.outcome = hunt(
-                    ctx.runner, ctx.handshake, claimed, self._budget(ctx), keep_broken=True
+                    ctx.runner,
+                    ctx.handshake,
+                    claimed,
+                    self._budget(ctx),
+                    keep_broken=True,
+                    situations=self.situations,
                 )
             except Exception as err:
                 self.failure = err
@@ -113,6 +127,13 @@ def _judged(invariant: Invariant, shared: _SharedSearch, ctx: CheckContext) -> N
         raise Untested(outcome.error)
     found = outcome.findings.get(invariant.name)
     if found is None:
+        # No counterexample to show what it met: the examples judged against it are its
+        # evidence of the situations its clauses name.
+        ctx.evidence.reached = {
+            clause: outcome.reached[clause]
+            for clause in invariant.clauses
+            if clause in outcome.reached
+        }
         _unbroken(outcome, tally, invariant, ctx)
         return
     ctx.evidence.runs.append((found.scenario, found.trace))
@@ -177,9 +198,14 @@ def _case(invariant: Invariant, shared: _SharedSearch) -> Case:
     )
 
 
-def hunt_cases(invariants: tuple[Invariant, ...], options: HuntOptions) -> list[Case]:
+def hunt_cases(
+    invariants: tuple[Invariant, ...],
+    options: HuntOptions,
+    situations: Mapping[str, tuple[ClauseSituation, ...]] | None = None,
+) -> list[Case]:
     """One case per invariant, in the hunt's order, sharing one search with the
-    options' budget.
+    options' budget; the search notes which of ``situations`` (each clause's, by clause
+    id) its examples reach, for the cases of the invariants it does not find broken.
 
     In CI (``CI=true``) and for ``--reproducible`` reports the search is reproducible:
     seeded batch by batch, it judges
@@ -207,5 +233,7 @@ def hunt_cases(invariants: tuple[Invariant, ...], options: HuntOptions) -> list[
         shrinks=200 if reproducible else None,
         shard=shard,
     )
-    shared = _SharedSearch(budget, invariants, example_db=options.example_db)
+    shared = _SharedSearch(
+        budget, invariants, example_db=options.example_db, situations=situations or {}
+    )
     return [_case(invariant, shared) for invariant in invariants]

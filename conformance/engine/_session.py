@@ -35,7 +35,7 @@ from conformance.toolkit.machinery import (
     CheckContext,
     ClauseSituation,
     ScenarioRunner,
-    reached_situations,
+    reached_by_case,
 )
 
 __all__ = ["Session"]
@@ -199,14 +199,12 @@ class Session:
         )
 
     def _reached(self, case: Case, context: CheckContext) -> dict[str, tuple[str, ...]]:
-        """The situations of each of the case's clauses that its traces reached."""
-        return {
-            clause: reached_situations(
-                self._situations[clause], context.evidence.runs, context.handshake
-            )
-            for clause in case.clauses
-            if clause in self._situations
-        }
+        """The situations of each of the case's clauses that its traces (or the examples a
+        passing hunt case judged) reached."""
+        evidence = context.evidence
+        return reached_by_case(
+            self._situations, case.clauses, evidence.runs, context.handshake, evidence.reached
+        )
 
     def _write_evidence(
         self, case: Case, context: CheckContext, error: ImplementationError | None

@@ -65,10 +65,13 @@ def charged(outcome: CaseOutcome, clause_id: str, situations: tuple[str, ...] = 
     failure ended it early.  A clause the case declared blocked (its prerequisite
     missing, or a channel it observes through broken) is untested there.  And a clause
     is never failed by a case whose traces reached none of the ``situations`` its words
-    name: what the case saw is not what the clause speaks of.
+    name: what the case saw is not what the clause speaks of.  (A case that read no
+    trace, judging what the handshake declares, records no situations at all: its
+    failure stands.)
     """
     landed = _charged(outcome, clause_id)
-    if landed.outcome != "failed" or not situations or landed.reached.get(clause_id):
+    recorded = landed.reached.get(clause_id)
+    if landed.outcome != "failed" or not situations or recorded is None or recorded:
         return landed
     named = "; ".join(situations)
     return replace(

@@ -116,7 +116,7 @@ class Suite:
         search."""
         found = [*self.checks, *self.vectors]
         if hunt is not None:
-            found += hunt_cases(self.invariants, hunt)
+            found += hunt_cases(self.invariants, hunt, self.situations)
         chosen = selection or Selection()
         return [case for case in found if chosen.admits(case, self.corpus)]
 

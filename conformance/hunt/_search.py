@@ -7,7 +7,8 @@ go on looking for the others, so one finding never hides another, and a countere
 saved in the example database is replayed first without ending the search either.
 
 Every example judged counts towards each invariant it was judged against, and towards
-those whose situation it *exercised*; the examples hypothesis runs while shrinking a
+those whose situation it *exercised*; the situations of their clauses it reached are
+noted (:mod:`conformance.hunt._reached`); the examples hypothesis runs while shrinking a
 finding are counted apart, never as generated examples.  Distinct invariants raise
 distinct exception types, so hypothesis shrinks each failure on its own.  In CI
 (``CI=true``) every batch has a fixed seed: the search is reproducible and keeps no
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,8 +30,9 @@ from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.hunt._hypothesis import COUNTED_GUARD_SECONDS, shrinking_bounded, with_database
+from conformance.hunt._reached import ReachedSituations
 from conformance.stopping import stop_requested
-from conformance.toolkit.machinery import Invariant, ScenarioRunner, Violation
+from conformance.toolkit.machinery import ClauseSituation, Invariant, ScenarioRunner, Violation
 
 if TYPE_CHECKING:
     from hypothesis.database import ExampleDatabase
@@ -124,6 +126,9 @@ class HuntOutcome:
     interrupted: bool = False
     #: the example it could not run (its partial trace is the error's)
     broken_on: Scenario | None = None
+    #: the situations of each invariant's clauses the generated examples reached (words
+    #: by clause id; empty where the search was given no situations to count)
+    reached: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 class _ShortEnough(BaseException):
@@ -144,10 +149,13 @@ class _Batch:
         started: float,
         deadline: float,
         short_enough: int | None = None,
+        reached: ReachedSituations | None = None,
     ) -> None:
         self.runner, self.handshake, self.active = runner, handshake, tuple(active)
         self.outcome, self.started, self.deadline = outcome, started, deadline
         self.short_enough = short_enough
+        self.reached = reached
+        self.clauses = tuple(dict.fromkeys(c for one in self.active for c in one.clauses))
         self.shrinking = False
         #: per invariant, the last violation raised (shrinking makes each smaller)
         self.seen: dict[str, Violation] = {}
@@ -174,6 +182,8 @@ class _Batch:
             outcome.shrinks += 1
         else:
             outcome.examples += 1
+            if self.reached is not None:
+                self.reached.note(self.clauses, scenario, trace, self.handshake)
         for one in self.active:
             self._judge(one, scenario, trace)
 
@@ -209,10 +219,13 @@ def hunt(
     *,
     enough: Callable[[HuntOutcome], bool] | None = None,
     keep_broken: bool = False,
+    situations: Mapping[str, tuple[ClauseSituation, ...]] | None = None,
 ) -> HuntOutcome:
     """Search for scenarios that break ``invariants``; return the shrunk findings and,
-    per invariant, the examples judged and exercised.  ``enough`` ends the search early
-    once what it looks for was found (the self-test stops at its mutant's clauses).
+    per invariant, the examples judged and exercised; with ``situations`` (each clause's,
+    by clause id), the situations of the invariants' clauses the generated examples
+    reached.  ``enough`` ends the search early once what it looks for was found (the
+    self-test stops at its mutant's clauses).
 
     An implementation that cannot run an example ends the search: its error is raised,
     unless ``keep_broken``, where the outcome is returned with the error in ``broken``
@@ -226,6 +239,7 @@ def hunt(
     generated = scenarios(handshake)
     clock = _Clock.start(budget)
     active = list(invariants)
+    reached = ReachedSituations(situations) if situations is not None else None
     while active and outcome.broken is None:
         if enough is not None and enough(outcome):
             break
@@ -234,12 +248,21 @@ def hunt(
             break
         deadline, size = window
         batch = _Batch(
-            runner, handshake, active, outcome, clock.started, deadline, budget.short_enough
+            runner,
+            handshake,
+            active,
+            outcome,
+            clock.started,
+            deadline,
+            budget.short_enough,
+            reached,
         )
         test = _batch_test(batch, generated, size, next(seeds), database, budget.store)
         if _run_batch(test, batch, budget):
             break
         active = [one for one in active if one.name not in outcome.findings]
+    if reached is not None:
+        outcome.reached = reached.of(dict.fromkeys(c for one in invariants for c in one.clauses))
     return _finish(outcome, clock, database, budget, keep_broken=keep_broken)
 
 

@@ -55,7 +55,8 @@ Situations:
     (:func:`delivered_steps`), what a call's node did (:func:`node_outputs`,
     :class:`NodeOutput`), and how runs resume their turns (:data:`RESUMING`,
     :func:`cut_by`, :func:`runs_by_turn`, :func:`dispatched`, :class:`Dispatched`,
-    :func:`writes`).
+    :func:`writes`), and the stretch of its turn a run belongs to, over which a call's
+    identifier is guarded (:func:`stretches`).
 Invariants:
     :func:`invariant` declares what the hunt holds every generated trace to (an
     :class:`Invariant`; a verdict that is a :class:`Breach` names the clauses its
@@ -165,6 +166,7 @@ from conformance.toolkit._situations import (
     delivered_steps,
     read_from_the_implementation,
     situation,
+    stretches,
 )
 from conformance.toolkit._states import describe, in_state, state_of, stopped_with_continue
 from conformance.toolkit._told import (
@@ -299,6 +301,7 @@ __all__ = [
     "situation",
     "state_of",
     "stopped_with_continue",
+    "stretches",
     "string_values",
     "strings",
     "text_of",

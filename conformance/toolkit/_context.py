@@ -53,11 +53,14 @@ class ScenarioRunner(Protocol):
 class Evidence:
     """The scenarios a check ran and the traces they produced, kept for the report;
     ``counterexample`` is a shrunk scenario the hunt found (saved on its own), ``hunt``
-    what the hunt did for an invariant."""
+    what the hunt did for an invariant, and ``reached`` the situations of each of its
+    clauses that the examples it judged reached (words, by clause id: a hunt case that
+    found nothing keeps no trace of its own)."""
 
     runs: list[tuple[Scenario, Trace | None]] = field(default_factory=list)
     counterexample: dict[str, object] | None = None
     hunt: dict[str, float] | None = None
+    reached: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 class CheckContext:

@@ -11,7 +11,7 @@ reached them all.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from adapters.handshake import Handshake
@@ -24,9 +24,11 @@ from conformance.toolkit._traces import delivered
 __all__ = [
     "ClauseSituation",
     "delivered_steps",
+    "reached_by_case",
     "reached_situations",
     "read_from_the_implementation",
     "situation",
+    "stretches",
 ]
 
 
@@ -61,6 +63,32 @@ def reached_situations(
     )
 
 
+def reached_by_case(
+    situations: Mapping[str, tuple[ClauseSituation, ...]],
+    clauses: Iterable[str],
+    runs: Iterable[tuple[Scenario, Trace | None]],
+    handshake: Handshake,
+    judged: Mapping[str, tuple[str, ...]],
+) -> dict[str, tuple[str, ...]]:
+    """The situations of each of a case's ``clauses`` that it reached: those its ``runs``
+    reached, with those the examples it judged reached (``judged``, words by clause: a
+    hunt case that found nothing keeps no trace of its own), in the order each clause
+    names them.  A case that read no complete trace and judged no example (it judged what
+    the handshake declares) records nothing: it reached no situation, and left none
+    unreached."""
+    runs = tuple(runs)
+    if not judged and not any(trace is not None for _, trace in runs):
+        return {}
+    found: dict[str, tuple[str, ...]] = {}
+    for clause in clauses:
+        named = situations.get(clause)
+        if named is None:
+            continue
+        seen = set(reached_situations(named, runs, handshake)) | set(judged.get(clause, ()))
+        found[clause] = tuple(one.words for one in named if one.words in seen)
+    return found
+
+
 def _holds(one: ClauseSituation, scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
     """Whether ``one`` was reached; a test that cannot read the trace (it is untrusted)
     says not, which can only keep a clause from conforming."""
@@ -92,3 +120,19 @@ def read_from_the_implementation(step: StepRecord, handshake: Handshake) -> bool
     (the ids its turn API answers to).  A harness that builds the wire itself, for a
     runtime with no turn API, reaches neither."""
     return handshake.capabilities.turn_api or bool(mapping(mapping(step.ids).get("turns")))
+
+
+def stretches(trace: Trace) -> dict[str, tuple[str, str, int]]:
+    """Each run's stretch of its turn, by run id: ``(conversation, turn, cuts before
+    it)``.  A call's identifier is guarded across the runs of a turn, through its pauses
+    (RT-TOOL-9 ¶1); whether the record lasts across a cut and the run that resumes it,
+    the rules leave open (docs/interpretations.md#guard-scope), so a cut starts a new
+    stretch."""
+    cuts: dict[tuple[str, str], int] = {}
+    out: dict[str, tuple[str, str, int]] = {}
+    for run in trace.runs():
+        key = (run.conversation, run.turn)
+        out[run.id] = (*key, cuts.get(key, 0))
+        if run.end in ("interrupted", "crashed"):
+            cuts[key] = cuts.get(key, 0) + 1
+    return out

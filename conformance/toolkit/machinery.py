@@ -14,7 +14,8 @@ Running a case:
     :class:`Evidence`; how a case ends other than by passing (:class:`CheckFailed` with
     its :class:`Failure` list, :class:`Untested`, :class:`Blocked`,
     :class:`NotApplicable`); the situations its traces reached
-    (:func:`reached_situations`); a broken invariant (:class:`Violation`).
+    (:func:`reached_situations`, and per clause of a case :func:`reached_by_case`); a
+    broken invariant (:class:`Violation`).
 Words:
     :func:`citation` (``RT-TOOL-8#c4`` as ``RT-TOOL-8 ¶4``); :data:`CANARY_PREFIX`, what
     every canary the scenarios plant begins with.
@@ -33,7 +34,7 @@ from conformance.toolkit._outcomes import (
 )
 from conformance.toolkit._produced import CANARY_PREFIX
 from conformance.toolkit._registry import Check, bound_checks, validate_bindings, where_defined
-from conformance.toolkit._situations import ClauseSituation, reached_situations
+from conformance.toolkit._situations import ClauseSituation, reached_by_case, reached_situations
 from conformance.toolkit._vectors import Binding, Stage, VectorRun
 
 __all__ = [
@@ -59,6 +60,7 @@ __all__ = [
     "bound_checks",
     "broken_channels",
     "citation",
+    "reached_by_case",
     "reached_situations",
     "validate_bindings",
     "where_defined",

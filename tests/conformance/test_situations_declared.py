@@ -1,9 +1,13 @@
-"""Every clause either names the situations its text speaks of, or says why it names none.
+"""Every clause names the situations its text speaks of.
 
 A clause that speaks of several circumstances ("returns, pauses or fails", "whether or
 not the author exposed the port") conforms only when passing cases reached each; a
-clause left out of both lists would conform on any passing case, which is the gap this
-register closes."""
+clause left out would conform on any passing case, and could be failed by a case that
+never met what it speaks of (a failure is charged to a clause only where the case's
+traces reached one of its situations).  Every clause of every rule names at least the
+circumstance in which it applies ("a call whose result is reported" for a clause about
+every result); the register of clauses that name none (``WITHOUT_SITUATIONS``) stays
+for a clause whose words could be argued to name no circumstance at all, and is empty."""
 
 from __future__ import annotations
 
@@ -13,6 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from adapters.handshake import Capabilities, Handshake, Implementation, Limits
+from adapters.scenario import Scenario, StartTurn
+from adapters.trace import StepRecord, Trace
 from conformance.engine import RULE_PACKAGES, load_suite
 from conformance.rules import load_corpus
 
@@ -46,6 +53,46 @@ def test_every_clause_is_in_exactly_one_list(clause: str) -> None:
         assert len(reason.split()) >= 4, f"{clause}: give the reason in words: {reason!r}"
 
 
+def test_every_clause_names_a_situation() -> None:
+    """No clause is left in the register of those naming none: each names at least the
+    circumstance in which it applies."""
+    assert dict(load_suite().without_situations) == {}
+    for clause in _clause_ids():
+        assert load_suite().situations.get(clause), clause
+
+
+def test_a_trace_where_nothing_happened_reaches_no_situation() -> None:
+    """A scenario that started a turn whose runtime ran nothing, wrote nothing and
+    reported no ledger reaches none of the circumstances of any clause, even on a
+    harness that claims every capability."""
+    handshake = Handshake(
+        protocol="rttool-adapter/1",
+        implementation=Implementation("nothing", "0"),
+        profiles=("runtime", "durable-resume"),
+        capabilities=Capabilities(
+            gates=True,
+            port_exposure=True,
+            turn_api=True,
+            restart=True,
+            late_artifacts=True,
+            journal_probe=True,
+            interrupt_causes=("time_limit", "error", "stop", "cancel"),
+        ),
+        limits=Limits(),
+    )
+    scenario = Scenario(id="nothing", steps=(StartTurn("t1"),))
+    for trace in (
+        Trace(scenario="nothing", steps=()),
+        Trace(
+            scenario="nothing",
+            steps=(StepRecord(0, "start_turn", "ok", runs=(), warnings=(), wire={}),),
+        ),
+    ):
+        for clause, situations in load_suite().situations.items():
+            for one in situations:
+                assert not one.reached(scenario, trace, handshake), (clause, one.words)
+
+
 def test_nothing_is_declared_for_a_clause_the_corpus_lacks() -> None:
     known = set(_clause_ids())
     assert set(load_suite().situations) <= known
@@ -55,7 +102,8 @@ def test_nothing_is_declared_for_a_clause_the_corpus_lacks() -> None:
 def test_the_committed_reference_standing_reaches_every_declared_situation() -> None:
     """The bundled runtime reaches every situation a clause declares: its committed
     standing (held equal to a fresh run by the slow tier) lists each clause's situations,
-    none of them unreached."""
+    none of them unreached; and each hunt case, which found nothing, lists what the
+    examples it judged reached."""
     standing = json.loads(
         (Path(__file__).parents[2] / "reports" / "reference" / "standing.json").read_text(
             encoding="utf-8"
@@ -67,3 +115,11 @@ def test_the_committed_reference_standing_reaches_every_declared_situation() -> 
         assert found["situations"] == [one.words for one in declared], clause
         assert found["unreached"] == [], clause
         assert found["standing"] == "conforms", clause
+    hunts = [
+        check
+        for clause in clauses.values()
+        for check in clause["checks"]
+        if check["kind"] == "hunt"
+    ]
+    assert hunts and all(check["outcome"] == "passed" for check in hunts)
+    assert all(check["reached"] for check in hunts)

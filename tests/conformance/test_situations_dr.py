@@ -47,7 +47,6 @@ def _clauses(spec: str, clauses: tuple[str, ...], tmp_path: Path) -> dict[str, d
             "time-limit-only",
             "DR-5#c5",
             [
-                "a run ended by an error",
                 "a run ended by a stop",
                 "a run ended by a cancellation",
                 "a run ended by a credential failure",
@@ -96,7 +95,9 @@ def test_the_reference_reaches_every_situation_these_harnesses_miss() -> None:
     assert reached["note-right-after-nudge[gateway-timeout]"] == [
         "a run resumed after a gateway timeout"
     ]
-    assert reached["landed-but-unrecorded-is-interrupted[cut-before-the-body]"] == []
+    assert reached["landed-but-unrecorded-is-interrupted[cut-before-the-body]"] == [
+        "an interrupted write dispatched again in a resumed run"
+    ]
     assert reached["other-stops-wait-for-continue[cancel]"] == ["a run ended by a cancellation"]
 
 

@@ -152,7 +152,8 @@ def test_a_call_is_judged_by_the_invocation_it_played() -> None:
     assert _reached("RT-TOOL-2#c5", scenario, thrice) == [
         "a call that failed after its node emitted artifacts"
     ]
-    assert _reached("RT-TOOL-2#c5", scenario, twice) == ["a declined call"]
+    # A result reported declined is not the operator's decline: no decline was played.
+    assert _reached("RT-TOOL-2#c5", scenario, twice) == []
     # Two calls attaching in two passes, then in one pass.
     one_tool = Scenario(id="s", steps=(), tools=(tool("make", output({}, link("u"))),))
     several = "several calls' artifacts from one pass"

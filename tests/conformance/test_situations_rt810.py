@@ -7,7 +7,7 @@ whose identifier the run already recorded), one whose typed call cannot hold a m
 call (RT-TOOL-10 ¶4 speaks of three kinds).  Every check of either clause passes on
 them, and before the clauses declared their situations each was reported as
 conforming.  The reference runtime reaches every situation RT-TOOL-8, 9 and 10 declare,
-and a turn of one plain call reaches only the two it plays."""
+and a turn of one plain call reaches only the six it plays."""
 
 from __future__ import annotations
 
@@ -72,8 +72,10 @@ def test_a_clause_whose_node_never_met_its_situations_does_not_conform(
 
 def test_a_plain_call_reaches_only_what_it_plays() -> None:
     """A turn of one new, well-formed call with plain text, run once, reaches none of the
-    situations the three rules name but the two it plays: each test is false where its
-    circumstance did not happen."""
+    situations the three rules name but the six it plays (a tool invoked with its
+    arguments, a list already decoded for an array, plain text, a call with an
+    identifier, handled for the first time, the ports at their defaults): each test is
+    false where its circumstance did not happen."""
     driver = reference_driver()
     scenario = Scenario(
         id="rt810-plain-call",
@@ -91,6 +93,10 @@ def test_a_plain_call_reaches_only_what_it_plays() -> None:
     ]
     reached = reached_situations(declared, [(scenario, trace)], driver.handshake())
     assert set(reached) == {
+        "a call whose reconciled arguments the trace shows",
+        "a list or map, not text, for a parameter declared array or object",
         "text holding no character reference",
+        "a pass over calls with identifiers",
         "a pass with a call handled for the first time",
+        "a pass with these ports left at their default",
     }

@@ -4,6 +4,8 @@ and a clause is never failed by a case that reached none of the situations it na
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
@@ -63,7 +65,7 @@ def test_an_assumption_the_trace_breaks_leaves_the_case_untested_naming_it() -> 
 
 def test_a_clause_whose_situations_no_trace_reached_is_never_failed() -> None:
     failed = CaseOutcome(
-        case_id="X", outcome="failed", message="m", failures=(Failure("m"),), reached={}
+        case_id="X", outcome="failed", message="m", failures=(Failure("m"),), reached={OWN: ()}
     )
     landed = charged(failed, OWN, ("a call that attached an artifact",))
     assert (landed.outcome, landed.skip_kind) == ("skipped", "untested")
@@ -77,3 +79,7 @@ def test_a_clause_whose_situations_no_trace_reached_is_never_failed() -> None:
     )
     assert charged(reached, OWN, ("a call that attached an artifact",)).outcome == "failed"
     assert charged(failed, OWN, ()).outcome == "failed"  # a clause that names none
+    # A case that read no trace (it judged what the handshake declares) records no
+    # situations at all: its failure stands.
+    declared = replace(failed, reached={})
+    assert charged(declared, OWN, ("a call that attached an artifact",)).outcome == "failed"

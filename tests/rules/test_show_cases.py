@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main
-from conformance.engine import Suite, hunt_case_id, load_suite
+from conformance.cli._rules_render import rule_text
+from conformance.engine import ClauseSituations, Suite, hunt_case_id, load_suite
 from conformance.rules import load_corpus
 
 INVARIANTS = load_suite().invariants
@@ -111,16 +112,25 @@ def test_each_clause_shows_the_situations_it_names_or_why_none(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """With ``--cases``, a clause lists each situation its text names, with the file and
-    line of the test that tells it was reached, or the reason it names none."""
+    line of the test that tells it was reached (every clause names at least one), or the
+    reason it names none."""
     assert main(["rules", "show", "RT-TOOL-5", "--cases", "--format", "json"]) == 0
     clauses = {c["id"]: c for c in json.loads(capsys.readouterr().out)["clauses"]}
     returns = [s["words"] for s in clauses["RT-TOOL-5#c4"]["situations"]]
     assert returns == ["a run that returns", "a run that pauses", "a run that fails"]
     for one in clauses["RT-TOOL-5#c4"]["situations"]:
         assert one["file"] == "conformance/checks/rt_tool_5/situations.py" and one["line"] > 0
-    assert clauses["RT-TOOL-5#c1"]["situations"] == []
-    assert "permission" in clauses["RT-TOOL-5#c1"]["without_situations"]
+    # A permission names the circumstance it is about all the same.
+    permission = clauses["RT-TOOL-5#c1"]
+    assert [s["words"] for s in permission["situations"]] == ["a call that attached an artifact"]
+    assert permission["without_situations"] is None
     assert main(["rules", "show", "RT-TOOL-5", "--cases"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"\n +situation +a run that fails +\S+situations\.py:\d+\n", out)
-    assert re.search(r"\n +names no situation: a permission", out)
+    assert "names no situation" not in out
+    # A clause that named none would say why.
+    rule = CORPUS.get("RT-TOOL-5")
+    assert rule is not None
+    why = {"RT-TOOL-5#c1": ClauseSituations(named=(), none_because="a permission")}
+    shown = rule_text(rule, notes=why)
+    assert re.search(r"\n +names no situation: a permission", shown.out)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from itertools import pairwise
 
 from adapters.handshake import Handshake
-from adapters.scenario import Scenario
+from adapters.scenario import FailLedgerRead, Scenario
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit import (
     RESUMING,
@@ -84,6 +84,23 @@ def _long(result: object) -> bool:
     return len(text.encode("utf-8")) > LONG_RESULT_BYTES
 
 
+def _ledger_read_failing(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A ledger read armed to fail (``fail_ledger_read``, accepted) and a run cut after it:
+    the recovery from that cut is the one whose read fails, whether or not the
+    implementation then recovers."""
+    armed = next(
+        (
+            index
+            for index, (played, record) in enumerate(zip(scenario.steps, trace.steps, strict=False))
+            if isinstance(played, FailLedgerRead) and record.outcome == "ok"
+        ),
+        None,
+    )
+    return armed is not None and any(
+        run.end in ("interrupted", "crashed") for step in trace.steps[armed:] for run in step.runs
+    )
+
+
 SITUATIONS: tuple[ClauseSituation, ...] = (
     # ¶1: "after a soft timeout, a gateway timeout or a resumable transport error"
     situation(
@@ -102,6 +119,11 @@ SITUATIONS: tuple[ClauseSituation, ...] = (
     # ¶2: "names each call that already completed, with a short result"
     situation(
         "DR-2#c2",
+        "a resume after a completed call",
+        _before_a_resume(lambda runs: bool(_completed(runs))),
+    ),
+    situation(
+        "DR-2#c2",
         "a resume after several completed calls",
         _before_a_resume(lambda runs: len(_completed(runs)) >= 2),
     ),
@@ -113,15 +135,22 @@ SITUATIONS: tuple[ClauseSituation, ...] = (
     # ¶3: "names each call that was interrupted"
     situation(
         "DR-2#c3",
+        "a resume after an interrupted call",
+        _before_a_resume(lambda runs: _interrupted(runs) >= 1),
+    ),
+    situation(
+        "DR-2#c3",
         "a resume after several interrupted calls",
         _before_a_resume(lambda runs: _interrupted(runs) >= 2),
     ),
+    # ¶4: "When the journal is empty, nothing is appended"
+    situation(
+        "DR-2#c4",
+        "a resume after no call of its turn",
+        _before_a_resume(lambda runs: not any(True for run in runs for _ in dispatched(run))),
+    ),
+    # ¶5: "a failed ledger read never blocks a recovery that would otherwise succeed"
+    situation("DR-2#c5", "a recovery whose ledger read fails", _ledger_read_failing),
 )
 
-WITHOUT_SITUATIONS: dict[str, str] = {
-    "DR-2#c4": "one behaviour in one circumstance: a resume whose journal is empty",
-    "DR-2#c5": (
-        "one behaviour in one circumstance, a ledger read that fails when a run resumes "
-        "(or carries a paused resumed chunk on), which every case of the clause plays"
-    ),
-}
+WITHOUT_SITUATIONS: dict[str, str] = {}

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
@@ -11,7 +12,9 @@ from conformance.toolkit import (
     RESUMING,
     ClauseSituation,
     Dispatched,
+    Situation,
     dispatched,
+    runs_by_turn,
     situation,
     writes,
 )
@@ -133,7 +136,109 @@ def _later_uninterrupted_turn_repeats_a_write(
     return False
 
 
+#: The causes of a run that carries a paused chunk on: its answer, approval or decline.
+CARRYING_ON = ("answer", "approve", "decline")
+
+
+def _chunks(trace: Trace) -> Iterator[tuple[list[RunRecord], list[RunRecord]]]:
+    """Each resumed chunk of a turn (the run that resumed it after an interruption, and
+    the runs that carried it on after its pauses), with the runs of its turn before it."""
+    for runs in runs_by_turn(trace).values():
+        start: int | None = None
+        for position, run in enumerate([*runs, None]):
+            carried_on = run is not None and run.cause in CARRYING_ON
+            if start is not None and not carried_on:
+                yield runs[start:position], runs[:start]
+                start = None
+            if run is not None and run.cause in RESUMING:
+                start = position
+
+
+def _sent_again(holds: Callable[[Scenario, list[Dispatched], list[Dispatched]], bool]) -> Situation:
+    """Reached where ``holds`` of the calls some resumed chunk dispatched and those its
+    turn dispatched before it."""
+
+    def reached(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+        return any(
+            holds(
+                scenario,
+                [one for run in chunk for one in dispatched(run)],
+                [one for run in prior for one in dispatched(run)],
+            )
+            for chunk, prior in _chunks(trace)
+        )
+
+    return reached
+
+
+def _completed(scenario: Scenario, calls: list[Dispatched]) -> Counter[tuple[object, str]]:
+    """How many times each write (by tool and input) completed among ``calls``."""
+    chosen = writes(scenario)
+    return Counter(
+        (one.tool, one.input)
+        for one in calls
+        if one.tool in chosen and one.disposition == "executed"
+    )
+
+
+def _completed_chunks_before(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A resumed chunk dispatched a write its turn completed two chunks or more before it
+    (each cut ends a chunk): every prior chunk is in the snapshot, not the last alone."""
+    for chunk, prior in _chunks(trace):
+        cuts, older = 0, []
+        for run in reversed(prior):
+            if run.end in ("interrupted", "crashed"):
+                cuts += 1
+            if cuts >= 2:
+                older.append(run)
+        done = _completed(scenario, [one for run in older for one in dispatched(run)])
+        if any(done[(one.tool, one.input)] for run in chunk for one in dispatched(run)):
+            return True
+    return False
+
+
+def _write_again(scenario: Scenario, chunk: list[Dispatched], prior: list[Dispatched]) -> bool:
+    """A write the turn completed before the chunk, dispatched in it."""
+    done = _completed(scenario, prior)
+    return any(done[(one.tool, one.input)] for one in chunk)
+
+
+def _read_again(scenario: Scenario, chunk: list[Dispatched], prior: list[Dispatched]) -> bool:
+    """A read-only call the turn dispatched before the chunk (completed or not), dispatched
+    in it with the same input."""
+    reads = {tool.name for tool in scenario.tools if tool.read_only}
+    before = {(one.tool, one.input) for one in prior if one.tool in reads}
+    return any((one.tool, one.input) in before for one in chunk)
+
+
+def _more_than_completed(
+    scenario: Scenario, chunk: list[Dispatched], prior: list[Dispatched]
+) -> bool:
+    """A write dispatched in the chunk more times than the turn completed it before."""
+    done = _completed(scenario, prior)
+    again = Counter((one.tool, one.input) for one in chunk if done[(one.tool, one.input)])
+    return any(count > done[key] for key, count in again.items())
+
+
 SITUATIONS: tuple[ClauseSituation, ...] = (
+    # ¶2: "When the model re-dispatches a write tool whose name and input match a completed
+    # entry of that snapshot"
+    situation(
+        "DR-3#c2",
+        "a completed write dispatched again in a resumed chunk",
+        _sent_again(_write_again),
+    ),
+    # ¶3: "Read-only tools are never blocked"
+    situation(
+        "DR-3#c3", "a read-only call dispatched again in a resumed chunk", _sent_again(_read_again)
+    ),
+    # ¶5: "two identical fresh calls in the same turn do not both short-circuit on one
+    # journaled completion"
+    situation(
+        "DR-3#c5",
+        "a completed write dispatched again more times than it completed",
+        _sent_again(_more_than_completed),
+    ),
     # ¶6: "A first-turn call sees an empty journal, and nothing changes for a run that was
     # never interrupted"
     situation("DR-3#c6", "a call in a conversation's first turn", _first_turn_call),
@@ -153,6 +258,18 @@ SITUATIONS: tuple[ClauseSituation, ...] = (
         "a write another turn completed, dispatched in a resumed chunk",
         _made_again_in_another_turn,
     ),
+    # ¶1: "capturing only the prior chunks": all of them, not the last alone
+    situation(
+        "DR-3#c1",
+        "a write completed two chunks before, dispatched again",
+        _completed_chunks_before,
+    ),
+    # ¶4: "The match is on the tool name and a signature of its input"
+    situation(
+        "DR-3#c4",
+        "a completed write dispatched again in a resumed chunk",
+        _sent_again(_write_again),
+    ),
     # ¶4: "a matching call at another position in the turn still matches, and a call with
     # different arguments is fresh"
     situation(
@@ -161,17 +278,4 @@ SITUATIONS: tuple[ClauseSituation, ...] = (
     situation("DR-3#c4", "a completed write's tool called with other arguments", _other_arguments),
 )
 
-WITHOUT_SITUATIONS: dict[str, str] = {
-    "DR-3#c2": (
-        "one behaviour in one circumstance, a completed write dispatched again in a resumed "
-        "chunk, which every case of the clause plays"
-    ),
-    "DR-3#c3": (
-        "one behaviour in one circumstance, a read-only call dispatched again in a resumed "
-        "chunk, which every case of the clause plays"
-    ),
-    "DR-3#c5": (
-        "one behaviour in one circumstance, two identical calls matching one completed "
-        "entry, which every case of the clause plays"
-    ),
-}
+WITHOUT_SITUATIONS: dict[str, str] = {}

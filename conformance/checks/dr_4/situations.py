@@ -15,6 +15,7 @@ from conformance.toolkit import (
     dispatched,
     mapping,
     resume_prompt,
+    runs_by_turn,
     situation,
     writes,
 )
@@ -39,6 +40,24 @@ def _landed_unrecorded(scenario: Scenario, trace: Trace, handshake: Handshake) -
         unrecorded = {one.call_id for one in _interrupted_writes(scenario, run)}
         if any(mapping(effect).get("tool_call_id") in unrecorded for effect in run.side_effects):
             return True
+    return False
+
+
+def _interrupted_sent_again(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A resumed run dispatched a write (same tool and input) that an earlier run of its
+    turn dispatched and was cut before it recorded the result, whether or not its body
+    ran: the hard-block must leave it to DR-4 ¶2."""
+    for runs in runs_by_turn(trace).values():
+        for position, run in enumerate(runs):
+            if run.cause not in RESUMING:
+                continue
+            cut = {
+                (one.tool, one.input)
+                for r in runs[:position]
+                for one in _interrupted_writes(scenario, r)
+            }
+            if any((one.tool, one.input) in cut for one in dispatched(run)):
+                return True
     return False
 
 
@@ -91,6 +110,10 @@ def _retry_in_a_new_turn(scenario: Scenario, trace: Trace, handshake: Handshake)
 
 
 SITUATIONS: tuple[ClauseSituation, ...] = (
+    # ¶1: "The hard-block covers completed calls only"
+    situation(
+        "DR-4#c1", "an interrupted write dispatched again in a resumed run", _interrupted_sent_again
+    ),
     # ¶1: "a call whose side effect landed but whose result was never recorded"
     situation(
         "DR-4#c1",

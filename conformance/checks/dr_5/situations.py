@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario, Wait
-from adapters.trace import Trace
+from adapters.trace import RunRecord, Trace
 from conformance.toolkit import ClauseSituation, Situation, cut_by, runs_by_turn, situation
 
 __all__ = ["SITUATIONS", "WITHOUT_SITUATIONS"]
@@ -32,6 +32,35 @@ def _time_limits(scenario: Scenario, trace: Trace) -> list[int]:
 def _fourth_time_limit(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
     """A turn was cut by its time limit four times or more."""
     return any(count >= 4 for count in _time_limits(scenario, trace))
+
+
+def _error(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A run was cut by an armed error, on a harness that can cut by one, or ended failed
+    or crashed on its own (its write-back failing, say)."""
+    return _cut("error")(scenario, trace, handshake) or any(
+        run.end in ("failed", "crashed") for run in trace.runs()
+    )
+
+
+def _cut_times(scenario: Scenario, runs: list[RunRecord]) -> int:
+    """How many of ``runs`` were cut by an armed cause."""
+    return sum(1 for run in runs if cut_by(scenario, run) is not None)
+
+
+def _fourth_cut(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A turn was cut four times or more, by whatever armed causes."""
+    return any(_cut_times(scenario, runs) >= 4 for runs in runs_by_turn(trace).values())
+
+
+def _four_cuts_across_turns(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """Two turns or more of one conversation were cut by their time limits, four times or
+    more in all: each turn's count is its own."""
+    counted: dict[str, list[int]] = {}
+    for (conversation, _), runs in runs_by_turn(trace).items():
+        cuts = sum(1 for run in runs if cut_by(scenario, run) == "time_limit")
+        if cuts:
+            counted.setdefault(conversation, []).append(cuts)
+    return any(len(cuts) >= 2 and sum(cuts) >= 4 for cuts in counted.values())
 
 
 def _cut_after_the_third(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
@@ -70,9 +99,36 @@ def _two_clients(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool
     )
 
 
+def _waiting_after_its_time_limit(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A step after which a turn's latest run was cut by its time limit, with a step after
+    it: the turn was there to be read, or stopped, while it waited to continue."""
+    if "time_limit" not in handshake.capabilities.interrupt_causes:
+        return False
+    latest: dict[tuple[str, str], RunRecord] = {}
+    for step in trace.steps[:-1]:
+        for run in step.runs:
+            latest[(run.conversation, run.turn)] = run
+        if any(cut_by(scenario, run) == "time_limit" for run in latest.values()):
+            return True
+    return False
+
+
 SITUATIONS: tuple[ClauseSituation, ...] = (
+    # ¶1: "When a turn is stopped at its run time limit"
+    situation("DR-5#c1", "a turn stopped at its run time limit", _cut("time_limit")),
+    # ¶2: "While it waits to continue, the turn reports that it is resuming, and stopping it
+    # still works"
+    situation(
+        "DR-5#c2", "a turn waiting to continue after its time limit", _waiting_after_its_time_limit
+    ),
     # ¶3: "at most three times"
     situation("DR-5#c3", "a turn cut by its time limit a fourth time", _fourth_time_limit),
+    situation("DR-5#c3", "a turn cut a fourth time", _fourth_cut),
+    situation(
+        "DR-5#c3",
+        "turns of one conversation cut by their time limits four times in all",
+        _four_cuts_across_turns,
+    ),
     # ¶4: "a reload does not reset it and a second client cannot double it"
     situation("DR-5#c4", "a reload after an automatic continuation", _reload_after_a_continuation),
     situation("DR-5#c4", "two clients waiting while the turn continues", _two_clients),
@@ -81,21 +137,11 @@ SITUATIONS: tuple[ClauseSituation, ...] = (
     situation(
         "DR-5#c5", "the third automatic continuation cut by the time limit", _cut_after_the_third
     ),
-    situation("DR-5#c5", "a run ended by an error", _cut("error")),
+    situation("DR-5#c5", "a run ended by an error", _error),
     situation("DR-5#c5", "a run ended by a stop", _cut("stop")),
     situation("DR-5#c5", "a run ended by a cancellation", _cut("cancel")),
     situation("DR-5#c5", "a run ended by a credential failure", _cut("credential")),
     situation("DR-5#c5", "a run ended by a rate-limit failure", _cut("rate_limit")),
 )
 
-WITHOUT_SITUATIONS: dict[str, str] = {
-    "DR-5#c1": (
-        "one behaviour in one circumstance: a turn stopped at its run time limit, which "
-        "every case of the clause plays"
-    ),
-    "DR-5#c2": (
-        "one circumstance, a turn waiting to continue after its time limit, in which the "
-        "text asks for two behaviours (it reports resuming, a stop works); every case of "
-        "the clause plays it"
-    ),
-}
+WITHOUT_SITUATIONS: dict[str, str] = {}

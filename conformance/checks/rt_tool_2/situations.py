@@ -7,12 +7,26 @@ situation is the circumstance, not the verdict.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from adapters.handshake import Handshake
-from adapters.scenario import Scenario
+from adapters.scenario import Decline, Scenario
 from adapters.trace import Trace
-from conformance.toolkit import ClauseSituation, Situation, kept_entry, node_outputs, situation
+from conformance.toolkit import (
+    ClauseSituation,
+    Situation,
+    kept_entry,
+    mapping,
+    node_outputs,
+    situation,
+)
 
 __all__ = ["SITUATIONS", "WITHOUT_SITUATIONS"]
+
+
+def _reserved_key(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A call's node output carried the reserved key, whatever it held."""
+    return any(made.has_reserved_key for made in node_outputs(scenario, trace))
 
 
 def _ran_with_port(exposed: bool) -> Situation:
@@ -46,6 +60,16 @@ def _entry_on_a_successful_call(well_formed: bool) -> Situation:
     return reached
 
 
+def _not_a_list(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A successful call whose node output carries the reserved key holding no list."""
+    return any(
+        made.has_reserved_key
+        and not made.failed
+        and not isinstance(mapping(made.returned.output).get("artifacts"), list)
+        for made in node_outputs(scenario, trace)
+    )
+
+
 def _reserved_key_on(failed: bool, kept: bool) -> Situation:
     """A call whose node output carries the reserved key: a failed call, or a successful
     one on which some entry is (or no entry is) kept."""
@@ -71,13 +95,31 @@ def _failed_after_emitting(scenario: Scenario, trace: Trace, handshake: Handshak
 
 
 def _declined(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
-    """A gated call the operator declined."""
-    return any(
-        result.disposition == "declined" for _, one in trace.passes() for result in one.results
-    )
+    """The operator declined a gated call: a decline the implementation accepted, for a
+    turn an earlier pass of which was sent a call of a gated tool (whatever the pass then
+    reported of it)."""
+    gated = {tool.name for tool in scenario.tools if tool.gate}
+    sent: set[tuple[str, str]] = set()
+    for played, record in zip(scenario.steps, trace.steps, strict=False):
+        if (
+            isinstance(played, Decline)
+            and record.outcome == "ok"
+            and any(label == played.turn for _, label in sent)
+        ):
+            return True
+        for run in record.runs:
+            if any(
+                isinstance(call, Mapping) and call.get("name") in gated
+                for one in run.passes
+                for call in one.batch
+            ):
+                sent.add((run.conversation, run.turn))
+    return False
 
 
 SITUATIONS: tuple[ClauseSituation, ...] = (
+    # ¶1: "A tool node's output may carry the reserved `artifacts` key"
+    situation("RT-TOOL-2#c1", "a node output carrying the reserved key", _reserved_key),
     # ¶2: "survives whether or not the author exposed the port"
     situation("RT-TOOL-2#c2", "the tool's artifacts port exposed", _ran_with_port(True)),
     situation("RT-TOOL-2#c2", "the tool's artifacts port not exposed", _ran_with_port(False)),
@@ -93,6 +135,9 @@ SITUATIONS: tuple[ClauseSituation, ...] = (
         "a malformed entry on a successful call's output",
         _entry_on_a_successful_call(False),
     ),
+    # ¶3: "any other entry is dropped without failing the call": a key holding no list
+    # has no entry to keep
+    situation("RT-TOOL-2#c3", "the reserved key holding no list on a successful call", _not_a_list),
     # ¶4: "The reserved key is always removed from the result's `data`": whatever ¶3 made
     # of it ("On a successful call those entries are lifted"): entries kept, none kept
     # ("even a node that emitted nothing valid on it"), or a call that did not succeed
@@ -121,9 +166,4 @@ SITUATIONS: tuple[ClauseSituation, ...] = (
 )
 
 
-WITHOUT_SITUATIONS: dict[str, str] = {
-    "RT-TOOL-2#c1": (
-        "a permission (a node's output may carry the reserved key) and the form of what it "
-        "carries: the text names no circumstance to tell apart"
-    ),
-}
+WITHOUT_SITUATIONS: dict[str, str] = {}

@@ -8,7 +8,6 @@ from adapters.trace import RunRecord, Trace
 from conformance.checks.rt_tool_4._messages import assistant_indexes
 from conformance.toolkit import (
     ClauseSituation,
-    delivered_steps,
     node_outputs,
     read_from_the_implementation,
     situation,
@@ -71,21 +70,60 @@ def _several_runs_collecting(scenario: Scenario, trace: Trace, handshake: Handsh
     )
 
 
+def _collected_by_step(scenario: Scenario, trace: Trace) -> list[set[tuple[str, str]]]:
+    """After each step, the turns a run of which has collected artifacts so far (a call of
+    it attached some, read from the scenario: whatever the implementation made of them)."""
+    collecting = _collecting_runs(scenario, trace)
+    found: set[tuple[str, str]] = set()
+    out: list[set[tuple[str, str]]] = []
+    for step in trace.steps:
+        found |= {
+            (run.conversation, run.turn)
+            for run in step.runs
+            if any(run is other for other in collecting)
+        }
+        out.append(set(found))
+    return out
+
+
+def _read_at(trace: Trace, index: int, turns: set[tuple[str, str]]) -> bool:
+    """Whether the wire after step ``index`` shows one of ``turns``."""
+    wire = trace.steps[index].wire
+    return any(wire.get(conversation, {}).get(label) is not None for conversation, label in turns)
+
+
 def _after_a_reload(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
-    """Artifacts read back on the wire after a restart step."""
-    restarts = [index for index, step in enumerate(trace.steps) if step.op == "restart"]
-    return bool(restarts) and any(index >= restarts[0] for index, _ in delivered_steps(trace))
-
-
-def _from_the_turn_api(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
-    """Artifacts read back on the wire as the implementation itself reports its turns."""
+    """A turn that collected artifacts before a restart, read on the wire after it."""
+    collected = _collected_by_step(scenario, trace)
     return any(
-        read_from_the_implementation(trace.steps[index], handshake)
-        for index, _ in delivered_steps(trace)
+        step.op == "restart"
+        and step.outcome == "ok"
+        and index > 0
+        and any(
+            _read_at(trace, later, collected[index - 1]) for later in range(index, len(trace.steps))
+        )
+        for index, step in enumerate(trace.steps)
     )
 
 
+def _from_the_turn_api(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A turn that collected artifacts, read on the wire as the implementation itself
+    reports its turns (whatever that wire then carries)."""
+    collected = _collected_by_step(scenario, trace)
+    return any(
+        read_from_the_implementation(step, handshake) and _read_at(trace, index, collected[index])
+        for index, step in enumerate(trace.steps)
+    )
+
+
+def _run_collecting(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A run in which some call attached artifacts."""
+    return bool(_collecting_runs(scenario, trace))
+
+
 SITUATIONS: tuple[ClauseSituation, ...] = (
+    # ¶1: "The artifacts a run collected are persisted"
+    situation("RT-TOOL-4#c1", "a run that collected artifacts", _run_collecting),
     # ¶1: "persisted on the last assistant message that run wrote"
     situation(
         "RT-TOOL-4#c1",

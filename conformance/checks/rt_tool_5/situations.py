@@ -1,45 +1,51 @@
-"""The situations RT-TOOL-5's clauses name, and why the others name none."""
+"""The situations RT-TOOL-5's clauses name.  What a call produced is read from the
+scenario (:func:`conformance.toolkit.node_outputs`), never from what the implementation
+collected of it."""
 
 from __future__ import annotations
 
 from adapters.handshake import Handshake
 from adapters.scenario import EmitLateArtifact, Scenario, StartTurn
-from adapters.trace import RunRecord, Trace
-from conformance.toolkit import ClauseSituation, Situation, mapping, situation
+from adapters.trace import Trace
+from conformance.toolkit import ClauseSituation, Situation, mapping, node_outputs, situation
 
 __all__ = ["SITUATIONS", "WITHOUT_SITUATIONS"]
 
 
-def _carries_artifacts(run: RunRecord, passes: slice) -> bool:
-    """Whether a call of ``run``'s passes (those ``passes`` selects) ran and returned
-    artifacts."""
-    for one in run.passes[passes]:
-        for result in one.results:
-            attached = mapping(result.result).get("artifacts")
-            if result.disposition == "executed" and isinstance(attached, list) and attached:
-                return True
-    return False
+def _attaching(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A call's node attached an artifact (read from the scenario, whatever the
+    implementation then collected of it)."""
+    return any(made.attached for made in node_outputs(scenario, trace))
 
 
 def _later_call_collects(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
-    """A run's call in a pass after its first returned artifacts: what the first pass
-    collected had been drained by then."""
-    return any(_carries_artifacts(run, slice(1, None)) for run in trace.runs())
+    """A call of a run's pass after its first attached artifacts (read from the scenario):
+    what the first pass collected had been drained by then."""
+    return any(
+        made.attached and made.one is not made.run.passes[0]
+        for made in node_outputs(scenario, trace)
+    )
 
 
-def _arrived_after_release(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
-    """An artifact was delivered out of band for a turn's run that had already ended: the
-    step was accepted, and a run of that turn is reported before it."""
-    if not handshake.capabilities.late_artifacts:
+def _late_arrival(target: str) -> Situation:
+    """An artifact was delivered out of band, accepted, for a turn's run that had already
+    ended (``ended``: a run of that turn is reported before it) or that had not opened
+    collection yet (``unopened``), on a harness that can deliver one (``late_artifacts``)."""
+
+    def reached(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+        if not handshake.capabilities.late_artifacts:
+            return False
+        for index, (step, record) in enumerate(zip(scenario.steps, trace.steps, strict=False)):
+            if not isinstance(step, EmitLateArtifact) or step.target != target:
+                continue
+            ran_before = any(
+                run.turn == step.turn for earlier in trace.steps[:index] for run in earlier.runs
+            )
+            if record.outcome == "ok" and (ran_before or target == "unopened"):
+                return True
         return False
-    for index, (step, record) in enumerate(zip(scenario.steps, trace.steps, strict=False)):
-        if not isinstance(step, EmitLateArtifact) or step.target != "ended":
-            continue
-        if record.outcome == "ok" and any(
-            run.turn == step.turn for earlier in trace.steps[:index] for run in earlier.runs
-        ):
-            return True
-    return False
+
+    return reached
 
 
 def _ended(*ends: str) -> Situation:
@@ -81,12 +87,21 @@ def _launched_from_a_second_entry_point(
 
 
 SITUATIONS: tuple[ClauseSituation, ...] = (
+    # ¶1: "An implementation need not collect tool artifacts at all": whichever it does,
+    # the circumstance is a call that produced one
+    situation("RT-TOOL-5#c1", "a call that attached an artifact", _attaching),
+    # ¶2: "an artifact arriving for a run whose collection was never opened"
+    situation(
+        "RT-TOOL-5#c2",
+        "an artifact arriving for a run that never opened collection",
+        _late_arrival("unopened"),
+    ),
     # ¶3: "a later tool call in the same run still collects"
     situation(
         "RT-TOOL-5#c3", "a later tool call in the same run, after a drain", _later_call_collects
     ),
     # ¶3: "an artifact arriving after release is dropped"
-    situation("RT-TOOL-5#c3", "an artifact arriving after release", _arrived_after_release),
+    situation("RT-TOOL-5#c3", "an artifact arriving after release", _late_arrival("ended")),
     # ¶4: "a run that returns, pauses or fails releases it either way"
     situation("RT-TOOL-5#c4", "a run that returns", _ended("completed")),
     situation("RT-TOOL-5#c4", "a run that pauses", _ended("paused")),
@@ -101,9 +116,4 @@ SITUATIONS: tuple[ClauseSituation, ...] = (
     ),
 )
 
-WITHOUT_SITUATIONS: dict[str, str] = {
-    "RT-TOOL-5#c1": "a permission: an implementation need not collect at all, and whichever "
-    "it declares is checked in one way",
-    "RT-TOOL-5#c2": "one behaviour in one circumstance: an artifact arriving for a run that "
-    "never opened collection is dropped, and every case of it plays that arrival",
-}
+WITHOUT_SITUATIONS: dict[str, str] = {}

@@ -1,4 +1,5 @@
-"""The situations RT-TOOL-6's clauses name, and why the others name none."""
+"""The situations RT-TOOL-6's clauses name.  What a run produced is read from the scenario
+(:func:`conformance.toolkit.node_outputs`), never from what the implementation kept."""
 
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ from conformance.toolkit import (
     Situation,
     delivered_steps,
     mapping,
+    node_outputs,
     read_from_the_implementation,
-    scripted_entries,
     situation,
 )
 
@@ -33,6 +34,11 @@ _ACTIVE = ("<", ">", "&")
 def _active(entry: object) -> bool:
     text = json.dumps(mapping(entry).get("payload"), ensure_ascii=False)
     return any(char in text for char in _ACTIVE)
+
+
+def _delivered(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """Some payload was delivered on a turn's messages."""
+    return bool(delivered_steps(trace))
 
 
 def _markup_delivered(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
@@ -50,17 +56,16 @@ def _markup_output(scenario: Scenario, trace: Trace, handshake: Handshake) -> bo
     )
 
 
-def _produced(run: RunRecord) -> list[object]:
-    """Every artifact the calls of ``run`` ran and returned, in order; one with an empty
-    type is refused outright (¶5), never measured against a bound."""
-    return [
-        entry
-        for one in run.passes
-        for result in one.results
-        if result.disposition == "executed" and mapping(result.result).get("success") is True
-        for entry in scripted_entries(result.result)
-        if mapping(entry).get("type") != ""
-    ]
+def _produced_by_run(scenario: Scenario, trace: Trace) -> list[tuple[RunRecord, list[object]]]:
+    """Every run of the trace with the artifacts its calls attached, in order (read from
+    the scenario, whatever the implementation kept of them); one with an empty type is
+    refused outright (¶5), never measured against a bound."""
+    made: dict[int, list[object]] = {}
+    for one in node_outputs(scenario, trace):
+        made.setdefault(id(one.run), []).extend(
+            entry for entry in one.attached if mapping(entry).get("type") != ""
+        )
+    return [(run, made.get(id(run), [])) for run in trace.runs()]
 
 
 def _compact_size(entry: object) -> int:
@@ -93,7 +98,7 @@ def _some_run(test: RunTest) -> Situation:
     """Reached where ``test`` holds of what some run of the trace produced."""
 
     def reached(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
-        return any(test(scenario, handshake, _produced(run)) for run in trace.runs())
+        return any(test(scenario, handshake, made) for _, made in _produced_by_run(scenario, trace))
 
     return reached
 
@@ -140,12 +145,65 @@ def _over_aggregate(scenario: Scenario, handshake: Handshake, made: list[object]
 
 
 def _unencodable(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
-    """A call ran and returned an artifact whose payload holds a value the harness made
-    unencodable (``unencodable_payloads``): a harness that cannot reaches none."""
+    """A call ran whose node attached an artifact with a payload holding a value the
+    harness made unencodable (``unencodable_payloads``): a harness that cannot reaches
+    none."""
     if not handshake.capabilities.unencodable_payloads:
         return False
     return any(
-        _marked(mapping(entry).get("payload")) for run in trace.runs() for entry in _produced(run)
+        _marked(mapping(entry).get("payload"))
+        for _, made in _produced_by_run(scenario, trace)
+        for entry in made
+    )
+
+
+def _several_runs_over_one_bound(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A turn two or more of whose runs produced artifacts, together more than one run may
+    collect (by count or by bytes): what a delivery merges, nothing re-checks."""
+    count = _bound(scenario, handshake, "run_artifacts")
+    size = _bound(scenario, handshake, "run_bytes")
+    turns: dict[tuple[str, str], list[list[object]]] = {}
+    for run, made in _produced_by_run(scenario, trace):
+        if made:
+            turns.setdefault((run.conversation, run.turn), []).append(made)
+    for runs in turns.values():
+        every = [entry for made in runs for entry in made]
+        over_count = count is not None and len(every) > count
+        over_size = size is not None and sum(map(_compact_size, every)) > size
+        if len(runs) >= 2 and (over_count or over_size):
+            return True
+    return False
+
+
+def _fits_after_a_drop(scenario: Scenario, handshake: Handshake, made: list[object]) -> bool:
+    """In one run, an artifact over a bound (its payload's, or what remains of the run's
+    count or bytes), then a later one that fits what remains."""
+    each = _bound(scenario, handshake, "payload_bytes")
+    count = _bound(scenario, handshake, "run_artifacts")
+    size = _bound(scenario, handshake, "run_bytes")
+    kept, used, dropped = 0, 0, False
+    for entry in made:
+        bytes_ = _compact_size(entry)
+        fits = (
+            (each is None or bytes_ <= each)
+            and (count is None or kept < count)
+            and (size is None or used + bytes_ <= size)
+        )
+        if fits and dropped:
+            return True
+        if fits:
+            kept, used = kept + 1, used + bytes_
+        else:
+            dropped = True
+    return False
+
+
+def _empty_type(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A call's node attached an artifact whose type is the empty string."""
+    return any(
+        mapping(entry).get("type") == ""
+        for made in node_outputs(scenario, trace)
+        for entry in made.attached
     )
 
 
@@ -169,6 +227,19 @@ def _marked(value: object, depth: int = 0) -> bool:
 
 
 SITUATIONS: tuple[ClauseSituation, ...] = (
+    # ¶1: "bounds the artifacts one run may collect and enforces that bound at the single
+    # point of collection"
+    situation(
+        "RT-TOOL-6#c1",
+        "a run producing more than its bound allows",
+        _some_run(lambda s, h, made: _over_count(s, h, made) or _over_aggregate(s, h, made)),
+    ),
+    # ¶1: "nothing downstream re-checks what one run collected"
+    situation(
+        "RT-TOOL-6#c1",
+        "a turn whose runs produced together more than one run may collect",
+        _several_runs_over_one_bound,
+    ),
     # ¶2: "a payload of at least 512 KB once JSON-encoded, at least 50 artifacts in a run,
     # and at least 2 MB of encoded payload across a run in aggregate"
     situation("RT-TOOL-6#c2", "a payload of 512 KB", _some_run(_payload_floor)),
@@ -182,16 +253,16 @@ SITUATIONS: tuple[ClauseSituation, ...] = (
     situation(
         "RT-TOOL-6#c3", "an artifact over the run's aggregate bound", _some_run(_over_aggregate)
     ),
+    # ¶4: "a later, smaller artifact that fits the remaining budget is still kept"
+    situation(
+        "RT-TOOL-6#c4", "a later artifact that fits, after a drop", _some_run(_fits_after_a_drop)
+    ),
+    # ¶5: "An artifact with an empty `type` is refused outright"
+    situation("RT-TOOL-6#c5", "an artifact with an empty type", _empty_type),
     # ¶6: "treat every value in it as plain text and escape it on output"
+    situation("RT-TOOL-6#c6", "a payload delivered", _delivered),
     situation("RT-TOOL-6#c6", "a payload value reading as markup delivered", _markup_delivered),
     situation("RT-TOOL-6#c6", "such a payload output by the implementation", _markup_output),
 )
 
-WITHOUT_SITUATIONS: dict[str, str] = {
-    "RT-TOOL-6#c1": "one behaviour: a run's bound is enforced where the run collects, and "
-    "nothing downstream re-checks what it kept; the text enumerates no circumstances",
-    "RT-TOOL-6#c4": "one behaviour in one circumstance: after a drop, a later, smaller "
-    "artifact that fits what remains is kept, and every case of it plays that drop",
-    "RT-TOOL-6#c5": "one behaviour in one circumstance: an artifact with an empty type is "
-    "refused outright",
-}
+WITHOUT_SITUATIONS: dict[str, str] = {}

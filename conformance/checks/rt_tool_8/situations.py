@@ -1,34 +1,72 @@
 """The situations RT-TOOL-8's clauses name.
 
-Each is read from the calls a pass received (its batch) whose reconciled arguments the
-trace shows: the tool body ran for the call (its side effect records its input), or
-its result reports the reconciled ``arguments``.  A call the suite cannot see reconciled
-reaches nothing of what the clauses speak of."""
+Each is read from the calls a pass received (its batch): what the suite sent, with the
+types the tool's schema declares, whatever the runtime then made of it (a run that fails
+on an argument it cannot parse met the argument all the same).  ¶1 alone speaks of the
+arguments a tool is invoked with: its situation is a call whose reconciled arguments the
+trace shows (the tool body ran for it, its side effect recording its input, or its
+result reports the reconciled ``arguments``)."""
 
 from __future__ import annotations
 
-import html
 import json
-import re
 from collections.abc import Callable, Iterator, Mapping
 
 from adapters.handshake import Handshake
+from adapters.limits import TooDeep, check_depth
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.checks.rt_tool_8._reconcile import declared_types
-from conformance.toolkit import ClauseSituation, Situation, mapping, paired, seen_passes, situation
+from conformance.checks.rt_tool_8._references import (
+    Arguments,
+    escaped_twice,
+    key_with_reference,
+    plain_text,
+    reference_at,
+)
+from conformance.toolkit import (
+    ClauseSituation,
+    Situation,
+    mapping,
+    paired,
+    seen_passes,
+    situation,
+    well_formed,
+)
 
 __all__ = ["SITUATIONS", "WITHOUT_SITUATIONS"]
 
-#: A named, decimal or hexadecimal character reference, with its semicolon.
-_REFERENCE = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 
-Arguments = tuple[Mapping[str, object], Mapping[str, object]]
+def _kinds(schema: object) -> dict[str, object]:
+    """Each declared parameter's type, a union read as the one of ``array`` and
+    ``object`` it holds beside no ``string`` (as the checks read it; a union with
+    ``string`` is left open, docs/interpretations.md, union-with-string)."""
+    return {name: _one_kind(kind) for name, kind in declared_types(schema).items()}
+
+
+def _one_kind(kind: object) -> object:
+    if not isinstance(kind, list):
+        return kind
+    if "string" in kind:
+        return "string"
+    shapes = [one for one in kind if one in ("array", "object")]
+    return shapes[0] if len(shapes) == 1 else None
+
+
+def _sent_calls(scenario: Scenario, trace: Trace) -> Iterator[Arguments]:
+    """``(declared types, sent arguments)`` of every call a pass was sent for a tool the
+    scenario declares: what the suite sent, whatever the runtime then made of it."""
+    schemas = {tool.name: tool.input_schema for tool in scenario.tools}
+    for _, one in trace.passes():
+        for call in well_formed(one.batch):
+            name, args = str(call.get("name")), call.get("args")
+            if name in schemas and isinstance(args, Mapping):
+                yield _kinds(schemas[name]), args
 
 
 def _reconciled_calls(scenario: Scenario, trace: Trace) -> Iterator[Arguments]:
     """``(declared types, sent arguments)`` of every call whose reconciled arguments the
-    trace shows."""
+    trace shows: the tool body ran for it, or its result reports them."""
     schemas = {tool.name: tool.input_schema for tool in scenario.tools}
     for seen in seen_passes(trace):
         bodies = {mapping(effect).get("tool_call_id") for effect in seen.run.side_effects}
@@ -40,22 +78,28 @@ def _reconciled_calls(scenario: Scenario, trace: Trace) -> Iterator[Arguments]:
                 continue
             args = call.get("args")
             if isinstance(args, Mapping):
-                yield declared_types(schemas[name]), args
+                yield _kinds(schemas[name]), args
 
 
 def _sent(holds: Callable[[Arguments], bool]) -> Situation:
-    """Reached where ``holds`` of some call whose reconciled arguments the trace shows."""
+    """Reached where ``holds`` of some call the suite sent."""
 
     def reached(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
-        return any(holds(one) for one in _reconciled_calls(scenario, trace))
+        return any(holds(one) for one in _sent_calls(scenario, trace))
 
     return reached
+
+
+def _invoked(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A call whose reconciled arguments the trace shows: ¶1 speaks of the arguments a
+    tool is invoked with."""
+    return any(True for _ in _reconciled_calls(scenario, trace))
 
 
 def _parsed(text: str) -> tuple[bool, object]:
     try:
         return True, json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False, None
 
 
@@ -89,6 +133,52 @@ def _json_for_a_string(one: Arguments) -> bool:
     )
 
 
+def _json_for_no_shape(one: Arguments) -> bool:
+    """A JSON list or map, as text, for a parameter declared neither array, object nor
+    string (another type, or none: an undeclared parameter)."""
+    declared, args = one
+    return any(
+        declared.get(key) not in ("array", "object", "string")
+        and isinstance(value, str)
+        and isinstance(_parsed(value)[1], list | dict)
+        for key, value in args.items()
+    )
+
+
+def _not_a_string(one: Arguments) -> bool:
+    """A value already a list or map (not a string) for a parameter declared array or
+    object: the first of the three, a string argument, fails."""
+    declared, args = one
+    return any(
+        declared.get(key) in ("array", "object") and isinstance(value, list | Mapping)
+        for key, value in args.items()
+    )
+
+
+def _nested_too_deep(text: str) -> bool:
+    """Whether ``text`` parses to a value nested past the nesting limit (no harness can
+    report it decoded, and a runtime's parser may refuse it)."""
+    ok, parsed = _parsed(text)
+    if not ok:
+        return False
+    try:
+        check_depth(parsed)
+    except TooDeep:
+        return True
+    return False
+
+
+def _too_deep(one: Arguments) -> bool:
+    """JSON text nested past the nesting limit, for a parameter declared array or object."""
+    declared, args = one
+    return any(
+        declared.get(key) in ("array", "object")
+        and isinstance(value, str)
+        and _nested_too_deep(value)
+        for key, value in args.items()
+    )
+
+
 def _not_json(one: Arguments) -> bool:
     """A string that does not parse as JSON, for a parameter declared array or object."""
     declared, args = one
@@ -112,66 +202,9 @@ def _wrong_shape(one: Arguments) -> bool:
     return False
 
 
-def _referenced(text: str) -> bool:
-    """Whether ``text`` holds a character reference that decodes to something else."""
-    return any(html.unescape(found) != found for found in _REFERENCE.findall(text))
-
-
-def _leaves(value: object, depth: int = 0) -> Iterator[tuple[str, int]]:
-    """Every string leaf below an argument, with its depth (0: the argument itself)."""
-    if isinstance(value, str):
-        yield value, depth
-    elif isinstance(value, Mapping):
-        for item in value.values():
-            yield from _leaves(item, depth + 1)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _leaves(item, depth + 1)
-
-
-def _keys(value: object) -> Iterator[str]:
-    """Every key of every map in an argument."""
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            yield str(key)
-            yield from _keys(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _keys(item)
-
-
-def _reference_at(nested: bool) -> Callable[[Arguments], bool]:
-    """A string leaf holding a character reference: an argument's own value, or a leaf
-    nested in a list or map below it."""
-
-    def holds(one: Arguments) -> bool:
-        return any(
-            (depth > 0) is nested and _referenced(text)
-            for value in one[1].values()
-            for text, depth in _leaves(value)
-        )
-
-    return holds
-
-
-def _escaped_twice(one: Arguments) -> bool:
-    """A string leaf that still holds a reference once its references are decoded once."""
-    return any(
-        _referenced(text) and _referenced(html.unescape(text))
-        for value in one[1].values()
-        for text, _ in _leaves(value)
-    )
-
-
-def _key_with_reference(one: Arguments) -> bool:
-    return any(_referenced(key) for key in _keys(dict(one[1])))
-
-
-def _plain_text(one: Arguments) -> bool:
-    return any(not _referenced(text) for value in one[1].values() for text, _ in _leaves(value))
-
-
 SITUATIONS: tuple[ClauseSituation, ...] = (
+    # ¶1: "Before a tool is invoked, the arguments a model supplied are reconciled"
+    situation("RT-TOOL-8#c1", "a call whose reconciled arguments the trace shows", _invoked),
     # ¶2: "the schema declares that parameter `array` or `object` [...]: a list for
     # `array`, a map for `object`"
     situation(
@@ -187,6 +220,24 @@ SITUATIONS: tuple[ClauseSituation, ...] = (
     # ¶3: "A parameter declared `string` is never decoded"
     situation(
         "RT-TOOL-8#c3", "JSON text for a parameter declared string", _sent(_json_for_a_string)
+    ),
+    # ¶3: "an argument that fails any of the three": the schema declares no array or object
+    situation(
+        "RT-TOOL-8#c3",
+        "JSON text for a parameter declared neither array, object nor string",
+        _sent(_json_for_no_shape),
+    ),
+    # ¶3: "an argument that fails any of the three": it is a string
+    situation(
+        "RT-TOOL-8#c3",
+        "a list or map, not text, for a parameter declared array or object",
+        _sent(_not_a_string),
+    ),
+    # ¶3: the string parses as JSON, past the nesting limit no harness reports beyond
+    situation(
+        "RT-TOOL-8#c3",
+        "JSON text nested past the nesting limit for a parameter declared array or object",
+        _sent(_too_deep),
     ),
     # ¶3: "an argument that fails any of the three": the string parses as JSON
     situation(
@@ -204,25 +255,19 @@ SITUATIONS: tuple[ClauseSituation, ...] = (
     situation(
         "RT-TOOL-8#c4",
         "a string argument holding a character reference",
-        _sent(_reference_at(False)),
+        _sent(reference_at(False)),
     ),
     situation(
         "RT-TOOL-8#c4",
         "a string nested in an argument's list or map holding a character reference",
-        _sent(_reference_at(True)),
+        _sent(reference_at(True)),
     ),
     # ¶4: "so that a doubly-escaped value resolves fully"
-    situation("RT-TOOL-8#c4", "a value escaped twice over", _sent(_escaped_twice)),
+    situation("RT-TOOL-8#c4", "a value escaped twice over", _sent(escaped_twice)),
     # ¶5: "Keys are never modified": a key the decoding of ¶4 would change
-    situation("RT-TOOL-8#c5", "a key holding a character reference", _sent(_key_with_reference)),
+    situation("RT-TOOL-8#c5", "a key holding a character reference", _sent(key_with_reference)),
     # ¶5: "text containing no character reference is returned unchanged"
-    situation("RT-TOOL-8#c5", "text holding no character reference", _sent(_plain_text)),
+    situation("RT-TOOL-8#c5", "text holding no character reference", _sent(plain_text)),
 )
 
-WITHOUT_SITUATIONS: dict[str, str] = {
-    "RT-TOOL-8#c1": (
-        "one behaviour in one circumstance: a model's arguments are reconciled with the "
-        "tool's schema before the tool is invoked; what the reconciling does in each "
-        "circumstance is named by ¶2 to ¶5"
-    ),
-}
+WITHOUT_SITUATIONS: dict[str, str] = {}
