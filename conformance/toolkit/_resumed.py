@@ -21,7 +21,13 @@ def call_signature(name: str, arguments: object) -> str:
 
 def interrupted_calls(run: RunRecord) -> list[tuple[str, object]]:
     """The calls ``run`` was cut in the middle of: its cut pass's first well-formed call
-    with no result, when the cut came before that call's body returned."""
+    with no result, when the cut came before that call's body returned.
+
+    A result is matched to its call by :func:`paired` (by identifier), never by its place
+    among the results: a runtime may answer a batch's unknown tools before any body runs
+    (the Vercel AI SDK does), or answer a call dropped as malformed (RT-TOOL-10 ¶4's gap),
+    and neither result belongs to the well-formed call at its place.  An unknown tool
+    never ran, so it is neither completed nor interrupted."""
     point = mapping(run.interruption).get("point")
     if run.end not in ("interrupted", "crashed") or point not in (
         "before_tool_body",
@@ -31,8 +37,8 @@ def interrupted_calls(run: RunRecord) -> list[tuple[str, object]]:
     cut = [one for one in run.passes if one.cut] or list(run.passes[-1:])
     if not cut:
         return []
-    calls = well_formed(cut[-1].batch)
-    waiting = calls[len(cut[-1].results) :]
+    answered = {id(call) for _, call in paired(cut[-1])}
+    waiting = [call for call in well_formed(cut[-1].batch) if id(call) not in answered]
     return [(str(waiting[0].get("name")), waiting[0].get("args"))] if waiting else []
 
 

@@ -13,6 +13,7 @@ from conformance.checks.dr_2._long import (
 )
 from conformance.checks.dr_2._prompt import SHORT, appended
 from conformance.toolkit import (
+    CONTINUES_ON_ITS_OWN,
     CheckContext,
     ResumePrompt,
     Untested,
@@ -20,7 +21,6 @@ from conformance.toolkit import (
     call,
     calls,
     check,
-    continued_on_its_own,
     cut,
     describe,
     failure,
@@ -99,8 +99,6 @@ def _play(
     )
     resumed = located_continuations(trace)
     cuts = [at for at, run in located_runs(trace) if run.end == "interrupted"]
-    if not shape.failed_reads:  # a recovery a failed ledger read blocked is ¶5's to judge
-        continued_on_its_own(ctx, [one.cause for one in shape.cuts], len(cuts), len(resumed))
     ctx.need(
         len(resumed) >= len(shape.cuts),
         f"turn t1 was cut {plural(len(cuts), 'time')} (at {', '.join(cuts) or 'nowhere'}) and "
@@ -165,7 +163,7 @@ PLACES: dict[str, Resumed] = {
 }
 
 
-@check("DR-2#c1", variants=PLACES)
+@check("DR-2#c1", variants=PLACES, through=(CONTINUES_ON_ITS_OWN,))
 def check_note_right_after_nudge(ctx: CheckContext, variant: Resumed) -> None:
     """After a soft timeout, a gateway timeout or a resumable transport error, the resumed
     run's prompt carries the note right after the nudge."""
@@ -222,7 +220,7 @@ RESULTS: dict[str, Resumed] = {
 }
 
 
-@check("DR-2#c2", variants=RESULTS)
+@check("DR-2#c2", variants=RESULTS, through=(CONTINUES_ON_ITS_OWN,))
 def check_note_names_completed_with_results(ctx: CheckContext, variant: Resumed) -> None:
     """The note names each completed call, with a short result."""
     _, at, run = _play(ctx, "dr2-c2-completed", variant)
@@ -282,7 +280,7 @@ INTERRUPTIONS: dict[str, Resumed] = {
 }
 
 
-@check("DR-2#c3", variants=INTERRUPTIONS)
+@check("DR-2#c3", variants=INTERRUPTIONS, through=(CONTINUES_ON_ITS_OWN,))
 def check_note_names_interrupted(ctx: CheckContext, variant: Resumed) -> None:
     """The note names each interrupted call, whose outcome is unknown."""
     _, at, run = _play(ctx, "dr2-c3-interrupted", variant)
@@ -305,7 +303,7 @@ BARE: dict[str, Resumed] = {
 }
 
 
-@check("DR-2#c4", variants=BARE)
+@check("DR-2#c4", variants=BARE, through=(CONTINUES_ON_ITS_OWN,))
 def check_empty_journal_appends_nothing(ctx: CheckContext, variant: Resumed) -> None:
     """With nothing in the journal, the resume prompt is exactly the nudge, and nothing
     new follows it."""

@@ -21,17 +21,16 @@ from conformance.checks.dr_4._refusal_across_a_pause import (
 )
 from conformance.checks.dr_4._spellings import check_identical_retry_refused_however_written
 from conformance.toolkit import (
+    CONTINUES_ON_ITS_OWN,
     CheckContext,
     Untested,
     call,
     calls,
     check,
-    continued_on_its_own,
     cut,
     listing,
     located_continuations,
     located_results,
-    located_runs,
     mapping,
     one_turn,
     ran,
@@ -110,9 +109,6 @@ def _retrying_run(ctx: CheckContext, trace: Trace, retry: Retry) -> tuple[str, R
         batches = [mapping(c).get("tool_call_id") for one in run.passes for c in one.batch]
         if wanted & set(map(str, batches)):
             return at, run
-    causes = [retry.interruption.cause, *([retry.middle.cut.cause] if retry.middle else [])]
-    cut_off = sum(1 for _, one in located_runs(trace) if one.end == "interrupted")
-    continued_on_its_own(ctx, causes, cut_off, len(located_continuations(trace)))
     ctx.fail(
         f"no resumed run of turn t1 dispatched the retries {sorted(wanted)}; the turn was "
         "interrupted and should have resumed",
@@ -127,7 +123,7 @@ CUTS: dict[str, Retry] = {
 }
 
 
-@check("DR-4#c1", variants=CUTS)
+@check("DR-4#c1", variants=CUTS, through=(CONTINUES_ON_ITS_OWN,))
 def check_landed_but_unrecorded_is_interrupted(ctx: CheckContext, variant: Retry) -> None:
     """A call whose result was never recorded is interrupted, not completed: an identical
     retry is never handed a successful result without running."""
@@ -178,7 +174,7 @@ RETRIES: dict[str, Retry] = {
 }
 
 
-@check("DR-4#c2", variants=RETRIES)
+@check("DR-4#c2", variants=RETRIES, through=(CONTINUES_ON_ITS_OWN,))
 def check_guard_only_when_history_shows(ctx: CheckContext, variant: Retry) -> None:
     """An identical retry of an interrupted write does not run in the resumed run whose
     history shows the interruption; a retry with other arguments runs."""
@@ -231,7 +227,7 @@ def check_not_refused_in_a_new_turn(ctx: CheckContext) -> None:
     )
 
 
-@check("DR-4#c2", name="not-refused-when-never-started")
+@check("DR-4#c2", name="not-refused-when-never-started", through=(CONTINUES_ON_ITS_OWN,))
 def check_not_refused_when_never_started(ctx: CheckContext) -> None:
     """A write cut off before it started is not interrupted (its journal never saw it
     start): its identical retry in the resumed run is not refused, and runs."""

@@ -21,6 +21,7 @@ from adapters.scenario import (
 )
 from adapters.trace import Trace
 from conformance.toolkit import (
+    CONTINUES_ON_ITS_OWN,
     CheckContext,
     Untested,
     ask,
@@ -200,7 +201,7 @@ STOPPED: dict[str, tuple[int, bool]] = {
 }
 
 
-@check("DR-5#c2", variants=STOPPED)
+@check("DR-5#c2", variants=STOPPED, through=(CONTINUES_ON_ITS_OWN,))
 def check_reports_resuming_and_stop_works(ctx: CheckContext, variant: tuple[int, bool]) -> None:
     """While it waits to continue, the turn reports that it is resuming; Stop is accepted,
     no automatic continuation follows it, and the turn waits with Continue available."""

@@ -13,6 +13,7 @@ from conformance.checks.dr_6._later_turns import (
     check_later_turn_told_what_the_newest_unfinished_did,
 )
 from conformance.toolkit import (
+    CONTINUES_ON_ITS_OWN,
     CheckContext,
     calls,
     check,
@@ -77,7 +78,7 @@ STOPS: dict[str, Stopped] = {
 }
 
 
-@check("DR-6#c1", variants=STOPS)
+@check("DR-6#c1", variants=STOPS, through=(CONTINUES_ON_ITS_OWN,))
 def check_continue_applies_both_layers(ctx: CheckContext, variant: Stopped) -> None:
     """Continue resumes the stopped turn itself: its run is given the note, and a
     re-dispatched completed write is not run again."""

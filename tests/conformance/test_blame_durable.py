@@ -1,0 +1,137 @@
+"""Durable resume's failures belong to the clause whose words they break.
+
+Each test plays a runtime shape a real framework has (``reference_impl/shapes/``) or the
+reference runtime against the cases and invariants of DR-1 … DR-6, and holds the suite to
+the verdict the clauses' own words give: a turn that never continues on its own is DR-5
+¶1's gap alone, a batch whose unknown or blank-named calls are answered first leaves the
+hunt's reading of the journal intact, and so on.  Each failed on the code before it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import pytest
+
+from adapters import Driver, connect
+from adapters.scenario import Answer, Reply, StartTurn, Step, Wait
+from adapters.trace import Trace
+from conformance.checks.dr_2.invariants import INVARIANTS as DR2_INVARIANTS
+from conformance.engine import Case, CaseOutcome, Suite, charged, judge
+from conformance.rules import load_corpus
+from conformance.toolkit import ask, call, calls, cut, output, say, scenario, tool
+from tests.conformance._support import REFERENCE
+
+CORPUS = load_corpus()
+CASES = {case.id: case for case in Suite.over(CORPUS).cases() if case.id.startswith("DR-")}
+(RESUME_NOTE,) = DR2_INVARIANTS
+#: a call naming a tool by a number: well formed (a scalar name), and not wired
+NUMBERED = {"name": 7, "args": {}, "tool_call_id": "c7"}
+
+
+@pytest.fixture(scope="module")
+def shapes() -> Iterator[dict[str, Driver]]:
+    """One driver per shape, made as a test first asks for it."""
+    made: dict[str, Driver] = {}
+    yield made
+    for driver in made.values():
+        driver.close()
+
+
+def _shape(shapes: dict[str, Driver], name: str) -> Driver:
+    if name not in shapes:
+        shapes[name] = Driver(connect(f"{REFERENCE}?shape={name}"))
+    return shapes[name]
+
+
+def _outcome(case: Case, runner: Driver, clause: str) -> CaseOutcome:
+    """How ``case`` ends against ``runner``, as it lands on ``clause``."""
+    judged = judge(case, runner)
+    assert judged.verdict in ("passed", "failed", "untested"), judged.message
+    return charged(judged.outcome, clause)
+
+
+# --- the hunt reads a batch's calls by identifier, not by place ---------------------------------
+
+
+def _resume_note(runner: Driver, model: Sequence[Reply], steps: Sequence[Step]) -> str | None:
+    made = scenario(
+        "hunt-like",
+        tools=[tool("alpha", output({"ok": True}), schema={}), tool("delta", schema={})],
+        model=[*model, say("done")],
+        steps=steps,
+    )
+    trace = runner.run(made)
+    assert isinstance(trace, Trace)
+    return RESUME_NOTE.judge(made, trace, runner.handshake())
+
+
+@pytest.mark.parametrize("point", ["after_tool_body", "before_tool_body"])
+def test_unknown_tools_answered_first_are_neither_completed_nor_interrupted(
+    shapes: dict[str, Driver], point: str
+) -> None:
+    """The Vercel AI SDK answers a batch's unknown tools before any body runs.  The hunt
+    read the cut pass's results by place, so the call named ``7`` (answered first, never
+    run) was taken for the interrupted one: "is not told of ["7"]" (DR-2 ¶3)."""
+    runner = _shape(shapes, "unknown-and-blank-names-answered-first")
+    verdict = _resume_note(
+        runner,
+        [calls(call("alpha", {}, "c1"), NUMBERED), calls(call("alpha", {}, "c1"))],
+        [cut(point, on="alpha"), StartTurn("t1"), Wait()],
+    )
+    assert verdict is None, verdict
+
+
+@pytest.mark.parametrize("point", ["after_tool_body", "before_tool_body"])
+def test_a_blank_named_call_answered_leaves_the_journal_as_it_is(
+    shapes: dict[str, Driver], point: str
+) -> None:
+    """A blank-named call answered (RT-TOOL-10 ¶4's gap) took the interrupted call's
+    place among the results: the hunt then read an empty journal and a note of something
+    (DR-2 ¶4), or took a call after the cut for the interrupted one (DR-2 ¶3)."""
+    runner = _shape(shapes, "blank-names-answered")
+    batch = ({"name": ""}, call("alpha", {"n": 1}, "c1"), call("delta", {}, "d5"))
+    verdict = _resume_note(
+        runner,
+        [calls(*batch), ask("Go on?")],
+        [cut(point, on="alpha"), StartTurn("t1"), Wait(), Answer("t1")],
+    )
+    assert verdict is None, verdict
+
+
+# --- a turn that never continues on its own is DR-5 ¶1's gap alone ------------------------------
+
+#: cases that wait for a turn cut by its time limit to continue by itself, and the clause
+#: each judges
+WAITING = (
+    ("DR-2#e3/journaled-bare", "DR-2#c4"),
+    ("DR-3#c2/completed-write-not-repeated[string-result]", "DR-3#c2"),
+    ("DR-3#c3/read-only-never-blocked[re-dispatched]", "DR-3#c3"),
+    ("DR-3#c5/claim-outlasts-a-pause[after-a-question]", "DR-3#c5"),
+    ("DR-5#c2/reports-resuming-and-stop-works[after-the-first-cut]", "DR-5#c2"),
+    ("DR-6#c1/continue-applies-both-layers[after-the-third-continuation]", "DR-6#c1"),
+)
+
+
+@pytest.mark.parametrize(("case_id", "clause"), WAITING)
+def test_no_automatic_continuation_blocks_what_waits_for_one(
+    shapes: dict[str, Driver], case_id: str, clause: str
+) -> None:
+    """A runtime that declares ``resumes_on_its_own: []`` failed DR-2 ¶4, DR-3 ¶2 … ¶5,
+    DR-5 ¶2 and DR-6 ¶1 beside DR-5 ¶1: the prerequisite ``continued_on_its_own`` stood
+    aside whenever the handshake said a time limit does not resume."""
+    runner = _shape(shapes, "no-automatic-continuation")
+    landed = _outcome(_find(case_id), runner, clause)
+    assert landed.outcome == "skipped", landed.message
+    assert landed.message.startswith("untested: blocked by DR-5 ¶1: "), landed.message
+
+
+def test_no_automatic_continuation_still_fails_its_own_clause(shapes: dict[str, Driver]) -> None:
+    runner = _shape(shapes, "no-automatic-continuation")
+    case = _find("DR-5#c1/continues-in-same-turn-with-thread[cut-after-a-tool-returned]")
+    assert _outcome(case, runner, "DR-5#c1").outcome == "failed"
+
+
+def _find(case_id: str) -> Case:
+    assert case_id in CASES, case_id
+    return CASES[case_id]
