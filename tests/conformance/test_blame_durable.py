@@ -135,3 +135,19 @@ def test_no_automatic_continuation_still_fails_its_own_clause(shapes: dict[str, 
 def _find(case_id: str) -> Case:
     assert case_id in CASES, case_id
     return CASES[case_id]
+
+
+# --- a retry that repeats a completed call as well as the interrupted one ---------------------
+
+
+def test_a_retry_answered_from_the_journal_is_not_a_refused_retry_reported_succeeded(
+    shapes: dict[str, Driver],
+) -> None:
+    """A history that leaves a declared call without a result out (the Vercel AI SDK's)
+    lets the first retry of an interrupted send run, and it completes; the next chunk's
+    identical retry matches that completion too, and DR-3 ¶2 answers it with the journaled
+    result.  DR-4 ¶2's case said "the refused retry r1 is reported as succeeded"."""
+    runner = _shape(shapes, "unanswered-calls-left-out-of-history")
+    case = CASES["DR-4#c2/guard-only-when-history-shows[after-a-refusal-under-its-own-id]"]
+    landed = _outcome(case, runner, "DR-4#c2")
+    assert landed.outcome == "passed", landed.message

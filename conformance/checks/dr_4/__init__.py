@@ -31,7 +31,9 @@ history shows an interrupted call (a placeholder result, the declared call left 
 one, a message of its own).  The suite takes the history to show it when the model input
 that produced the retry mentions the interrupted call before the resume prompt (its call
 id, or its tool name with its input), and then expects the retry not to run.  Where the
-history does not mention it, the refusal is not judged.
+history does not mention it, the refusal is not judged.  A retry that repeats a call
+completed in an earlier chunk as well as the interrupted one may be refused, or answered
+with the journaled result as DR-3 ¶2 words it (``_history.journal_answers``).
 
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
 invariants in ``invariants.py``, and the situations the clauses name (or why a clause

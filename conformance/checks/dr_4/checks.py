@@ -13,6 +13,7 @@ from conformance.checks.dr_4._history import (
     GUARD,
     NOT_SHOWN,
     expect_not_reported_succeeded,
+    journal_answers,
     shows_the_interrupted_call,
 )
 from conformance.checks.dr_4._refusal_across_a_pause import (
@@ -182,6 +183,8 @@ def check_guard_only_when_history_shows(ctx: CheckContext, variant: Retry) -> No
     at, run = _retrying_run(ctx, trace, variant)
     if not shows_the_interrupted_call(ctx, run):
         raise Untested(NOT_SHOWN)
+    sent = [str(c.get("tool_call_id")) for c in variant.retries]
+    journaled = journal_answers(trace, at, [c for c in sent if c in variant.identical])
     for sent in variant.retries:
         call_id = str(sent.get("tool_call_id"))
         where = ran(trace, call_id)
@@ -194,7 +197,9 @@ def check_guard_only_when_history_shows(ctx: CheckContext, variant: Retry) -> No
                 at=where[0] if where else None,
                 reading="history-shows-the-interruption",
             )
-            expect_not_reported_succeeded(ctx, trace, call_id, bool(where))
+            expect_not_reported_succeeded(
+                ctx, trace, call_id, bool(where), journaled=call_id in journaled
+            )
         else:
             said, at_call = runs_of(trace, call_id)
             ctx.expect(
