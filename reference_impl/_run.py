@@ -273,6 +273,7 @@ class RunExecutor:
         except Exception:  # best effort by design: the recovery must go on
             journal = None
         state.snapshot = s.components.behaviour.snapshot(journal or Journal())
+        state.snapshot.ledger_read = journal is not None
         prompt = s.components.behaviour.resume_messages(journal)
         with s.store.transaction() as conn:
             for message in prompt:
@@ -288,6 +289,7 @@ class RunExecutor:
         re-dispatched after the answer (or re-issued behind an approved gate) ran again."""
         s = self.s
         events, claimed = chunk.get("events"), chunk.get("claimed")
+        read = True
         try:
             s.seams.ledger_read()
             prior = s.components.behaviour.journal_events(s.store.read(), state.turn_id)
@@ -295,9 +297,12 @@ class RunExecutor:
                 prior[: events if isinstance(events, int) else 0]
             )
         except Exception:  # best effort, as when the chunk began
-            journal = Journal()
+            journal, read = Journal(), False
         state.snapshot_events = events if isinstance(events, int) else 0
         state.snapshot = s.components.behaviour.snapshot(journal)
+        # A chunk that began without its ledger stays without it: the events it would
+        # have snapshotted are not known.
+        state.snapshot.ledger_read = read and chunk.get("ledger_read") is not False
         if isinstance(claimed, list):
             state.snapshot.consume(c for c in claimed if isinstance(c, int))
         self._model_input(s.store.read(), state)  # fills state.history_interrupted
@@ -392,7 +397,11 @@ class RunExecutor:
         if state.snapshot is not None:  # a resumed chunk: the run that answers carries it on
             pending = {
                 **pending,
-                "chunk": {"events": state.snapshot_events, "claimed": list(state.snapshot.claimed)},
+                "chunk": {
+                    "events": state.snapshot_events,
+                    "claimed": list(state.snapshot.claimed),
+                    "ledger_read": state.snapshot.ledger_read,
+                },
             }
         with self.s.store.transaction() as conn:
             self._hold(conn, state)

@@ -20,7 +20,7 @@ from conformance.checks.dr_2.invariants import INVARIANTS as DR2_INVARIANTS
 from conformance.engine import Case, CaseOutcome, Suite, charged, judge
 from conformance.rules import load_corpus
 from conformance.toolkit import ask, call, calls, cut, output, say, scenario, tool
-from tests.conformance._support import REFERENCE
+from tests.conformance._support import REFERENCE, reference_driver
 
 CORPUS = load_corpus()
 CASES = {case.id: case for case in Suite.over(CORPUS).cases() if case.id.startswith("DR-")}
@@ -151,3 +151,27 @@ def test_a_retry_answered_from_the_journal_is_not_a_refused_retry_reported_succe
     case = CASES["DR-4#c2/guard-only-when-history-shows[after-a-refusal-under-its-own-id]"]
     landed = _outcome(case, runner, "DR-4#c2")
     assert landed.outcome == "passed", landed.message
+
+
+# --- a failed ledger read costs the note, not the refusal --------------------------------------
+
+UNREADABLE = (
+    "DR-4#c2/guard-only-when-history-shows[after-a-failed-ledger-read]",
+    "DR-4#c2/refusal-outlasts-a-pause[after-a-question-the-ledger-unreadable]",
+)
+
+
+@pytest.mark.parametrize("case_id", UNREADABLE)
+def test_a_retry_after_a_failed_ledger_read_is_refused_from_the_history(
+    shapes: dict[str, Driver], case_id: str
+) -> None:
+    """The reference runtime refused only from its journal: after a failed ledger read it
+    sent an interrupted email a second time, though the history showed the interruption
+    (DR-4 ¶2), and no case played it.  It refuses from the history now, and the shape that
+    keeps the old behaviour fails the clause."""
+    case = CASES[case_id]
+    passed = _outcome(case, reference_driver(), "DR-4#c2")
+    assert passed.outcome == "passed", passed.message
+    landed = _outcome(case, _shape(shapes, "retry-after-a-failed-ledger-read"), "DR-4#c2")
+    assert landed.outcome == "failed", landed.message
+    assert "ran (at " in landed.message, landed.message

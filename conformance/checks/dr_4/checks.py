@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adapters.scenario import Interrupt, StartTurn, Step
+from adapters.scenario import FailLedgerRead, Interrupt, StartTurn, Step
 from adapters.trace import RunRecord, Trace
 from conformance.checks.dr_4._calls import ANA, BO, TICKET
 from conformance.checks.dr_4._history import (
@@ -84,13 +84,16 @@ class Retry:
     middle: Between | None = None
     before: tuple[dict[str, object], ...] = ()
     beside: tuple[dict[str, object], ...] = ()
+    #: the ledger read of the resumed chunk fails (``fail_ledger_read``, armed first)
+    unreadable: bool = False
 
 
 def _play(ctx: CheckContext, name: str, retry: Retry) -> Trace:
     cause = retry.interruption.cause
     model = [calls(*retry.before)] if retry.before else []
     model.append(calls(*retry.beside, send(ANA, FIRST)))
-    steps: list[Step] = [retry.interruption]
+    steps: list[Step] = [FailLedgerRead()] if retry.unreadable else []
+    steps.append(retry.interruption)
     if retry.middle is not None:
         model += [calls(*batch) for batch in retry.middle.batches]
         steps.append(retry.middle.cut)
@@ -165,6 +168,10 @@ RETRIES: dict[str, Retry] = {
     "after-a-refusal-in-a-cut-batch": Retry(
         cut("after_tool_body", on="send_email"), middle=OWN_ID_REFUSED_IN_A_CUT_BATCH
     ),
+    # The resumed chunk's ledger read fails: its journal knows nothing, its note is lost
+    # (DR-2 ¶5), but its history still answers the interrupted call, and the refusal is
+    # the history's: "refused when the resumed run's history shows the interruption".
+    "after-a-failed-ledger-read": Retry(cut("after_tool_body", on="send_email"), unreadable=True),
     # The interrupted call sits behind a repeat of a call the turn already made and a
     # call without an identifier: the history declares it all the same.
     "behind-a-repeat-and-a-call-without-id": Retry(
@@ -183,8 +190,8 @@ def check_guard_only_when_history_shows(ctx: CheckContext, variant: Retry) -> No
     at, run = _retrying_run(ctx, trace, variant)
     if not shows_the_interrupted_call(ctx, run):
         raise Untested(NOT_SHOWN)
-    sent = [str(c.get("tool_call_id")) for c in variant.retries]
-    journaled = journal_answers(trace, at, [c for c in sent if c in variant.identical])
+    retried = [str(c.get("tool_call_id")) for c in variant.retries]
+    journaled = journal_answers(trace, at, [c for c in retried if c in variant.identical])
     for sent in variant.retries:
         call_id = str(sent.get("tool_call_id"))
         where = ran(trace, call_id)
