@@ -17,6 +17,7 @@ from adapters import Driver, connect
 from adapters.scenario import Answer, Reply, StartTurn, Step, Wait
 from adapters.trace import Trace
 from conformance.checks.dr_2.invariants import INVARIANTS as DR2_INVARIANTS
+from conformance.checks.dr_6.invariants import INVARIANTS as DR6_INVARIANTS
 from conformance.engine import Case, CaseOutcome, Suite, charged, judge
 from conformance.rules import load_corpus
 from conformance.toolkit import ask, call, calls, cut, output, say, scenario, tool
@@ -175,3 +176,51 @@ def test_a_retry_after_a_failed_ledger_read_is_refused_from_the_history(
     landed = _outcome(case, _shape(shapes, "retry-after-a-failed-ledger-read"), "DR-4#c2")
     assert landed.outcome == "failed", landed.message
     assert "ran (at " in landed.message, landed.message
+
+
+# --- "the conversation's newest stop": the stop made last, or the latest stopped turn ----------
+
+NEWEST_STOP = "DR-6#c3/offered-for-the-newest-stop-either-way"
+#: which turn offers Continue, by runtime: the reference takes the latest stopped turn in
+#: conversation order, the variant the stop that happened last
+OFFERED = {
+    "": "t2",
+    "variant=continue-offered-for-the-stop-made-last": "t1",
+    "shape=newest-stop-in-time": "t1",
+}
+
+
+@pytest.mark.parametrize("choice", list(OFFERED))
+def test_the_newest_stop_is_the_stop_made_last_or_the_latest_stopped_turn(
+    shapes: dict[str, Driver], choice: str
+) -> None:
+    """The suite held "the conversation's newest stop" (DR-6 ¶3) to the latest stopped turn
+    in conversation order, and no case played an older turn stopped after a newer one: a
+    runtime offering Continue for the stop that happened last passed only for that.  Both
+    readings now conform, on a case where they differ, checks and hunt alike."""
+    if choice not in shapes:
+        shapes[choice] = Driver(connect(f"{REFERENCE}?{choice}" if choice else REFERENCE))
+    runner = shapes[choice]
+    judged = judge(CASES[NEWEST_STOP], runner)
+    assert judged.verdict == "passed", judged.message
+    assert judged.context is not None
+    (made, trace), *_ = judged.context.evidence.runs
+    assert trace is not None
+    wire = trace.steps[-1].wire["main"]
+    offering = [label for label in ("t1", "t2") if wire[label].continueOffered]
+    assert offering == [OFFERED[choice]]
+    (continue_offer,) = DR6_INVARIANTS
+    assert continue_offer.judge(made, trace, runner.handshake()) is None
+
+
+def test_continue_offered_for_both_stops_is_still_caught(shapes: dict[str, Driver]) -> None:
+    """Offering Continue for both stops is no reading of \"only for the newest stop\"."""
+    runner = Driver(connect(f"{REFERENCE}?mutant=continue-offered-for-older-stops"))
+    shapes["mutant=continue-offered-for-older-stops"] = runner
+    judged = judge(CASES[NEWEST_STOP], runner)
+    assert judged.verdict == "failed", judged.message
+    assert judged.context is not None
+    (made, trace), *_ = judged.context.evidence.runs
+    assert trace is not None
+    (continue_offer,) = DR6_INVARIANTS
+    assert continue_offer.judge(made, trace, runner.handshake()) is not None

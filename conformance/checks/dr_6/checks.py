@@ -12,6 +12,7 @@ from conformance.checks.dr_6._later_turns import (
     check_later_turn_told_what_the_latest_unfinished_did,
     check_later_turn_told_what_the_newest_unfinished_did,
 )
+from conformance.checks.dr_6._newest_stop import check_offered_for_the_newest_stop_either_way
 from conformance.toolkit import (
     CONTINUES_ON_ITS_OWN,
     CheckContext,
@@ -358,6 +359,7 @@ CHECKS = (
     check_continue_applies_both_layers,
     check_continue_any_number_of_times,
     check_offered_only_for_newest_stop,
+    check_offered_for_the_newest_stop_either_way,
     check_new_message_told_what_unfinished_did,
     check_new_turn_not_blocked,
     check_later_turn_told_what_the_latest_unfinished_did,
