@@ -6,6 +6,7 @@ invariants of DR-1 … DR-4 share these walkers."""
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 
 from adapters.trace import RunRecord
 from conformance.toolkit._json import mapping
@@ -19,15 +20,18 @@ def call_signature(name: str, arguments: object) -> str:
     return name + "\x00" + json.dumps(arguments, sort_keys=True, default=str)
 
 
-def interrupted_calls(run: RunRecord) -> list[tuple[str, object]]:
+def interrupted_calls(
+    run: RunRecord, wired: Collection[str] | None = None
+) -> list[tuple[str, object]]:
     """The calls ``run`` was cut in the middle of: its cut pass's first well-formed call
-    with no result, when the cut came before that call's body returned.
+    with no result, when the cut came before that call's body returned; with ``wired``
+    (the names of the scenario's tools), its first such call of a wired tool.
 
     A result is matched to its call by :func:`paired` (by identifier), never by its place
     among the results: a runtime may answer a batch's unknown tools before any body runs
     (the Vercel AI SDK does), or answer a call dropped as malformed (RT-TOOL-10 ¶4's gap),
     and neither result belongs to the well-formed call at its place.  An unknown tool
-    never ran, so it is neither completed nor interrupted."""
+    never runs, so it is neither completed nor interrupted, answered or not."""
     point = mapping(run.interruption).get("point")
     if run.end not in ("interrupted", "crashed") or point not in (
         "before_tool_body",
@@ -38,7 +42,11 @@ def interrupted_calls(run: RunRecord) -> list[tuple[str, object]]:
     if not cut:
         return []
     answered = {id(call) for _, call in paired(cut[-1])}
-    waiting = [call for call in well_formed(cut[-1].batch) if id(call) not in answered]
+    waiting = [
+        call
+        for call in well_formed(cut[-1].batch)
+        if id(call) not in answered and (wired is None or str(call.get("name")) in wired)
+    ]
     return [(str(waiting[0].get("name")), waiting[0].get("args"))] if waiting else []
 
 

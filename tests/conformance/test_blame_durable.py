@@ -224,3 +224,18 @@ def test_continue_offered_for_both_stops_is_still_caught(shapes: dict[str, Drive
     assert trace is not None
     (continue_offer,) = DR6_INVARIANTS
     assert continue_offer.judge(made, trace, runner.handshake()) is not None
+
+
+def test_an_unknown_tool_left_unanswered_is_not_the_interrupted_call(
+    shapes: dict[str, Driver],
+) -> None:
+    """A runtime that drops an unknown tool's result (RT-TOOL-10 ¶2's gap) leaves the
+    unknown call without a result ahead of the cut one: the hunt took it for the
+    interrupted call ("is not told of ["nosuch"]", DR-2 ¶3).  It never ran."""
+    runner = _shape(shapes, "unknown-tool-dropped")
+    verdict = _resume_note(
+        runner,
+        [calls(call("nosuch", {}, "c0"), call("alpha", {}, "c1")), calls(call("alpha", {}, "c2"))],
+        [cut("after_tool_body", on="alpha"), StartTurn("t1"), Wait()],
+    )
+    assert verdict is None, verdict

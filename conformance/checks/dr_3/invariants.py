@@ -63,6 +63,7 @@ def hard_block_findings(
     reads the failure hit is the runtime's business.  A run whose write-back failed is
     retried from the state before it, so what it claimed is not counted as claimed."""
     writes = {tool.name for tool in scenario.tools if not tool.read_only}
+    wired = {tool.name for tool in scenario.tools}
     ledgers: dict[str, _Ledger] = {}
     carried: dict[str, tuple[Counter[str], Counter[str]]] = {}
     doubtful = False
@@ -71,18 +72,20 @@ def hard_block_findings(
         armed = scenario.steps[index] if index < len(scenario.steps) else None
         doubtful = doubtful or isinstance(armed, FailLedgerRead)
         for run in step.runs:
-            found += _chunk(run, writes, ledgers, carried, doubtful)
+            found += _chunk(run, (writes, wired), ledgers, carried, doubtful)
     return found
 
 
 def _chunk(
     run: RunRecord,
-    writes: set[str],
+    tools: tuple[set[str], set[str]],
     ledgers: dict[str, _Ledger],
     carried: dict[str, tuple[Counter[str], Counter[str]]],
     doubtful: bool,
 ) -> list[tuple[str, str]]:
-    """Judge one run against what its turn completed before it."""
+    """Judge one run against what its turn completed before it (``tools``: the names of
+    the scenario's write tools, and of all its tools)."""
+    writes, wired = tools
     turn_key = f"{run.conversation}/{run.turn}"
     ledger = ledgers.setdefault(turn_key, _Ledger())
     strict = not doubtful
@@ -133,7 +136,7 @@ def _chunk(
                 for left in unclaimed:
                     if left[sig] > 0:
                         left[sig] -= 1
-    for name, arguments in interrupted_calls(run):
+    for name, arguments in interrupted_calls(run, wired):
         ledger.cut(name, arguments)
     if run.end == "failed":
         # A failed write-back leaves the turn as the step found it, and the step is
