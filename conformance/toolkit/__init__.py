@@ -69,7 +69,7 @@ Invariants:
     (:func:`seen_passes`, :class:`Seen`, :func:`paired`, :func:`well_formed`,
     :func:`identifier`, :func:`doubtful_ids`, :func:`guarded_results`); and what a
     resumed run is owed (:func:`completed_calls`, :func:`interrupted_calls`,
-    :func:`call_signature`).
+    :func:`unreported_calls`, :func:`call_signature`).
 """
 
 from conformance.toolkit._bounds import (
@@ -136,7 +136,12 @@ from conformance.toolkit._results import (
     shown_key,
     wire_at,
 )
-from conformance.toolkit._resumed import call_signature, completed_calls, interrupted_calls
+from conformance.toolkit._resumed import (
+    call_signature,
+    completed_calls,
+    interrupted_calls,
+    unreported_calls,
+)
 from conformance.toolkit._resuming import (
     RESUMING,
     Dispatched,
@@ -309,6 +314,7 @@ __all__ = [
     "turn",
     "turn_pointer",
     "unnamed",
+    "unreported_calls",
     "warnings_text",
     "well_formed",
     "whereabouts",

@@ -12,7 +12,7 @@ from adapters.trace import RunRecord
 from conformance.toolkit._json import mapping
 from conformance.toolkit._passes import paired, well_formed
 
-__all__ = ["call_signature", "completed_calls", "interrupted_calls"]
+__all__ = ["call_signature", "completed_calls", "interrupted_calls", "unreported_calls"]
 
 
 def call_signature(name: str, arguments: object) -> str:
@@ -58,4 +58,26 @@ def completed_calls(run: RunRecord) -> list[tuple[str, object]]:
             if result.disposition == "executed":
                 arguments = result.arguments if result.arguments is not None else call.get("args")
                 out.append((str(result.tool), arguments))
+    return out
+
+
+def unreported_calls(run: RunRecord) -> list[tuple[str, object]]:
+    """The calls whose bodies a failed run ran and never reported a result for, as
+    ``(tool, arguments)``: a run that fails after a body returned (a runtime refusing the
+    output of a call without an identifier fails the run there) leaves nothing in the trace
+    to say whether the call returned, and its ``tool_done`` may be in the ledger, rightly
+    ("once it has returned", DR-1 ¶1).  Such a call may be completed, or not."""
+    if run.end != "failed":
+        return []
+    reported: dict[str, int] = {}
+    for name, _ in completed_calls(run):
+        reported[name] = reported.get(name, 0) + 1
+    out: list[tuple[str, object]] = []
+    for effect in run.side_effects:
+        body = mapping(effect)
+        name = str(body.get("tool"))
+        if reported.get(name, 0) > 0:
+            reported[name] -= 1
+        else:
+            out.append((name, body.get("input")))
     return out

@@ -14,9 +14,11 @@ from collections.abc import Iterator, Sequence
 import pytest
 
 from adapters import Driver, connect
-from adapters.scenario import Answer, Reply, StartTurn, Step, Wait
+from adapters.scenario import Answer, Continue, Reply, StartTurn, Step, Wait
 from adapters.trace import Trace
+from conformance.checks.dr_1.invariants import INVARIANTS as DR1_INVARIANTS
 from conformance.checks.dr_2.invariants import INVARIANTS as DR2_INVARIANTS
+from conformance.checks.dr_3.invariants import INVARIANTS as DR3_INVARIANTS
 from conformance.checks.dr_6.invariants import INVARIANTS as DR6_INVARIANTS
 from conformance.engine import Case, CaseOutcome, Suite, charged, judge
 from conformance.rules import load_corpus
@@ -26,6 +28,7 @@ from tests.conformance._support import REFERENCE, reference_driver
 CORPUS = load_corpus()
 CASES = {case.id: case for case in Suite.over(CORPUS).cases() if case.id.startswith("DR-")}
 (RESUME_NOTE,) = DR2_INVARIANTS
+INVARIANTS = (*DR1_INVARIANTS, *DR2_INVARIANTS, *DR3_INVARIANTS)
 #: a call naming a tool by a number: well formed (a scalar name), and not wired
 NUMBERED = {"name": 7, "args": {}, "tool_call_id": "c7"}
 
@@ -239,3 +242,62 @@ def test_an_unknown_tool_left_unanswered_is_not_the_interrupted_call(
         [cut("after_tool_body", on="alpha"), StartTurn("t1"), Wait()],
     )
     assert verdict is None, verdict
+
+
+# --- a run that fails after a body returned: the call may be completed, or not -----------------
+
+
+@pytest.mark.parametrize("name", ["ledger-matches-work", "resume-note", "hard-block"])
+def test_a_body_a_failed_run_never_reported_may_have_returned(
+    shapes: dict[str, Driver], name: str
+) -> None:
+    """A runtime that refuses the output of a call without an identifier fails the run
+    after the body returned (LangGraph; RT-TOOL-10 ¶4's gap): its ``tool_done`` is in the
+    ledger, rightly, and a Continue's journal holds it.  The hunt counted returned calls
+    from results alone, and failed DR-1 ¶1/¶2 ("holds 1 tool_done ..., but 0 calls of it
+    returned"), DR-2 ¶4 ("had nothing in its journal") and DR-3 ¶5 ("no unclaimed
+    completion to answer it")."""
+    runner = _shape(shapes, "unidentified-call-fails-the-run")
+    made = scenario(
+        "failed-after-a-body",
+        tools=[tool("alpha", output("sent"), schema={})],
+        model=[calls(call("alpha", {"to": "ana"})), calls(call("alpha", {"to": "ana"}, "r1"))],
+        steps=[StartTurn("t1"), Continue("t1")],
+    )
+    trace = runner.run(made)
+    assert isinstance(trace, Trace)
+    assert [run.end for run in trace.runs()] == ["failed", "completed"]  # the situation
+    judged = next(one for one in INVARIANTS if one.name == name)
+    assert judged.judge(made, trace, runner.handshake()) is None
+
+
+def test_a_time_limit_that_never_cut_the_turn_leaves_dr5_1_untested(
+    shapes: dict[str, Driver],
+) -> None:
+    """The run failed on its call without an identifier before the armed time limit
+    fired: DR-5 ¶1 said "cut by its time limit 1 time and continued on its own 0 times"."""
+    runner = _shape(shapes, "unidentified-call-fails-the-run")
+    case = CASES["DR-5#c1/continues-in-same-turn-with-thread[cut-after-a-call-without-an-id]"]
+    landed = _outcome(case, runner, "DR-5#c1")
+    assert landed.outcome == "skipped", landed.message
+    assert "never stopped at its time limit" in landed.message, landed.message
+
+
+def test_a_recovery_that_would_not_otherwise_succeed_is_not_dr2_5s(
+    shapes: dict[str, Driver],
+) -> None:
+    """DR-2 ¶5 speaks of "a recovery that would otherwise succeed".  A runtime whose time
+    limit ends the turn recovers with or without a failed ledger read never: ¶5 failed
+    "resumed 0 times" there, DR-5 ¶1's gap.  The case now plays the turn without the
+    failed read first."""
+    shapes.setdefault(
+        "mutant=time-limit-ends-turn",
+        Driver(connect(f"{REFERENCE}?mutant=time-limit-ends-turn")),
+    )
+    runner = shapes["mutant=time-limit-ends-turn"]
+    case = CASES["DR-2#c5/failed-ledger-read-does-not-block[one-failed-read]"]
+    landed = _outcome(case, runner, "DR-2#c5")
+    assert landed.outcome == "skipped", landed.message
+    assert "would otherwise succeed" in landed.message, landed.message
+    stops = _shape(shapes, "no-automatic-continuation")  # a recovery Continue makes: judged
+    assert _outcome(case, stops, "DR-2#c5").outcome == "passed"

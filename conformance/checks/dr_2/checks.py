@@ -3,7 +3,7 @@ rule's overview (:mod:`conformance.checks.dr_2`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from adapters.scenario import Answer, FailLedgerRead, Interrupt, Restart, Return, StartTurn, Step
 from adapters.trace import RunRecord, Trace
@@ -80,23 +80,7 @@ def _play(
     clause: str = "DR-2 ¶1: the run that resumes after such a cut is given the note",
 ) -> tuple[Trace, str, RunRecord]:
     """Play ``shape``; the last run that resumed the turn, and its pointer."""
-    steps: list[Step] = [*shape.cuts, StartTurn("t1")]
-    if shape.failed_reads and not shape.question:
-        steps.insert(0, FailLedgerRead(shape.failed_reads))
-    if shape.restart:
-        steps.append(Restart())
-    steps += [resume(ctx, one.cause) for one in shape.cuts]
-    model = [calls(*batch) for batch in shape.batches]
-    if shape.question:
-        model.append(ask("Which address should the summary go to?"))
-        steps += [FailLedgerRead(shape.failed_reads), Answer("t1")]
-    trace = one_turn(
-        ctx,
-        name,
-        tools=tools(sends=shape.sends, tickets=shape.tickets),
-        model=[*model, say("done")],
-        steps=steps,
-    )
+    trace = _played(ctx, name, shape)
     resumed = located_continuations(trace)
     cuts = [at for at, run in located_runs(trace) if run.end == "interrupted"]
     ctx.need(
@@ -108,6 +92,28 @@ def _play(
     )
     at, run = resumed[-1]
     return trace, at, run
+
+
+def _played(ctx: CheckContext, name: str, shape: Resumed) -> Trace:
+    """The trace of ``shape``: its cuts armed, the turn started, and resumed after each."""
+    steps: list[Step] = [*shape.cuts, StartTurn("t1")]
+    if shape.failed_reads and not shape.question:
+        steps.insert(0, FailLedgerRead(shape.failed_reads))
+    if shape.restart:
+        steps.append(Restart())
+    steps += [resume(ctx, one.cause) for one in shape.cuts]
+    model = [calls(*batch) for batch in shape.batches]
+    if shape.question:
+        model.append(ask("Which address should the summary go to?"))
+        steps += [FailLedgerRead(shape.failed_reads)] if shape.failed_reads else []
+        steps.append(Answer("t1"))
+    return one_turn(
+        ctx,
+        name,
+        tools=tools(sends=shape.sends, tickets=shape.tickets),
+        model=[*model, say("done")],
+        steps=steps,
+    )
 
 
 def _prompt(ctx: CheckContext, at: str, run: RunRecord) -> ResumePrompt:
@@ -351,8 +357,21 @@ READS: dict[str, Resumed] = {
 
 @check("DR-2#c5", variants=READS)
 def check_failed_ledger_read_does_not_block(ctx: CheckContext, variant: Resumed) -> None:
-    """A failed ledger read never blocks a recovery that would otherwise succeed."""
+    """A failed ledger read never blocks a recovery that would otherwise succeed: the same
+    turn played without the failed read (the control) recovers, and with it, it still
+    does."""
     clause = "DR-2 ¶5: a failed ledger read never blocks a recovery that would otherwise succeed"
+    control = _played(ctx, "dr2-c5-control", replace(variant, failed_reads=0))
+    recovered = turn(control, "t1")
+    if len(located_continuations(control)) < len(variant.cuts) or not in_state(
+        ctx.handshake, recovered, "completed"
+    ):
+        raise Untested(
+            "played without the failed ledger read, the turn does not recover either (it "
+            f"resumed {plural(len(located_continuations(control)), 'time')} and ends "
+            f"{describe(ctx.handshake, recovered)}): no recovery would otherwise succeed, "
+            "which is what DR-2 ¶5 speaks of"
+        )
     trace, at, run = _play(ctx, "dr2-c5-best-effort", variant, clause)
     prompt = resume_prompt(run, nudge(ctx))
     judged = "the resumed run"

@@ -17,6 +17,7 @@ from conformance.toolkit import (
     invariant,
     mapping,
     show,
+    unreported_calls,
 )
 
 __all__ = ["INVARIANTS"]
@@ -54,6 +55,8 @@ def resume_note(scenario: Scenario, trace: Trace, handshake: Handshake) -> str |
             interrupted.setdefault(key, []).extend(
                 name for name, _ in interrupted_calls(run, wired)
             )
+            # A body a failed run never reported may have returned: the note may name it.
+            cleared.setdefault(key, []).extend(name for name, _ in unreported_calls(run))
             if mapping(run.interruption).get("point") == "during_model_call":
                 # A cut in flight abandons partial output, which a runtime may mark with a
                 # `clear`: the calls left open before it are then no longer interrupted

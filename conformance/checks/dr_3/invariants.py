@@ -19,6 +19,7 @@ from conformance.toolkit import (
     invariant,
     paired,
     show,
+    unreported_calls,
     well_formed,
 )
 
@@ -35,6 +36,9 @@ class _Ledger:
         self.own: Counter[str] = Counter()
         self.oldest: Counter[str] = Counter()
         self.open: dict[str, list[str]] = {}
+        #: calls a failed run ran and never reported: completed, or not (a journal may
+        #: answer a repeat from one, and need not)
+        self.maybe: Counter[str] = Counter()
 
     def started(self, name: str, arguments: object) -> None:
         self.open.setdefault(name, []).append(call_signature(name, arguments))
@@ -125,7 +129,9 @@ def _chunk(
                     )
                 ledger.completed(name, arguments)
             elif result.disposition == "reused":
-                if not any(left[sig] > 0 for left in unclaimed):
+                if not any(left[sig] > 0 for left in unclaimed) and ledger.maybe[sig] > 0:
+                    ledger.maybe[sig] -= 1
+                elif not any(left[sig] > 0 for left in unclaimed):
                     found.append(
                         (
                             "DR-3#c5",
@@ -138,6 +144,8 @@ def _chunk(
                         left[sig] -= 1
     for name, arguments in interrupted_calls(run, wired):
         ledger.cut(name, arguments)
+    for name, arguments in unreported_calls(run):
+        ledger.maybe[call_signature(name, arguments)] += 1
     if run.end == "failed":
         # A failed write-back leaves the turn as the step found it, and the step is
         # retried from there: what that attempt claimed may be claimed again.
