@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adapters.handshake import Handshake
-from adapters.scenario import Continue, Scenario, Stop, Wait
+from adapters.scenario import Continue, Scenario, StartTurn, Stop, Wait
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit._channels import Channel
 from conformance.toolkit._resuming import cut_by
@@ -28,9 +28,11 @@ _AUTOMATIC_AT_MOST = 3
 
 @dataclass(frozen=True)
 class _Owed:
-    """A time-limit cut a turn owes a continuation for: where it was."""
+    """A time-limit cut a turn owes a continuation for: where it was, in which
+    conversation."""
 
     at: str
+    conversation: str
 
 
 def _cut_by_its_time_limit(scenario: Scenario, run: RunRecord) -> bool:
@@ -41,7 +43,8 @@ def _continues_on_its_own(scenario: Scenario, trace: Trace, handshake: Handshake
     """Why the trace shows a turn cut by its time limit, with automatic continuations to
     spare, that did not continue on its own: the handshake declares a time limit does not
     resume a turn, or a wait that followed the cut (with no Stop or Continue of the turn
-    carried out before it) continued nothing at all."""
+    carried out before it, nor a new message to its conversation) continued nothing at
+    all."""
     declared = handshake.durable_resume
     refuses = declared is not None and "time_limit" not in declared.resumes_on_its_own
     automatic: dict[str, int] = {}
@@ -50,6 +53,10 @@ def _continues_on_its_own(scenario: Scenario, trace: Trace, handshake: Handshake
         armed = scenario.steps[index] if index < len(scenario.steps) else None
         if isinstance(armed, Stop | Continue) and step.outcome == "ok":
             owed.pop(armed.turn, None)  # stopped or continued by hand: nothing is owed now
+        if isinstance(armed, StartTurn):
+            # A new message may supersede a turn waiting to continue (DR-6 ¶4).
+            for label in [k for k, v in owed.items() if v.conversation == armed.conversation]:
+                owed.pop(label)
         continued = any(run.cause == "auto_continue" for run in step.runs)
         if isinstance(armed, Wait) and owed and step.outcome == "ok" and not continued:
             label, cut = next(iter(owed.items()))
@@ -71,7 +78,7 @@ def _continues_on_its_own(scenario: Scenario, trace: Trace, handshake: Handshake
                         "handshake's durable_resume.resumes_on_its_own leaves time_limit out: "
                         "the turn does not continue on its own"
                     )
-                owed[run.turn] = _Owed(at)
+                owed[run.turn] = _Owed(at, run.conversation)
     return None
 
 
