@@ -54,8 +54,9 @@ def continue_offer(scenario: Scenario, trace: Trace, handshake: Handshake) -> st
             if len(offering) > 1 or offering[0] not in newest:
                 return (
                     f"after step {step.index} ({step.op}), Continue is offered for "
-                    f"{show(offering)} in conversation {conversation}, whose newest stop is "
-                    f"{show(sorted(newest))} (the latest stopped turn, or the stop made last)"
+                    f"{show(offering)} in conversation {conversation}, where it is offered "
+                    f"for one stop only, the newest: one of {show(sorted(newest))} (the "
+                    "latest stopped turn, or the stop made last)"
                 )
     return None
 
