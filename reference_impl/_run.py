@@ -138,7 +138,7 @@ class RunExecutor:
                 if resumed:
                     self._prepare_resume(state)
                 elif isinstance(chunk, Mapping):
-                    self._carry_on(state, chunk)
+                    self._carry_on(state, chunk, refiring=refire is not None)
                 end = self._loop(state, refire)
                 self._drain(state)
                 if isinstance(end, _Paused):
@@ -273,6 +273,7 @@ class RunExecutor:
         except Exception:  # best effort by design: the recovery must go on
             journal = None
         state.snapshot = s.components.behaviour.snapshot(journal or Journal())
+        state.snapshot.ledger_read = journal is not None
         prompt = s.components.behaviour.resume_messages(journal)
         with s.store.transaction() as conn:
             for message in prompt:
@@ -280,7 +281,9 @@ class RunExecutor:
         note = None if journal is None or journal.empty else note_json(journal)
         s.observer.resumed(state.run_id, NUDGE, note)
 
-    def _carry_on(self, state: RunState, chunk: Mapping[str, object]) -> None:
+    def _carry_on(
+        self, state: RunState, chunk: Mapping[str, object], *, refiring: bool = False
+    ) -> None:
         """Carry on a resumed chunk that paused (a question, a gate): a pause does not end
         the chunk, so the answer's run keeps its snapshot, rebuilt from the same prior
         ledger events minus what the chunk already claimed, and the history that DR-4
@@ -288,6 +291,7 @@ class RunExecutor:
         re-dispatched after the answer (or re-issued behind an approved gate) ran again."""
         s = self.s
         events, claimed = chunk.get("events"), chunk.get("claimed")
+        read = True
         try:
             s.seams.ledger_read()
             prior = s.components.behaviour.journal_events(s.store.read(), state.turn_id)
@@ -295,18 +299,33 @@ class RunExecutor:
                 prior[: events if isinstance(events, int) else 0]
             )
         except Exception:  # best effort, as when the chunk began
-            journal = Journal()
+            journal, read = Journal(), False
         state.snapshot_events = events if isinstance(events, int) else 0
         state.snapshot = s.components.behaviour.snapshot(journal)
+        # A chunk that began without its ledger stays without it: the events it would
+        # have snapshotted are not known.
+        state.snapshot.ledger_read = read and chunk.get("ledger_read") is not False
         if isinstance(claimed, list):
             state.snapshot.consume(c for c in claimed if isinstance(c, int))
-        self._model_input(s.store.read(), state)  # fills state.history_interrupted
+        # fills state.history_interrupted; the batch about to be re-fired is pending, not
+        # interrupted, though its calls have no result in the thread yet
+        self._model_input(s.store.read(), state, pending_batch=refiring)
 
-    def _model_input(self, conn: sqlite3.Connection, state: RunState) -> list[dict[str, object]]:
+    def _model_input(
+        self, conn: sqlite3.Connection, state: RunState, *, pending_batch: bool = False
+    ) -> list[dict[str, object]]:
         """The system prompt, then the conversation's thread.  A declared call with no
         result is answered, directly after the turn that declared it, by its recorded
-        message if it completed, else by the interrupted placeholder."""
+        message if it completed, else by the interrupted placeholder.  With
+        ``pending_batch``, the turn's last declared batch is one a gate paused and that is
+        about to run again: its calls are not taken for interrupted ones."""
         entries = records.thread_entries(conn, state.conversation_id)
+        declaring = [
+            index
+            for index, (turn_id, entry) in enumerate(entries)
+            if turn_id == state.turn_id and entry.get("tool_calls")
+        ]
+        pending = declaring[-1] if pending_batch and declaring else None
         # Ids are per turn: another turn's answer to the same id answers nothing here.
         answered = {(turn, e.get("tool_call_id")) for turn, e in entries if e.get("role") == "tool"}
         # A refused retry answers its call with the refusal, which names the interruption:
@@ -319,7 +338,7 @@ class RunExecutor:
         }
         behaviour = self.s.components.behaviour
         messages: list[dict[str, object]] = [{"role": "system", "content": SYSTEM_PROMPT}]
-        for turn_id, entry in entries:
+        for index, (turn_id, entry) in enumerate(entries):
             shown = {k: v for k, v in entry.items() if k != "kind"}
             messages.append(shown)
             calls = entry.get("tool_calls")
@@ -349,7 +368,8 @@ class RunExecutor:
                 if answer is not None:
                     messages.append(answer)
                 refused_record = stored is not None and stored[2].get("error") == REFUSED_MESSAGE
-                if (stored is None or refused_record) and turn_id == state.turn_id:
+                unanswered = stored is None or refused_record
+                if unanswered and turn_id == state.turn_id and index != pending:
                     self._shown_interrupted(state, call)
         return messages
 
@@ -392,7 +412,11 @@ class RunExecutor:
         if state.snapshot is not None:  # a resumed chunk: the run that answers carries it on
             pending = {
                 **pending,
-                "chunk": {"events": state.snapshot_events, "claimed": list(state.snapshot.claimed)},
+                "chunk": {
+                    "events": state.snapshot_events,
+                    "claimed": list(state.snapshot.claimed),
+                    "ledger_read": state.snapshot.ledger_read,
+                },
             }
         with self.s.store.transaction() as conn:
             self._hold(conn, state)

@@ -169,7 +169,12 @@ class Snapshot:
     claimed by content, each at most once.
 
     ``claimed`` lists the positions of the entries consumed so far, so that the run which
-    carries on a paused chunk can rebuild the same snapshot (:meth:`consume`)."""
+    carries on a paused chunk can rebuild the same snapshot (:meth:`consume`).
+    ``ledger_read`` is false for the snapshot of a chunk whose ledger read failed: it
+    holds nothing, because nothing could be read, not because nothing happened."""
+
+    #: whether the ledger this snapshot was taken from could be read
+    ledger_read: bool = True
 
     def __init__(self, journal: Journal) -> None:
         self.journal = journal

@@ -342,10 +342,18 @@ class ToolNode:
         self, ctx: PassContext, journal: Snapshot, tool: ToolSpec, args: object
     ) -> bool:
         """DR-4: refuse an identical retry of an interrupted write, only when the resumed
-        run's history shows the interruption."""
-        return journal.interrupted(tool.name, args) and (
-            signature(tool.name, args) in ctx.history_interrupted
-        )
+        run's history shows the interruption.
+
+        Where the ledger could not be read, the journal knows nothing, and the history
+        alone says which calls were interrupted: an identical retry of one it shows is
+        refused all the same.  "An identical retry of an interrupted write is refused when
+        the resumed run's history shows the interruption" (DR-4 ¶2) holds whatever the
+        ledger read did; the failed read costs the note (DR-2 ¶5), never the history, and
+        a refused retry blocks no recovery."""
+        shown = signature(tool.name, args) in ctx.history_interrupted
+        if not journal.ledger_read:
+            return shown
+        return journal.interrupted(tool.name, args) and shown
 
     def booked_as_run(self, ctx: PassContext, call: Call, disposition: str) -> Entry | None:
         """The ledger's record of a call answered without its body running (``reused``

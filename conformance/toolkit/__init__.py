@@ -12,9 +12,10 @@ Checks:
     clause provides states it with :meth:`~CheckContext.prerequisite`.
     :class:`Untested` ends a check that cannot run; :func:`collects` ends one as not
     applicable to an implementation that collects no artifacts;
-    :func:`continued_on_its_own` blocks a durable-resume case whose turn did not
-    continue by itself; :func:`expect_withheld_from_the_model` expects a text kept from
-    the model.
+    :data:`CONTINUES_ON_ITS_OWN` is the channel a durable-resume case observes through
+    when it waits for a turn cut by its time limit to continue by itself (declared with
+    ``through=``: where the turn did not, the case is blocked by DR-5 ¶1);
+    :func:`expect_withheld_from_the_model` expects a text kept from the model.
 Scenarios:
     :func:`scenario`, :func:`tool`, :func:`output`, :func:`failure`, :func:`artifact`,
     :func:`link`, :func:`canary`, :func:`calls`, :func:`call`, :func:`say`,
@@ -69,7 +70,7 @@ Invariants:
     (:func:`seen_passes`, :class:`Seen`, :func:`paired`, :func:`well_formed`,
     :func:`identifier`, :func:`doubtful_ids`, :func:`guarded_results`); and what a
     resumed run is owed (:func:`completed_calls`, :func:`interrupted_calls`,
-    :func:`call_signature`).
+    :func:`unreported_calls`, :func:`call_signature`).
 """
 
 from conformance.toolkit._bounds import (
@@ -83,7 +84,6 @@ from conformance.toolkit._context import NOT_COMPARED, CheckContext
 from conformance.toolkit._durable import (
     CHUNK_PAUSES,
     ChunkPause,
-    continued_on_its_own,
     cut,
     located_continuations,
     nudge,
@@ -137,7 +137,12 @@ from conformance.toolkit._results import (
     shown_key,
     wire_at,
 )
-from conformance.toolkit._resumed import call_signature, completed_calls, interrupted_calls
+from conformance.toolkit._resumed import (
+    call_signature,
+    completed_calls,
+    interrupted_calls,
+    unreported_calls,
+)
 from conformance.toolkit._resuming import (
     RESUMING,
     Dispatched,
@@ -169,6 +174,7 @@ from conformance.toolkit._situations import (
     stretches,
 )
 from conformance.toolkit._states import describe, in_state, state_of, stopped_with_continue
+from conformance.toolkit._through_durable import CONTINUES_ON_ITS_OWN
 from conformance.toolkit._told import (
     ResumePrompt,
     leaves,
@@ -197,6 +203,7 @@ from conformance.toolkit._vectors import Binding, Stage, VectorRun
 
 __all__ = [
     "CHUNK_PAUSES",
+    "CONTINUES_ON_ITS_OWN",
     "NOT_COMPARED",
     "RESUMING",
     "Binding",
@@ -230,7 +237,6 @@ __all__ = [
     "collects",
     "completed_calls",
     "contains",
-    "continued_on_its_own",
     "count_on_wire",
     "cut",
     "cut_by",
@@ -311,6 +317,7 @@ __all__ = [
     "turn",
     "turn_pointer",
     "unnamed",
+    "unreported_calls",
     "warnings_text",
     "well_formed",
     "whereabouts",

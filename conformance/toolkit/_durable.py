@@ -27,7 +27,6 @@ from conformance.toolkit._traces import located_results, located_runs, located_s
 __all__ = [
     "CHUNK_PAUSES",
     "ChunkPause",
-    "continued_on_its_own",
     "cut",
     "located_continuations",
     "nudge",
@@ -128,26 +127,6 @@ def resume(ctx: CheckContext, cause: str, turn: str = "t1") -> Step:
     """What resumes a turn cut by ``cause``: waiting, when it continues by itself, else
     choosing Continue."""
     return Wait() if resumes_by_itself(ctx, cause) else Continue(turn)
-
-
-def continued_on_its_own(
-    ctx: CheckContext, causes: Sequence[str], interrupted: int, resumed: int
-) -> None:
-    """State that a case needs its time-limit cuts continued by the turn itself: where
-    every cut armed was a time limit the handshake says continues on its own, and fewer
-    runs resumed the turn than were cut off (``interrupted``), the case is blocked by
-    DR-5 ¶1, which promises that continuation and whose own cases fail, rather than
-    failed on the clause it judges."""
-    if not causes or any(c != "time_limit" for c in causes):
-        return
-    if not resumes_by_itself(ctx, "time_limit"):
-        return
-    ctx.prerequisite(
-        "DR-5#c1",
-        resumed >= interrupted,
-        f"turn t1 was cut off {plural(interrupted, 'time')} by its time limit and "
-        f"continued on its own {plural(resumed, 'time')}",
-    )
 
 
 def located_continuations(

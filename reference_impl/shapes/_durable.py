@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 
 from reference_impl import records
 from reference_impl.behaviour import Behaviour, Components
-from reference_impl.journal import Journal, Snapshot, signature
+from reference_impl.journal import Snapshot, signature
 from reference_impl.passes import PassContext, ToolNode
 from reference_impl.shapes._model import Shape
 from reference_impl.workflow import ToolSpec
@@ -72,51 +71,15 @@ class _RefusesWhatTheHistoryStillShows(ToolNode):
         return any(isinstance(text, str) and line in text.splitlines() for text in prompts[:-1])
 
 
-class _BlindSnapshot(Snapshot):
-    """A resumed chunk's snapshot, knowing whether the ledger could be read for it."""
-
-    blind = False
-
-
-class _KnowsAnUnreadableLedger(Behaviour):
-    """Marks the snapshot of a resumed chunk whose ledger read failed as blind (the
-    resume prompt is made right after the snapshot, from the same read)."""
-
-    def __init__(self) -> None:
-        self._taken = threading.local()  # per thread: two clients may resume at once
-
-    def snapshot(self, journal: Journal) -> Snapshot:
-        taken = _BlindSnapshot(journal)
-        self._taken.snapshot = taken
-        return taken
-
-    def resume_messages(self, journal: Journal | None) -> list[dict[str, object]]:
-        taken = getattr(self._taken, "snapshot", None)
-        if journal is None and isinstance(taken, _BlindSnapshot):
-            taken.blind = True
-        return super().resume_messages(journal)
-
-
-class _RefusesFromTheHistory(ToolNode):
-    """Where the ledger could not be read, refuses an identical retry whenever the
-    history shows the call interrupted; otherwise as the reference runtime does."""
-
-    def refuse_interrupted(
-        self, ctx: PassContext, journal: Snapshot, tool: ToolSpec, args: object
-    ) -> bool:
-        if getattr(journal, "blind", False):
-            return signature(tool.name, args) in ctx.history_interrupted
-        return super().refuse_interrupted(ctx, journal, tool, args)
-
-
 class _RetriesWhenBlind(ToolNode):
     """Where the ledger could not be read, never refuses a retry: the journal is the only
-    thing it refuses from (what the reference runtime does today)."""
+    thing it refuses from (what the reference runtime did before it refused from the
+    history)."""
 
     def refuse_interrupted(
         self, ctx: PassContext, journal: Snapshot, tool: ToolSpec, args: object
     ) -> bool:
-        if getattr(journal, "blind", False):
+        if not journal.ledger_read:
             return False
         return super().refuse_interrupted(ctx, journal, tool, args)
 
@@ -169,27 +132,15 @@ SHAPES: tuple[Shape, ...] = (
         ),
     ),
     Shape(
-        "refuse-from-the-history-when-the-ledger-is-unreadable",
-        "legal",
-        "when the ledger read of a resumed chunk fails, an identical retry of a write the "
-        "history shows as interrupted is still refused, from the history alone",
-        (),
-        ("DR-4#c2", "DR-2#c5"),
-        f"{_DR4_2}: the history (its placeholder answer) shows it whether or not the ledger "
-        'can be read; "a failed ledger read never blocks a recovery" (DR-2 ¶5), and a '
-        "refused retry does not block one",
-        lambda: Components(behaviour=_KnowsAnUnreadableLedger(), node=_RefusesFromTheHistory()),
-    ),
-    Shape(
         "retry-after-a-failed-ledger-read",
         "gap",
         "when the ledger read of a resumed chunk fails, an identical retry of an "
         "interrupted write runs, although the history answers the interrupted call with "
-        "the placeholder (what the reference runtime does today)",
+        "the placeholder (the journal is the only thing it refuses from)",
         (),
         ("DR-4#c2",),
         f"breaks {_DR4_2}: the history shows the interruption (the placeholder) and the "
         "retry is not refused; the failed read costs the note (DR-2 ¶5), not the history",
-        lambda: Components(behaviour=_KnowsAnUnreadableLedger(), node=_RetriesWhenBlind()),
+        lambda: Components(node=_RetriesWhenBlind()),
     ),
 )

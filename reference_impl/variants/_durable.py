@@ -130,6 +130,23 @@ class _ContinueOnAnyStop(Behaviour):
         return turn.status == "stopped"
 
 
+class _NewestStopInTime(Behaviour):
+    """Offers Continue for the conversation's stop that happened last, whichever turn it
+    stopped: an older turn stopped after a newer one (answered later, then cut) holds the
+    conversation's newest stop.  The reference runtime takes the latest stopped turn in
+    conversation order instead."""
+
+    def continue_offered(self, conn: sqlite3.Connection, turn: records.TurnRow) -> bool:
+        if turn.status != "stopped":
+            return False
+        newest = conn.execute(
+            "SELECT id FROM turns WHERE conversation_id = ? AND status = 'stopped'"
+            " ORDER BY updated_at DESC, seq DESC LIMIT 1",
+            (turn.conversation_id,),
+        ).fetchone()
+        return newest is not None and newest["id"] == turn.id
+
+
 class _PriorTurnPrefixed(Behaviour):
     """Tells a new turn's agent what the unfinished turn did as the opening paragraph of
     the new user message, not in a message of its own."""
@@ -209,6 +226,14 @@ VARIANTS: tuple[Variant, ...] = (
         "Continue is offered for the newest stop only, but one chosen on an older stop is "
         "carried out",
         lambda: _behaviour(_ContinueOnAnyStop),
+    ),
+    Variant(
+        "continue-offered-for-the-stop-made-last",
+        "newest-stop",
+        ("DR-6#c3",),
+        "Continue is offered for the stop that happened last, not for the latest stopped "
+        "turn in conversation order",
+        lambda: _behaviour(_NewestStopInTime),
     ),
     Variant(
         "prior-turn-note-prefixed-to-the-message",

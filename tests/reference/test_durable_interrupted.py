@@ -117,3 +117,18 @@ def test_a_refused_retry_under_the_same_id_keeps_the_interruption_shown(
     dispositions = [r["disposition"] for r in results(runs)]
     assert dispositions == ["refused", "refused"]
     assert rig.world.of("send_email") == [{"to": "ana"}]
+
+
+def test_a_failed_ledger_read_leaves_the_refusal_to_the_history(make_rig: MakeRig) -> None:
+    # The journal could not be read, so it knows nothing; the history still answers the
+    # interrupted call with the placeholder, and DR-4 ¶2 refuses from the history.
+    rig = _rig(make_rig)
+    interrupted_after(rig, calls(call("send_email", {"to": "ana"}, "c1")), point="after_tool_body")
+    rig.seams.fail_ledger_reads(1)
+    rig.model.push(calls(call("send_email", {"to": "ana"}, "c2")), say("Will verify."))
+    rig.runtime.settle()
+    (resumed,) = resumed_runs(rig)
+    assert "note" not in resumed["resume"]  # the read failed: no note (DR-2 ¶5)
+    (retry,) = results([resumed])
+    assert retry["disposition"] == "refused"
+    assert rig.world.of("send_email") == [{"to": "ana"}]

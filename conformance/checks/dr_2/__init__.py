@@ -16,7 +16,13 @@ checks vary it:
   twice, and resumed after a restart.
 * ¶5 (a failed ledger read never blocks the recovery): one failed read, a failed read
   at each of two resumes, and a failed read as the answer to a question carries a paused
-  resumed chunk on.
+  resumed chunk on; each after a control played without the failed read, since the
+  clause speaks of "a recovery that would otherwise succeed" (untested where the control
+  does not recover either).
+
+The cases of ¶1-¶4 and the examples wait for a turn cut by its time limit to continue on
+its own, and declare DR-5 ¶1's channel (``CONTINUES_ON_ITS_OWN``): where the trace shows
+the turn did not, they are blocked by DR-5 ¶1.
 
 Accepted either way (docs/interpretations.md): the note in the nudge's message after it,
 or in the message right after it (right-after-the-nudge); a call named by its tool and

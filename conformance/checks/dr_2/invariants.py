@@ -17,6 +17,7 @@ from conformance.toolkit import (
     invariant,
     mapping,
     show,
+    unreported_calls,
 )
 
 __all__ = ["INVARIANTS"]
@@ -34,6 +35,7 @@ def resume_note(scenario: Scenario, trace: Trace, handshake: Handshake) -> str |
     interrupted: dict[tuple[str, str], list[str]] = {}
     cleared: dict[tuple[str, str], list[str]] = {}  # may or may not still be reported
     unreadable = 0
+    wired = {tool.name for tool in scenario.tools}
     for index, step in enumerate(trace.steps):
         armed = scenario.steps[index] if index < len(scenario.steps) else None
         if isinstance(armed, FailLedgerRead):
@@ -50,7 +52,11 @@ def resume_note(scenario: Scenario, trace: Trace, handshake: Handshake) -> str |
                         return problem
             completed.setdefault(key, []).extend(name for name, _ in completed_calls(run))
             completed[key].extend(_receipts(run))
-            interrupted.setdefault(key, []).extend(name for name, _ in interrupted_calls(run))
+            interrupted.setdefault(key, []).extend(
+                name for name, _ in interrupted_calls(run, wired)
+            )
+            # A body a failed run never reported may have returned: the note may name it.
+            cleared.setdefault(key, []).extend(name for name, _ in unreported_calls(run))
             if mapping(run.interruption).get("point") == "during_model_call":
                 # A cut in flight abandons partial output, which a runtime may mark with a
                 # `clear`: the calls left open before it are then no longer interrupted
@@ -128,11 +134,12 @@ def _owed_clauses(done: list[str], cut: list[str]) -> tuple[str, ...]:
 
 def _resumed_with_journal(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
     done: set[tuple[str, str]] = set()
+    wired = {tool.name for tool in scenario.tools}
     for run in trace.runs():
         key = (run.conversation, run.turn)
         if key in done and run.cause in RESUMING:
             return True
-        if completed_calls(run) or interrupted_calls(run):
+        if completed_calls(run) or interrupted_calls(run, wired):
             done.add(key)
     return False
 

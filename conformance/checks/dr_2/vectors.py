@@ -7,6 +7,7 @@ from __future__ import annotations
 from adapters.scenario import Interrupt, Reply, StartTurn, Step, Tool, Wait
 from conformance.checks.dr_2._prompt import appended
 from conformance.toolkit import (
+    CONTINUES_ON_ITS_OWN,
     Binding,
     CheckContext,
     Stage,
@@ -14,10 +15,8 @@ from conformance.toolkit import (
     array,
     call,
     calls,
-    continued_on_its_own,
     leaves,
     located_continuations,
-    located_runs,
     mapping,
     names_call,
     nudge,
@@ -73,8 +72,6 @@ def _noted(ctx: CheckContext, run: VectorRun) -> None:
         steps=[cut, StartTurn("t1"), Wait()],
     )
     resumed = located_continuations(trace)
-    cut_off = sum(1 for _, one in located_runs(trace) if one.end == "interrupted")
-    continued_on_its_own(ctx, ["time_limit"], cut_off, len(resumed))
     ctx.need(bool(resumed), "the turn did not resume after its time limit", at="/steps/2")
     at, first = resumed[0]
     text = nudge(ctx)
@@ -119,7 +116,10 @@ def _noted(ctx: CheckContext, run: VectorRun) -> None:
             )
 
 
+#: the vectors wait for the turn cut by its time limit to continue on its own
+WAITED_ON = (CONTINUES_ON_ITS_OWN,)
+
 BINDINGS = (
-    Binding("DR-2", ("journaled", "noted"), ("DR-2#c2", "DR-2#c3"), _noted),
-    Binding("DR-2", ("journaled", "bare"), ("DR-2#c4",), _noted),
+    Binding("DR-2", ("journaled", "noted"), ("DR-2#c2", "DR-2#c3"), _noted, through=WAITED_ON),
+    Binding("DR-2", ("journaled", "bare"), ("DR-2#c4",), _noted, through=WAITED_ON),
 )

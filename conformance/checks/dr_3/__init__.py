@@ -1,10 +1,11 @@
 """DR-3: a resumed chunk does not repeat a completed write.
 
-Every turn here is cut by its time limit after its first calls returned, and continues;
-the checks count the bodies that run (``side_effects``, by call id) and read what the
-model is given back; the turns each variant plays are in
-:mod:`conformance.checks.dr_3._scenarios`.  What the clauses quantify over, and how the
-checks vary it:
+Every turn here is cut by its time limit after its first calls returned, and continues
+on its own: the cases observe through DR-5 ¶1's channel (``CONTINUES_ON_ITS_OWN``), and
+where a trace shows the turn did not continue, they are blocked by DR-5 ¶1.  The checks
+count the bodies that run (``side_effects``, by call id) and read what the model is given
+back; the turns each variant plays are in :mod:`conformance.checks.dr_3._scenarios`.
+What the clauses quantify over, and how the checks vary it:
 
 * ¶1 (one snapshot of the prior chunks of the same turn): a write made twice in the
   resumed chunk, in two passes and in one batch; a write completed in an earlier turn;

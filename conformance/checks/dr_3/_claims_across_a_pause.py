@@ -16,6 +16,7 @@ from adapters.scenario import StartTurn, Wait
 from conformance.checks.dr_3._scenarios import ANA
 from conformance.toolkit import (
     CHUNK_PAUSES,
+    CONTINUES_ON_ITS_OWN,
     CheckContext,
     ChunkPause,
     calls,
@@ -38,7 +39,7 @@ CLAUSE = (
 )
 
 
-@check("DR-3#c5", variants=CHUNK_PAUSES)
+@check("DR-3#c5", variants=CHUNK_PAUSES, through=(CONTINUES_ON_ITS_OWN,))
 def check_claim_outlasts_a_pause(ctx: CheckContext, variant: ChunkPause) -> None:
     """A write answered from the journal before a pause in the resumed chunk used up its
     completion: the identical write dispatched after the pause runs."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from adapters.scenario import Answer, Interrupt, Restart, StartTurn, Step, Wait
+from adapters.scenario import Answer, Restart, StartTurn, Step, Wait
 from adapters.trace import Trace
 from conformance.checks.dr_3._claims_across_a_pause import check_claim_outlasts_a_pause
 from conformance.checks.dr_3._scenarios import (
@@ -22,14 +22,13 @@ from conformance.checks.dr_3._scenarios import (
     Redispatch,
 )
 from conformance.toolkit import (
+    CONTINUES_ON_ITS_OWN,
     CheckContext,
     ask,
     call,
     calls,
     check,
-    continued_on_its_own,
     cut,
-    located_continuations,
     located_results,
     located_runs,
     mapping,
@@ -79,9 +78,6 @@ def _play(ctx: CheckContext, name: str, shape: Redispatch) -> Trace:
         model=[*model, say("done")],
         steps=steps,
     )
-    causes = [step.cause for step in steps if isinstance(step, Interrupt)]
-    cut_off = sum(1 for _, one in located_runs(trace) if one.end == "interrupted")
-    continued_on_its_own(ctx, causes, cut_off, len(located_continuations(trace)))
     return trace
 
 
@@ -123,7 +119,11 @@ def _given(trace: Trace, call_id: str) -> tuple[str, str] | None:
 PAIR_ONE = "DR-3 ¶1: the snapshot holds the prior chunks of the same turn, and only them"
 
 
-@check("DR-3#c1", variants={**TWICE, "every-prior-chunk": EVERY_PRIOR_CHUNK, "another-turn": None})
+@check(
+    "DR-3#c1",
+    variants={**TWICE, "every-prior-chunk": EVERY_PRIOR_CHUNK, "another-turn": None},
+    through=(CONTINUES_ON_ITS_OWN,),
+)
 def check_snapshot_taken_once_before_chunk(ctx: CheckContext, variant: Redispatch | None) -> None:
     """The snapshot covers the prior chunks of the same turn, all of them and only them: a
     write completed two chunks before blocks its identical repeat; one completed inside
@@ -162,7 +162,7 @@ REUSE = (
 )
 
 
-@check("DR-3#c2", variants=REUSED)
+@check("DR-3#c2", variants=REUSED, through=(CONTINUES_ON_ITS_OWN,))
 def check_completed_write_not_repeated(ctx: CheckContext, variant: Redispatch) -> None:
     """A re-dispatched write matching a completed entry is not executed: the model gets
     its journaled result back, with a note that it was not run again."""
@@ -211,7 +211,7 @@ def check_completed_write_not_repeated(ctx: CheckContext, variant: Redispatch) -
 READ_ONLY = "DR-3 ¶3: read-only tools are never blocked"
 
 
-@check("DR-3#c3", variants=READS)
+@check("DR-3#c3", variants=READS, through=(CONTINUES_ON_ITS_OWN,))
 def check_read_only_never_blocked(ctx: CheckContext, variant: Redispatch) -> None:
     """A read-only tool re-dispatched with the same input runs again, whether it completed
     or was interrupted before."""
@@ -223,7 +223,7 @@ def check_read_only_never_blocked(ctx: CheckContext, variant: Redispatch) -> Non
 MATCH = "DR-3 ¶4: the match is on the tool name and a signature of its input, not on position"
 
 
-@check("DR-3#c4", variants=MATCHED)
+@check("DR-3#c4", variants=MATCHED, through=(CONTINUES_ON_ITS_OWN,))
 def check_match_by_content_not_position(ctx: CheckContext, variant: Redispatch) -> None:
     """Matching is by tool name and input, wherever the call sits: an identical call is
     answered from the journal (with its own journaled result), any difference runs."""
@@ -240,7 +240,7 @@ def check_match_by_content_not_position(ctx: CheckContext, variant: Redispatch) 
         )
 
 
-@check("DR-3#c5", variants=CONSUMED)
+@check("DR-3#c5", variants=CONSUMED, through=(CONTINUES_ON_ITS_OWN,))
 def check_entry_consumed_once(ctx: CheckContext, variant: Redispatch) -> None:
     """One journaled completion short-circuits one re-dispatch only."""
     _expect_runs(

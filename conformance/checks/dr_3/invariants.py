@@ -19,6 +19,7 @@ from conformance.toolkit import (
     invariant,
     paired,
     show,
+    unreported_calls,
     well_formed,
 )
 
@@ -35,6 +36,9 @@ class _Ledger:
         self.own: Counter[str] = Counter()
         self.oldest: Counter[str] = Counter()
         self.open: dict[str, list[str]] = {}
+        #: calls a failed run ran and never reported: completed, or not (a journal may
+        #: answer a repeat from one, and need not)
+        self.maybe: Counter[str] = Counter()
 
     def started(self, name: str, arguments: object) -> None:
         self.open.setdefault(name, []).append(call_signature(name, arguments))
@@ -63,6 +67,7 @@ def hard_block_findings(
     reads the failure hit is the runtime's business.  A run whose write-back failed is
     retried from the state before it, so what it claimed is not counted as claimed."""
     writes = {tool.name for tool in scenario.tools if not tool.read_only}
+    wired = {tool.name for tool in scenario.tools}
     ledgers: dict[str, _Ledger] = {}
     carried: dict[str, tuple[Counter[str], Counter[str]]] = {}
     doubtful = False
@@ -71,18 +76,20 @@ def hard_block_findings(
         armed = scenario.steps[index] if index < len(scenario.steps) else None
         doubtful = doubtful or isinstance(armed, FailLedgerRead)
         for run in step.runs:
-            found += _chunk(run, writes, ledgers, carried, doubtful)
+            found += _chunk(run, (writes, wired), ledgers, carried, doubtful)
     return found
 
 
 def _chunk(
     run: RunRecord,
-    writes: set[str],
+    tools: tuple[set[str], set[str]],
     ledgers: dict[str, _Ledger],
     carried: dict[str, tuple[Counter[str], Counter[str]]],
     doubtful: bool,
 ) -> list[tuple[str, str]]:
-    """Judge one run against what its turn completed before it."""
+    """Judge one run against what its turn completed before it (``tools``: the names of
+    the scenario's write tools, and of all its tools)."""
+    writes, wired = tools
     turn_key = f"{run.conversation}/{run.turn}"
     ledger = ledgers.setdefault(turn_key, _Ledger())
     strict = not doubtful
@@ -122,7 +129,9 @@ def _chunk(
                     )
                 ledger.completed(name, arguments)
             elif result.disposition == "reused":
-                if not any(left[sig] > 0 for left in unclaimed):
+                if not any(left[sig] > 0 for left in unclaimed) and ledger.maybe[sig] > 0:
+                    ledger.maybe[sig] -= 1
+                elif not any(left[sig] > 0 for left in unclaimed):
                     found.append(
                         (
                             "DR-3#c5",
@@ -133,8 +142,10 @@ def _chunk(
                 for left in unclaimed:
                     if left[sig] > 0:
                         left[sig] -= 1
-    for name, arguments in interrupted_calls(run):
+    for name, arguments in interrupted_calls(run, wired):
         ledger.cut(name, arguments)
+    for name, arguments in unreported_calls(run):
+        ledger.maybe[call_signature(name, arguments)] += 1
     if run.end == "failed":
         # A failed write-back leaves the turn as the step found it, and the step is
         # retried from there: what that attempt claimed may be claimed again.

@@ -7,6 +7,7 @@ import json
 
 from adapters.scenario import Interrupt, StartTurn, Wait
 from conformance.toolkit import (
+    CONTINUES_ON_ITS_OWN,
     Binding,
     CheckContext,
     Stage,
@@ -14,9 +15,7 @@ from conformance.toolkit import (
     array,
     call,
     calls,
-    continued_on_its_own,
     located_continuations,
-    located_runs,
     located_side_effects,
     mapping,
     one_turn,
@@ -62,8 +61,6 @@ def _ran(ctx: CheckContext, run: VectorRun) -> None:
         steps=[Interrupt("after_tool_done", "time_limit", last, count), StartTurn("t1"), Wait()],
     )
     resumed = {at for at, _ in located_continuations(trace)}
-    cut_off = sum(1 for _, one in located_runs(trace) if one.end == "interrupted")
-    continued_on_its_own(ctx, ["time_limit"], cut_off, len(resumed))
     effects = located_side_effects(trace)
     ran = sorted(
         _key(e.get("tool"), e.get("input")) for at, e in effects if at.rsplit("/", 2)[0] in resumed
@@ -94,5 +91,6 @@ BINDINGS = (
         ("completed", "redispatched", "ran"),
         ("DR-3#c2", "DR-3#c3", "DR-3#c4", "DR-3#c5"),
         _ran,
+        through=(CONTINUES_ON_ITS_OWN,),
     ),
 )

@@ -12,10 +12,13 @@ from conformance.checks.dr_4._calls import ANA
 from conformance.toolkit import (
     CheckContext,
     located_results,
+    located_runs,
     mapping,
     names_call,
     nudge,
+    paired,
     resume_prompt,
+    same_json,
     show,
     strings,
 )
@@ -26,6 +29,8 @@ __all__ = [
     "NOT_SHOWN",
     "before_the_resume_prompt",
     "expect_not_reported_succeeded",
+    "identical_completions",
+    "journal_answers",
     "mentions",
     "shows_the_interrupted_call",
 ]
@@ -69,13 +74,57 @@ def shows_the_interrupted_call(ctx: CheckContext, run: RunRecord) -> bool:
 
 
 def expect_not_reported_succeeded(
-    ctx: CheckContext, trace: Trace, call_id: str, did_run: bool
+    ctx: CheckContext, trace: Trace, call_id: str, did_run: bool, *, journaled: bool = False
 ) -> None:
-    """A retry that did not run (``did_run`` false) is not reported as succeeded."""
+    """A retry that did not run (``did_run`` false) is not reported as succeeded, unless
+    it was answered from the journal (``journaled``: see :func:`journal_answers`)."""
     for result_at, result in located_results(trace, call_id):
         ctx.expect(
-            did_run or mapping(result.result).get("success") is not True,
+            did_run or journaled or mapping(result.result).get("success") is not True,
             f"the refused retry {call_id} is reported as succeeded ({show(result.result)}); "
             f"{GUARD}",
             at=f"{result_at}/result",
         )
+
+
+def identical_completions(trace: Trace, retrying: str, turn: str = "t1") -> int:
+    """How many calls identical to the interrupted one (``send_email`` to Ana) returned in
+    the runs of ``turn`` before the run at ``retrying``: completed entries of the journal
+    a retry in that run may be answered from."""
+    found = 0
+    for at, run in located_runs(trace):
+        if at == retrying:
+            break
+        if run.turn != turn:
+            continue
+        found += sum(
+            1
+            for one in run.passes
+            for result, call in paired(one)
+            if result.disposition == "executed"
+            and result.tool == "send_email"
+            and same_json(call.get("args"), dict(ANA))
+        )
+    return found
+
+
+def journal_answers(trace: Trace, retrying: str, call_ids: list[str]) -> set[str]:
+    """Which of the identical retries ``call_ids`` (in dispatch order) were answered from
+    the journal rather than refused: reported ``reused``, each by a completion of its own.
+
+    A retry may repeat both the interrupted call and a completed one: the interrupted call
+    sent again earlier, where the history did not show it, ran and returned.  Both
+    clauses then keep the retry from running.  DR-3 ¶2's words say what comes back: "When
+    the model re-dispatches a write tool whose name and input match a completed entry of
+    that snapshot, the call is not executed: the journaled result is returned in its
+    place"; DR-4 ¶2's "is refused" says only that it is not carried out.  So a retry
+    answered with the journaled result, one per completion (DR-3 ¶5), is not a retry DR-4
+    ¶2 reports as succeeded (docs/interpretations.md#history-shows-the-interruption)."""
+    left = identical_completions(trace, retrying)
+    answered: set[str] = set()
+    for call_id in call_ids:
+        reused = [r for _, r in located_results(trace, call_id) if r.disposition == "reused"]
+        if reused and left > 0:
+            answered.add(call_id)
+            left -= 1
+    return answered

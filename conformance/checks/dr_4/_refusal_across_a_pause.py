@@ -13,7 +13,9 @@ resend of a write whose outcome is unknown that the clause exists to stop."""
 
 from __future__ import annotations
 
-from adapters.scenario import Approve, StartTurn
+from dataclasses import dataclass
+
+from adapters.scenario import Approve, FailLedgerRead, StartTurn
 from adapters.trace import RunRecord, Trace
 from conformance.checks.dr_4._calls import ANA
 from conformance.checks.dr_4._history import (
@@ -24,6 +26,7 @@ from conformance.checks.dr_4._history import (
 )
 from conformance.toolkit import (
     CHUNK_PAUSES,
+    CONTINUES_ON_ITS_OWN,
     CheckContext,
     ChunkPause,
     Untested,
@@ -76,18 +79,36 @@ def _sent_from_the_history(
     return at
 
 
-@check("DR-4#c2", variants=CHUNK_PAUSES)
-def check_refusal_outlasts_a_pause(ctx: CheckContext, variant: ChunkPause) -> None:
+@dataclass(frozen=True)
+class Paused:
+    """How the resumed run pauses, and whether the ledger read fails as the answer carries
+    the paused chunk on (its journal then knows nothing; its history still shows the
+    interruption)."""
+
+    pause: ChunkPause
+    unreadable: bool = False
+
+
+PAUSED: dict[str, Paused] = {
+    **{name: Paused(pause) for name, pause in CHUNK_PAUSES.items()},
+    "after-a-question-the-ledger-unreadable": Paused(ChunkPause(), unreadable=True),
+}
+
+
+@check("DR-4#c2", variants=PAUSED, through=(CONTINUES_ON_ITS_OWN,))
+def check_refusal_outlasts_a_pause(ctx: CheckContext, variant: Paused) -> None:
     """A refusal holds after the resumed run pauses: the identical retry sent once the
-    operator answers, from a history that still shows the interruption, does not run."""
+    operator answers, from a history that still shows the interruption, does not run,
+    even where the ledger cannot be read as the answer carries the chunk on."""
+    pause = variant.pause
     trace = one_turn(
         ctx,
         "dr4-c2-across-a-pause",
-        tools=variant.tools(),
+        tools=pause.tools(),
         model=[
             calls(send(ANA, FIRST)),
             calls(send(ANA, "r1")),
-            variant.reply("Should I try the email again?"),
+            pause.reply("Should I try the email again?"),
             calls(send(ANA, "r2")),
             say("done"),
         ],
@@ -95,7 +116,8 @@ def check_refusal_outlasts_a_pause(ctx: CheckContext, variant: ChunkPause) -> No
             cut("after_tool_body", on="send_email"),
             StartTurn("t1"),
             resume(ctx, "time_limit"),
-            variant.answer("t1"),
+            *([FailLedgerRead()] if variant.unreadable else []),
+            pause.answer("t1"),
         ],
     )
     if ran(trace, "r1"):
@@ -119,7 +141,7 @@ def check_refusal_outlasts_a_pause(ctx: CheckContext, variant: ChunkPause) -> No
     expect_not_reported_succeeded(ctx, trace, "r2", bool(where))
 
 
-@check("DR-4#c2")
+@check("DR-4#c2", through=(CONTINUES_ON_ITS_OWN,))
 def check_gated_retry_refused_once_approved(ctx: CheckContext) -> None:
     """The interrupted write is itself behind a consent gate: its identical retry in the
     resumed run waits for approval, and once approved it does not run, since the history

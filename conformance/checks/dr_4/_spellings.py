@@ -26,6 +26,7 @@ from conformance.checks.dr_4._history import (
     expect_not_reported_succeeded,
 )
 from conformance.toolkit import (
+    CONTINUES_ON_ITS_OWN,
     CheckContext,
     Untested,
     calls,
@@ -127,7 +128,7 @@ def _shown(ctx: CheckContext, run: RunRecord, variant: Spelling) -> bool:
     return False
 
 
-@check("DR-4#c2", variants=SPELLINGS)
+@check("DR-4#c2", variants=SPELLINGS, through=(CONTINUES_ON_ITS_OWN,))
 def check_identical_retry_refused_however_written(ctx: CheckContext, variant: Spelling) -> None:
     """An identical retry of an interrupted write is refused however it is written: its
     keys in another order, or the interrupted call under an identifier an earlier turn

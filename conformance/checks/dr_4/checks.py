@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adapters.scenario import Interrupt, StartTurn, Step
+from adapters.scenario import FailLedgerRead, Interrupt, StartTurn, Step
 from adapters.trace import RunRecord, Trace
 from conformance.checks.dr_4._calls import ANA, BO, TICKET
 from conformance.checks.dr_4._history import (
@@ -13,6 +13,7 @@ from conformance.checks.dr_4._history import (
     GUARD,
     NOT_SHOWN,
     expect_not_reported_succeeded,
+    journal_answers,
     shows_the_interrupted_call,
 )
 from conformance.checks.dr_4._refusal_across_a_pause import (
@@ -21,17 +22,16 @@ from conformance.checks.dr_4._refusal_across_a_pause import (
 )
 from conformance.checks.dr_4._spellings import check_identical_retry_refused_however_written
 from conformance.toolkit import (
+    CONTINUES_ON_ITS_OWN,
     CheckContext,
     Untested,
     call,
     calls,
     check,
-    continued_on_its_own,
     cut,
     listing,
     located_continuations,
     located_results,
-    located_runs,
     mapping,
     one_turn,
     ran,
@@ -84,13 +84,16 @@ class Retry:
     middle: Between | None = None
     before: tuple[dict[str, object], ...] = ()
     beside: tuple[dict[str, object], ...] = ()
+    #: the ledger read of the resumed chunk fails (``fail_ledger_read``, armed first)
+    unreadable: bool = False
 
 
 def _play(ctx: CheckContext, name: str, retry: Retry) -> Trace:
     cause = retry.interruption.cause
     model = [calls(*retry.before)] if retry.before else []
     model.append(calls(*retry.beside, send(ANA, FIRST)))
-    steps: list[Step] = [retry.interruption]
+    steps: list[Step] = [FailLedgerRead()] if retry.unreadable else []
+    steps.append(retry.interruption)
     if retry.middle is not None:
         model += [calls(*batch) for batch in retry.middle.batches]
         steps.append(retry.middle.cut)
@@ -110,9 +113,6 @@ def _retrying_run(ctx: CheckContext, trace: Trace, retry: Retry) -> tuple[str, R
         batches = [mapping(c).get("tool_call_id") for one in run.passes for c in one.batch]
         if wanted & set(map(str, batches)):
             return at, run
-    causes = [retry.interruption.cause, *([retry.middle.cut.cause] if retry.middle else [])]
-    cut_off = sum(1 for _, one in located_runs(trace) if one.end == "interrupted")
-    continued_on_its_own(ctx, causes, cut_off, len(located_continuations(trace)))
     ctx.fail(
         f"no resumed run of turn t1 dispatched the retries {sorted(wanted)}; the turn was "
         "interrupted and should have resumed",
@@ -127,7 +127,7 @@ CUTS: dict[str, Retry] = {
 }
 
 
-@check("DR-4#c1", variants=CUTS)
+@check("DR-4#c1", variants=CUTS, through=(CONTINUES_ON_ITS_OWN,))
 def check_landed_but_unrecorded_is_interrupted(ctx: CheckContext, variant: Retry) -> None:
     """A call whose result was never recorded is interrupted, not completed: an identical
     retry is never handed a successful result without running."""
@@ -168,6 +168,10 @@ RETRIES: dict[str, Retry] = {
     "after-a-refusal-in-a-cut-batch": Retry(
         cut("after_tool_body", on="send_email"), middle=OWN_ID_REFUSED_IN_A_CUT_BATCH
     ),
+    # The resumed chunk's ledger read fails: its journal knows nothing, its note is lost
+    # (DR-2 ¶5), but its history still answers the interrupted call, and the refusal is
+    # the history's: "refused when the resumed run's history shows the interruption".
+    "after-a-failed-ledger-read": Retry(cut("after_tool_body", on="send_email"), unreadable=True),
     # The interrupted call sits behind a repeat of a call the turn already made and a
     # call without an identifier: the history declares it all the same.
     "behind-a-repeat-and-a-call-without-id": Retry(
@@ -178,7 +182,7 @@ RETRIES: dict[str, Retry] = {
 }
 
 
-@check("DR-4#c2", variants=RETRIES)
+@check("DR-4#c2", variants=RETRIES, through=(CONTINUES_ON_ITS_OWN,))
 def check_guard_only_when_history_shows(ctx: CheckContext, variant: Retry) -> None:
     """An identical retry of an interrupted write does not run in the resumed run whose
     history shows the interruption; a retry with other arguments runs."""
@@ -186,6 +190,8 @@ def check_guard_only_when_history_shows(ctx: CheckContext, variant: Retry) -> No
     at, run = _retrying_run(ctx, trace, variant)
     if not shows_the_interrupted_call(ctx, run):
         raise Untested(NOT_SHOWN)
+    retried = [str(c.get("tool_call_id")) for c in variant.retries]
+    journaled = journal_answers(trace, at, [c for c in retried if c in variant.identical])
     for sent in variant.retries:
         call_id = str(sent.get("tool_call_id"))
         where = ran(trace, call_id)
@@ -198,7 +204,9 @@ def check_guard_only_when_history_shows(ctx: CheckContext, variant: Retry) -> No
                 at=where[0] if where else None,
                 reading="history-shows-the-interruption",
             )
-            expect_not_reported_succeeded(ctx, trace, call_id, bool(where))
+            expect_not_reported_succeeded(
+                ctx, trace, call_id, bool(where), journaled=call_id in journaled
+            )
         else:
             said, at_call = runs_of(trace, call_id)
             ctx.expect(
@@ -231,7 +239,7 @@ def check_not_refused_in_a_new_turn(ctx: CheckContext) -> None:
     )
 
 
-@check("DR-4#c2", name="not-refused-when-never-started")
+@check("DR-4#c2", name="not-refused-when-never-started", through=(CONTINUES_ON_ITS_OWN,))
 def check_not_refused_when_never_started(ctx: CheckContext) -> None:
     """A write cut off before it started is not interrupted (its journal never saw it
     start): its identical retry in the resumed run is not refused, and runs."""

@@ -65,11 +65,12 @@ def _unanswered(run: RunRecord) -> list[tuple[str, object]]:
 
 def _interrupted_then_resumed(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
     cut: set[tuple[str, str]] = set()
+    wired = {tool.name for tool in scenario.tools}
     for run in trace.runs():
         key = (run.conversation, run.turn)
         if key in cut and run.cause in RESUMING:
             return True
-        if interrupted_calls(run):
+        if interrupted_calls(run, wired):
             cut.add(key)
     return False
 

@@ -5,7 +5,9 @@ What the clauses quantify over, and how the checks vary it:
 * ¶1 (a time limit continues the turn on its own, in the same turn, with the thread's
   tool calls and results and the journal note): cut after a tool returned, in a model
   call, twice in a row, after a restart, in a later turn of the conversation, after a
-  call without an identifier (its result is in the thread all the same).
+  call without an identifier (its result is in the thread all the same; untested where
+  the run ends before any armed time limit cuts it, as a runtime that fails the run on
+  such a call does).
 * ¶2 (while it waits the turn reports resuming, and stopping it works): after the first
   cut, after the third, after a restart.
 * ¶3 (at most three automatic continuations): four and six cuts; cuts by every cause the
@@ -28,7 +30,9 @@ What the clauses quantify over, and how the checks vary it:
 A case that reaches what it observes through waits bounded by ``rounds`` (¶2 after the
 third cut, ¶4's reloads and its clients at the last continuation) first counts the
 automatic continuations made by each of them: where a wait continued less than asked,
-the state was never reached, and the case is untested.
+the state was never reached, and the case is untested.  ¶2's cases wait for a turn to
+continue on its own, and declare the channel of ¶1 (``CONTINUES_ON_ITS_OWN``): where the
+turn did not, they are blocked by ¶1.
 
 The thread and the note are read from the continuation's model input.  Accepted either way
 (docs/interpretations.md): whatever status words the wire uses (turn-states), a stopped

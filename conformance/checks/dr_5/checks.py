@@ -21,6 +21,7 @@ from adapters.scenario import (
 )
 from adapters.trace import Trace
 from conformance.toolkit import (
+    CONTINUES_ON_ITS_OWN,
     CheckContext,
     Untested,
     ask,
@@ -31,6 +32,7 @@ from conformance.toolkit import (
     describe,
     in_state,
     located_continuations,
+    located_runs,
     mapping,
     names_call,
     nudge,
@@ -158,6 +160,21 @@ def check_continues_in_same_turn_with_thread(ctx: CheckContext, variant: Continu
         model=[*earlier, *(calls(*batch) for batch in variant.calls), say("done")],
         steps=[*steps, Wait()],
     )
+    label = variant.label
+    cut_off = [
+        at
+        for at, run in located_runs(trace)
+        if run.turn == label
+        and run.end == "interrupted"
+        and mapping(run.interruption).get("cause", "time_limit") == "time_limit"
+    ]
+    if not cut_off:
+        ends = [f"{one.end} (at {at})" for at, one in located_runs(trace) if one.turn == label]
+        raise Untested(
+            f"no time limit armed cut turn {label}: its runs ended "
+            f"{', '.join(ends) or 'nowhere'} before one did, so the turn never stopped at its "
+            "time limit, which is what DR-5 ¶1 speaks of"
+        )
     resumed = located_continuations(trace, variant.label, ("auto_continue",))
     ctx.need(
         len(resumed) == len(variant.cuts),
@@ -200,7 +217,7 @@ STOPPED: dict[str, tuple[int, bool]] = {
 }
 
 
-@check("DR-5#c2", variants=STOPPED)
+@check("DR-5#c2", variants=STOPPED, through=(CONTINUES_ON_ITS_OWN,))
 def check_reports_resuming_and_stop_works(ctx: CheckContext, variant: tuple[int, bool]) -> None:
     """While it waits to continue, the turn reports that it is resuming; Stop is accepted,
     no automatic continuation follows it, and the turn waits with Continue available."""

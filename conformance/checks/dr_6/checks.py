@@ -12,7 +12,9 @@ from conformance.checks.dr_6._later_turns import (
     check_later_turn_told_what_the_latest_unfinished_did,
     check_later_turn_told_what_the_newest_unfinished_did,
 )
+from conformance.checks.dr_6._newest_stop import check_offered_for_the_newest_stop_either_way
 from conformance.toolkit import (
+    CONTINUES_ON_ITS_OWN,
     CheckContext,
     calls,
     check,
@@ -77,7 +79,7 @@ STOPS: dict[str, Stopped] = {
 }
 
 
-@check("DR-6#c1", variants=STOPS)
+@check("DR-6#c1", variants=STOPS, through=(CONTINUES_ON_ITS_OWN,))
 def check_continue_applies_both_layers(ctx: CheckContext, variant: Stopped) -> None:
     """Continue resumes the stopped turn itself: its run is given the note, and a
     re-dispatched completed write is not run again."""
@@ -357,6 +359,7 @@ CHECKS = (
     check_continue_applies_both_layers,
     check_continue_any_number_of_times,
     check_offered_only_for_newest_stop,
+    check_offered_for_the_newest_stop_either_way,
     check_new_message_told_what_unfinished_did,
     check_new_turn_not_blocked,
     check_later_turn_told_what_the_latest_unfinished_did,
