@@ -52,6 +52,7 @@ from conformance.report._run import (
     RunInfo,
     ShardHunt,
     ShardInfo,
+    ShardOptions,
     SuiteInfo,
     capability_names,
 )
@@ -115,6 +116,7 @@ __all__ = [
     "RunInfo",
     "ShardHunt",
     "ShardInfo",
+    "ShardOptions",
     "SkipKind",
     "Standing",
     "StandingCounts",
