@@ -63,12 +63,13 @@ def start_method() -> str:
 
 
 def _adopt(shared: Shared[Any], forked: bool) -> None:
-    # A worker is ended by the process that started it, never by a stop signal of its
-    # own: a Ctrl-C reaches the whole process group, and a forked worker would inherit
-    # the run's handler and turn it into an exception its pool catches and hands back,
-    # living on.  The parent hears the Ctrl-C and ends every worker (SIGTERM, whose
-    # default is to end the process at once).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A worker is ended by the process that started it: SIGTERM, whose default is to end
+    # the process at once.  A forked worker would inherit the run's stop handler, turn
+    # that SIGTERM into an exception its pool catches and hands back, and live on; so
+    # both signals get their defaults back (a Ctrl-C, which reaches the whole process
+    # group, ends the worker's case as it would anywhere, and the parent ends the
+    # worker).  Not ignored: what a worker starts (a stdio harness) would inherit that.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _WORKER_SHARED[:] = [shared.get() if forked else shared.prepare()]
 

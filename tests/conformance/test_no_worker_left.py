@@ -27,15 +27,15 @@ def _table() -> dict[str, int]:
 def _signals(table: dict[str, int], item: int) -> tuple[bool, bool]:
     del table, item
     return (
-        signal.getsignal(signal.SIGINT) is signal.SIG_IGN,
+        signal.getsignal(signal.SIGINT) is signal.default_int_handler,
         signal.getsignal(signal.SIGTERM) is signal.SIG_DFL,
     )
 
 
 def test_a_worker_leaves_stopping_to_the_process_that_started_it() -> None:
     """A forked worker does not inherit the run's stop handler (which would turn its
-    parent's SIGTERM into an exception its pool catches, the worker living on): it
-    ignores the Ctrl-C the whole group gets, and SIGTERM ends it."""
+    parent's SIGTERM into an exception its pool catches, the worker living on): both
+    signals have their defaults, and SIGTERM ends it."""
     with StopSignals():
         found = list(in_workers(_signals, [1, 2], Shared(_table), workers=2))
     assert found == [(True, True), (True, True)]
