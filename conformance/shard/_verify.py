@@ -20,6 +20,10 @@ from conformance.report import StandingReport
 __all__ = ["MergeRefused", "Planner", "Share", "recomputed_share", "verify_shares"]
 
 
+#: The most characters of a rule or invariant name a refusal shows.
+_SHOWN = 100
+
+
 class MergeRefused(RttoolError):
     """Standings that are not the shards of one run."""
 
@@ -92,11 +96,17 @@ def recomputed_share(source: str, report: StandingReport) -> Share:
     )
 
 
+def _bounded(text: str) -> str:
+    """A rule or invariant name as a message shows it: what a standing says is untrusted,
+    and a line stays a line."""
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+
+
 def _rules_refused(source: str, named: str, said: Sequence[str], share: Share) -> MergeRefused:
     """Why a shard's recorded rules (``said``) are not its ``share``, in one line."""
     claimed = next((rule for rule in said if rule not in share.rules), None)
     if claimed is not None:
-        why = f"shard {named} claims {claimed}, which the split gives to another shard"
+        why = f"shard {named} claims {_bounded(claimed)}, which the split gives to another shard"
     else:
         lacking = next((rule for rule in share.rules if rule not in said), None)
         why = (
@@ -110,8 +120,8 @@ def _rules_refused(source: str, named: str, said: Sequence[str], share: Share) -
 def _differing(said: Sequence[str], expected: Sequence[str]) -> str:
     """An item of one list that the other lacks."""
     return next(
-        (f"{item} (not its)" for item in said if item not in expected),
-        next((f"{item} (missing)" for item in expected if item not in said), "repeated"),
+        (f"{_bounded(item)} (not its)" for item in said if item not in expected),
+        next((f"{_bounded(item)} (missing)" for item in expected if item not in said), "repeated"),
     )
 
 
@@ -146,9 +156,11 @@ def verify_shares(shards: Sequence[tuple[str, StandingReport]], planner: Planner
             )
         for rule in info.rules:
             if rule in owners:
-                raise MergeRefused("two shards ran one rule", rule=rule, first=owners[rule])
+                raise MergeRefused(
+                    "two shards ran one rule", rule=_bounded(rule), first=owners[rule]
+                )
             owners[rule] = source
         selected.update(info.rules, info.left)
     unowned = sorted(selected - set(owners))
     if unowned:
-        raise MergeRefused("a selected rule was run by no shard", rule=unowned[0])
+        raise MergeRefused("a selected rule was run by no shard", rule=_bounded(unowned[0]))
