@@ -159,9 +159,10 @@ class WorkerPool(Generic[S, T, R]):
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        # What is running is not waited for: a worker still busy when the block is left
-        # is ended, as every other is once the pool has stopped.
-        pool.shutdown(wait=False, cancel_futures=True)
+        # What is running is not waited for: every worker is ended first (a worker still
+        # busy when the block is left too), then the pool, whose own thread ends on
+        # seeing its workers gone and is waited for, so that the next pool may fork
+        # again (a fork is refused while another thread runs).
         processes = [
             child
             for child in multiprocessing.active_children()
@@ -175,3 +176,4 @@ class WorkerPool(Generic[S, T, R]):
             if process.is_alive():  # it would not end: it is killed, never left behind
                 process.kill()
                 process.join()
+        pool.shutdown(wait=True, cancel_futures=True)
