@@ -76,9 +76,12 @@ def restart_refused() -> str | None:
     if sys.flags.ignore_environment:
         return "python -E (or -I) ignores PYTHONHASHSEED"
     program = sys.argv[0] if sys.argv else ""
-    if program == "-c":  # the code is on the command line itself
-        return None
-    if program in ("", "-") or not os.path.isfile(program):
+    # "-c": the code is on the command line itself; a path that names nothing is a
+    # launcher's (Windows strips ".exe" from the console script's name).
+    spent = program in ("", "-") or (
+        program != "-c" and os.path.exists(program) and not os.path.isfile(program)
+    )
+    if spent:
         return "its program was read from standard input or a pipe, which cannot be read again"
     return None
 

@@ -118,13 +118,19 @@ def _ran(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return ran
 
 
-@pytest.mark.parametrize("program", ["-", ""])
+@pytest.mark.parametrize("program", ["-", "", "a-pipe"])
 def test_the_console_script_does_not_start_again_from_standard_input(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
     no_exec: list[list[str]],
+    tmp_path: Path,
     program: str,
 ) -> None:
+    """``python - < script``, ``python < script`` and a program read from a pipe
+    (``python <(...)``): the process runs its command as it is, never starting again."""
+    if program == "a-pipe":
+        program = str(tmp_path / "program")
+        os.mkfifo(program)
     ran = _ran(monkeypatch)
     monkeypatch.setattr(sys, "argv", [program, "run", "--no-hunt"])
     assert cli.console() == 0
@@ -171,3 +177,13 @@ def test_an_embedder_runs_rttool_as_a_child_with_hashing_fixed(
     assert run_with_fixed_hashing(["run"], environ={"PYTHONHASHSEED": "5"}) == 1
     assert called[1][1] == {"PYTHONHASHSEED": "5"}  # a seed given is kept
     assert reproducible.HASH_SEED_VALUE == "0"
+
+
+def test_a_program_that_is_a_file_or_a_launcher_may_start_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    script = tmp_path / "rttool"
+    script.write_text("", encoding="utf-8")
+    for program in (str(script), "-c", str(tmp_path / "rttool-launcher-without-exe")):
+        monkeypatch.setattr(sys, "argv", [program, "selftest"])
+        assert restart_refused() is None, program
