@@ -183,6 +183,8 @@ def run_variant(
         rejected += _hunt(variant, timeout=timeout, examples=hunt_examples, seed=seed)
     except ImplementationError as err:
         return _undrivable(variant, err, started)
+    except _NoVerdict as cut:
+        return _undrivable(variant, cut, started, said=str(cut))
     finally:
         state.close()
     unproven = tuple(
@@ -207,6 +209,7 @@ def _hunt(
     from adapters import Driver, connect
     from conformance import __version__
     from conformance.hunt import Budget, hunt
+    from conformance.selftest import cut_short
 
     driver = Driver(
         connect(resolve_spec("reference", None, variant.name), timeout=timeout),
@@ -221,10 +224,22 @@ def _hunt(
         outcome = hunt(driver, handshake, claimed, budget)
     finally:
         driver.close()
+    cut = cut_short(outcome, budget, claimed)
+    if cut is not None:  # a search the machine's load cut may have missed a rejection
+        raise _NoVerdict(cut)
     return [(hunt_case_id(name), found.message) for name, found in outcome.findings.items()]
 
 
-def _undrivable(variant: VariantInfo, err: Exception, started: float) -> VariantResult:
+class _NoVerdict(Exception):
+    """The variant's hunt says nothing of it (see :func:`conformance.selftest.cut_short`)."""
+
+
+def _undrivable(
+    variant: VariantInfo, err: Exception, started: float, *, said: str | None = None
+) -> VariantResult:
+    """A variant the suite reached no verdict on: it could not be driven (``err``), or
+    what ``said`` says."""
+    why = said or f"could not be driven: {err}"
     return VariantResult(
         variant.name,
         variant.reading,
@@ -232,7 +247,7 @@ def _undrivable(variant: VariantInfo, err: Exception, started: float) -> Variant
         (),
         (),
         round(time.perf_counter() - started, 3),
-        error=" ".join(str(err).split())[:300],
+        error=" ".join(why.split())[:300],
     )
 
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import functools
 import multiprocessing
+import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from multiprocessing.context import BaseContext
 from types import TracebackType
 from typing import Any, Generic, TypeVar, cast
 
@@ -45,6 +45,9 @@ class Shared(Generic[S]):
         return self.value
 
 
+#: How long a worker asked to end (SIGTERM) is waited for before it is killed.
+_TERMINATE_WAIT_S = 5.0
+
 # The worker's copy of what its tasks share: set once by the pool's initializer, in the
 # worker process only (the parent never sets it).
 _WORKER_SHARED: list[object] = []
@@ -60,6 +63,14 @@ def start_method() -> str:
 
 
 def _adopt(shared: Shared[Any], forked: bool) -> None:
+    # A worker is ended by the process that started it: SIGTERM, whose default is to end
+    # the process at once.  A forked worker would inherit the run's stop handler, turn
+    # that SIGTERM into an exception its pool catches and hands back, and live on; so
+    # both signals get their defaults back (a Ctrl-C, which reaches the whole process
+    # group, ends the worker's case as it would anywhere, and the parent ends the
+    # worker).  Not ignored: what a worker starts (a stdio harness) would inherit that.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _WORKER_SHARED[:] = [shared.get() if forked else shared.prepare()]
 
 
@@ -73,30 +84,22 @@ def in_workers(
     """``task(shared value, item)`` for every item, ``workers`` at a time, yielded in the
     order of ``items`` as each is ready.  With one worker or one item, everything runs
     in this process.  ``task`` and the items and results must be picklable; the shared
-    value need not be where the workers are forked."""
+    value need not be where the workers are forked.  The workers are a
+    :class:`WorkerPool`'s: however the iteration ends (its last result, a caller that
+    stops early, an interruption), none outlives it."""
     if workers <= 1 or len(items) <= 1:
         value = shared.get()
         for item in items:
             yield task(value, item)
         return
-    method = start_method()
-    context: BaseContext = multiprocessing.get_context(method)
-    forked = method == "fork"
-    if forked:
-        shared.get()  # built once, here, and inherited by every worker
-        # What this process has buffered but not written would be written again by each
-        # worker as it exits.
-        sys.stdout.flush()
-        sys.stderr.flush()
-    # A spawned worker is sent only how to build the shared value: the value itself may
-    # hold what cannot be pickled.
-    adopt = functools.partial(_adopt, shared if forked else Shared(shared.prepare), forked)
-    calls: list[Callable[[object, object], object]] = [task] * len(items)  # type: ignore[list-item]
-    with ProcessPoolExecutor(
-        max_workers=min(workers, len(items)), mp_context=context, initializer=adopt
-    ) as pool:
-        for result in pool.map(_call, calls, items):
-            yield cast(R, result)
+    ready: dict[int, R] = {}
+    following = 0
+    with WorkerPool(task, shared, workers=min(workers, len(items))) as pool:
+        for index, future in pool.completed(items):
+            ready[index] = future.result()
+            while following in ready:
+                yield ready.pop(following)
+                following += 1
 
 
 class WorkerPool(Generic[S, T, R]):
@@ -156,9 +159,10 @@ class WorkerPool(Generic[S, T, R]):
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        # What is running is not waited for: a worker still busy when the block is left
-        # is ended, as every other is once the pool has stopped.
-        pool.shutdown(wait=False, cancel_futures=True)
+        # What is running is not waited for: every worker is ended first (a worker still
+        # busy when the block is left too), then the pool, whose own thread ends on
+        # seeing its workers gone and is waited for, so that the next pool may fork
+        # again (a fork is refused while another thread runs).
         processes = [
             child
             for child in multiprocessing.active_children()
@@ -168,4 +172,8 @@ class WorkerPool(Generic[S, T, R]):
             if process.is_alive():
                 process.terminate()
         for process in processes:
-            process.join(timeout=5)
+            process.join(timeout=_TERMINATE_WAIT_S)
+            if process.is_alive():  # it would not end: it is killed, never left behind
+                process.kill()
+                process.join()
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -11,13 +11,22 @@ finding made only while another was shrinking can come and go.  ``rttool run`` i
 ``rttool selftest`` therefore start again, as they were started, under
 ``PYTHONHASHSEED=0`` unless a seed is already set (a pytest run that loads the plugin
 itself must set one; docs/running-the-suite.md).
+
+Only the ``rttool`` console script (and ``python -m conformance.cli``) starts again, and
+only where the new process can read its program again: a program read from standard
+input (``python - < script.py``) would find it spent and run nothing, and a program
+that embeds rttool and calls :func:`conformance.cli.main` would do its own work twice.
+Such callers run in their own process as they are; one that wants hashing fixed runs
+rttool as a child with :func:`run_with_fixed_hashing`.  Under ``python -E`` (or ``-I``)
+the interpreter ignores ``PYTHONHASHSEED``, so no restart could fix hashing: the command
+runs as it is, and says so.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import NoReturn
 
 __all__ = [
@@ -26,7 +35,9 @@ __all__ = [
     "ci_requested",
     "hashing_fixed",
     "needs_fixed_hashing",
+    "restart_refused",
     "restart_with_fixed_hashing",
+    "run_with_fixed_hashing",
 ]
 
 #: the environment variable that fixes Python's string hashing
@@ -40,8 +51,13 @@ def ci_requested(environ: Mapping[str, str]) -> bool:
     return environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
-def hashing_fixed(environ: Mapping[str, str]) -> bool:
-    """Whether ``PYTHONHASHSEED`` names a seed (a number); ``random``, or empty, does not."""
+def hashing_fixed(environ: Mapping[str, str], *, ignored: bool | None = None) -> bool:
+    """Whether string hashing is fixed in this process: ``PYTHONHASHSEED`` names a seed
+    (a number; ``random``, or empty, does not) and the interpreter reads it (``ignored``:
+    whether it ignores the environment, as under ``python -E``; by default this
+    interpreter's own flag)."""
+    if sys.flags.ignore_environment if ignored is None else ignored:
+        return False
     return environ.get(HASH_SEED_VARIABLE, "").strip().isdigit()
 
 
@@ -51,6 +67,43 @@ def needs_fixed_hashing(command: str | None, environ: Mapping[str, str]) -> bool
     if hashing_fixed(environ):
         return False
     return command == "selftest" or (command == "run" and ci_requested(environ))
+
+
+def restart_refused() -> str | None:
+    """Why this process cannot start again as itself with hashing fixed, or ``None``
+    where it can: its interpreter ignores the environment, or its program is not a file
+    a new process can read again (it came from standard input or a pipe)."""
+    if sys.flags.ignore_environment:
+        return "python -E (or -I) ignores PYTHONHASHSEED"
+    program = sys.argv[0] if sys.argv else ""
+    # "-c": the code is on the command line itself; a path that names nothing is a
+    # launcher's (Windows strips ".exe" from the console script's name).
+    spent = program in ("", "-") or (
+        program != "-c" and os.path.exists(program) and not os.path.isfile(program)
+    )
+    if spent:
+        return "its program was read from standard input or a pipe, which cannot be read again"
+    return None
+
+
+def run_with_fixed_hashing(
+    arguments: Sequence[str], *, environ: Mapping[str, str] | None = None
+) -> int:
+    """Run ``rttool ARGUMENTS`` in a child process with string hashing fixed, and return
+    its exit code: how a program embedding rttool gets the reproducible hunt that the
+    console script gets by starting again (:func:`conformance.cli.main` never restarts
+    its caller's process).  ``environ`` is the child's environment (default: this
+    process's), with ``PYTHONHASHSEED`` set unless it names a seed already."""
+    import subprocess
+
+    child = dict(os.environ if environ is None else environ)
+    if not child.get(HASH_SEED_VARIABLE, "").strip().isdigit():
+        child[HASH_SEED_VARIABLE] = HASH_SEED_VALUE
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # -P: the caller's working directory never shadows rttool's own packages.
+    command = [sys.executable, "-P", "-m", "conformance.cli", *arguments]
+    return subprocess.call(command, env=child)
 
 
 def restart_with_fixed_hashing() -> NoReturn:

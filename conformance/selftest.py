@@ -38,8 +38,8 @@ from conformance.engine import (
 from conformance.rules import Corpus
 
 if TYPE_CHECKING:
-    from conformance.hunt import HuntOutcome
-    from conformance.toolkit.machinery import ClauseSituation
+    from conformance.hunt import Budget, HuntOutcome
+    from conformance.toolkit.machinery import ClauseSituation, Invariant
 
 __all__ = [
     "CATALOGUE_COMMAND",
@@ -47,6 +47,7 @@ __all__ = [
     "HuntVerdict",
     "MutantInfo",
     "MutantResult",
+    "cut_short",
     "parse_catalogue",
     "read_catalogue",
     "run_hunt_mutant",
@@ -364,6 +365,37 @@ def _judge_mutant(
     return run(mutant, corpus, selected, timeout=timeout)
 
 
+def cut_short(
+    outcome: HuntOutcome, budget: Budget, claimed: Sequence[Invariant], *, done: bool = False
+) -> str | None:
+    """Why a search bounded by a count of examples (``budget.limit``) is no verdict, or
+    ``None`` where it is one.
+
+    Such a search judges the same examples on any machine, so its outcome is a verdict
+    only when it ended as the count says: it judged its examples, found every invariant
+    it was after, or ``done`` (what it looked for was found).  One that ended before,
+    with invariants left and nothing wrong, was cut by its time guard: on a busy
+    machine, not because of the runtime, so it says nothing of the runtime (a mutant
+    read from it would survive by the machine's load).  A stop by hand ends the
+    self-test (``KeyboardInterrupt``)."""
+    if outcome.interrupted:
+        raise KeyboardInterrupt
+    left = [one for one in claimed if one.name not in outcome.findings]
+    if (
+        done
+        or not left
+        or budget.limit is None
+        or outcome.examples >= budget.limit
+        or outcome.broken is not None
+        or outcome.error is not None
+    ):
+        return None
+    return (
+        f"no verdict: the hunt's search was cut by its time guard after {outcome.examples} "
+        f"of {budget.limit} examples (the machine too busy?); run it again"
+    )
+
+
 def _shortest(outcome: HuntOutcome) -> int | None:
     """The steps of the shortest counterexample the hunt found, if any."""
     return min((len(f.scenario.steps) for f in outcome.findings.values()), default=None)
@@ -420,10 +452,22 @@ def run_hunt_mutant(
             short_enough=MAX_COUNTEREXAMPLE_STEPS,
         )
         outcome = hunt(driver, handshake, claimed, budget, enough=enough)
+        cut = cut_short(outcome, budget, claimed, done=enough(outcome))
     except ImplementationError as err:
         return _not_driven(mutant, cases, started, err)
     finally:
         driver.close()
+    if cut is not None:  # no verdict, never a survivor: the machine's load decided it
+        return MutantResult(
+            mutant.name,
+            mutant.breaks,
+            False,
+            (),
+            mutant.breaks,
+            len(cases),
+            round(time.perf_counter() - started, 3),
+            error=cut,
+        )
     hunted = {c for name in outcome.findings for c in by_name[name].clauses}
     # A combination mutant is judged by the hunt alone; any other by the checks too.
     checked = set() if mutant.hunt else set(alone.caught_by)

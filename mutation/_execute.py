@@ -29,6 +29,7 @@ from adapters.files import read_bytes, read_json, write_file
 
 __all__ = [
     "EXIT_FINDING",
+    "EXIT_NOT_STARTED",
     "EXIT_UNDRIVABLE",
     "HuntPlan",
     "Outcome",
@@ -59,6 +60,12 @@ def _hashing_fixed(env: dict[str, str]) -> dict[str, str]:
 #: ``rttool run`` exit codes (see the README): a finding, and an undrivable implementation.
 EXIT_FINDING = 1
 EXIT_UNDRIVABLE = 3
+#: A warm parent's fork that could not run the suite at all (an exception escaped it:
+#: ``conformance/cli/mutant_server.py``).
+EXIT_NOT_STARTED = 98
+#: What an interpreter prints first when an exception ends it: a run that exits 1 with
+#: this and no report did not run the suite to a finding, it crashed.
+_TRACEBACK = "Traceback (most recent call last):"
 
 # Scenario databases of the reference harness go here instead of shared memory.
 _SCRATCH_ENV = "RTTOOL_SCRATCH_DIR"
@@ -161,7 +168,8 @@ def classify(
         return Status.TIMEOUT, "the suite run did not finish in time and was stopped"
     if exit_code == 0:
         return Status.SURVIVED, ""
-    if exit_code == EXIT_FINDING:
+    no_report = not (report_dir / "standing.json").exists()
+    if exit_code == EXIT_FINDING and not (no_report and _TRACEBACK in stderr):
         failing = failing_clauses(report_dir / "standing.json")
         erring = failing_clauses(report_dir / "standing.json", "error")
         if failing or erring:
@@ -177,6 +185,8 @@ def classify(
     reason = (
         "the implementation could not be driven"
         if exit_code == EXIT_UNDRIVABLE
+        else "the suite could not start"
+        if exit_code in (EXIT_NOT_STARTED, EXIT_FINDING)
         else (f"the suite run exited with {exit_code}")
     )
     last = last.strip().removeprefix("rttool: ")

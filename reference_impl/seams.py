@@ -1,4 +1,5 @@
-"""Seams for testing: make a write-back fail, cut a run at a named point, fail a ledger read.
+"""Seams for testing: make a write-back fail, cut a run at a named point, fail a ledger read,
+say how many clients wait on the runtime together.
 
 Nothing is armed in production, and every seam is then a no-op.  The adapter harness
 arms them on a scenario's instructions; nothing else does.
@@ -7,6 +8,8 @@ arms them on a scenario's instructions; nothing else does.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 __all__ = [
@@ -17,6 +20,8 @@ __all__ = [
     "ProcessKilled",
     "Seams",
     "WriteBackFailed",
+    "waiters_together",
+    "waiting_together",
 ]
 
 #: Causes after which a run resumes on its own (the guide: soft timeout, gateway timeout,
@@ -117,3 +122,27 @@ class Seams:
                 return
             self._failing_ledger_reads -= 1
         raise OSError("ledger read failed (armed)")
+
+
+# How many clients the current thread waits on the runtime together with (itself
+# included): set by the harness around a scenario's ``Wait(clients=N)``, 1 elsewhere.
+_TOGETHER = threading.local()
+
+
+@contextmanager
+def waiting_together(count: int) -> Iterator[None]:
+    """Within the block, this thread is one of ``count`` clients waiting on the runtime
+    at once.  Nothing in the runtime reads it; a mutant that races two waiters
+    (``reference_impl/mutants/_continuation.py``) holds each until all have looked, so
+    its race shows however slowly a busy machine schedules the second."""
+    _TOGETHER.count = count
+    try:
+        yield
+    finally:
+        _TOGETHER.count = 1
+
+
+def waiters_together() -> int:
+    """How many clients this thread waits on the runtime together with (1: alone)."""
+    count: int = getattr(_TOGETHER, "count", 1)
+    return count

@@ -10,7 +10,12 @@ that the handler emits; no command function is over 60 lines
 (non-conformance, lint error, surviving mutant, regression), 2 a usage or corpus error
 (or a file, or the output, that could not be written),
 3 an implementation that could not be driven at all, 4 a replay the implementation
-cannot run, 130 an interrupted run.
+cannot run, 130 a run interrupted by Ctrl-C (SIGINT), 143 one stopped by SIGTERM.
+
+:func:`console` is the ``rttool`` console script (and ``python -m conformance.cli``): the
+one caller that may start its own process again with string hashing fixed
+(``conformance/reproducible.py``).  :func:`main` is for a program embedding rttool: it
+runs the command in the caller's process and never starts it again.
 """
 
 from __future__ import annotations
@@ -24,7 +29,15 @@ from typing import NoReturn
 
 from conformance import __version__
 
-__all__ = ["COMMANDS", "EXIT_FINDING", "EXIT_OK", "EXIT_UNDRIVABLE", "EXIT_USAGE", "main"]
+__all__ = [
+    "COMMANDS",
+    "EXIT_FINDING",
+    "EXIT_OK",
+    "EXIT_UNDRIVABLE",
+    "EXIT_USAGE",
+    "console",
+    "main",
+]
 
 EXIT_OK = 0
 EXIT_FINDING = 1
@@ -78,7 +91,48 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``rttool``; returns the exit code (also used by the console script)."""
+    """Run ``rttool`` with ``argv`` (default: this process's command line) in this
+    process; returns the exit code.
+
+    This is the function for a program that embeds rttool: it never starts the caller's
+    process again, so the caller's own work is done once and a program read from
+    standard input is not lost.  A seeded hunt (``selftest``, ``run`` in CI) then
+    shrinks under this process's string hashing: for hashing fixed, run rttool as a
+    child with :func:`conformance.reproducible.run_with_fixed_hashing`.
+    """
+    return _main(argv, own_process=False)
+
+
+def console() -> int:
+    """The ``rttool`` console script and ``python -m conformance.cli``: :func:`main` on
+    this process's command line, in a process that is rttool's own, which starts again
+    with string hashing fixed where the command's hunt is seeded and the process can."""
+    return _main(None, own_process=True)
+
+
+def _fix_hashing(command: str, *, own_process: bool, told: bool) -> None:
+    """Start this process again with hashing fixed where ``command`` needs it and the
+    process is rttool's own and can; else, where ``told``, say in one line why hashing
+    stays as it is."""
+    from conformance.reproducible import (
+        needs_fixed_hashing,
+        restart_refused,
+        restart_with_fixed_hashing,
+    )
+
+    if not needs_fixed_hashing(command, os.environ):
+        return
+    why = restart_refused() if own_process else "rttool was called by another program"
+    if why is None:
+        restart_with_fixed_hashing()
+    if told:
+        sys.stderr.write(
+            f"rttool: string hashing is not fixed ({why}): a finding may shrink to another "
+            "counterexample from run to run; set PYTHONHASHSEED=0 to fix it\n"
+        )
+
+
+def _main(argv: Sequence[str] | None, *, own_process: bool) -> int:
     from conformance._terminal import standard_streams
 
     # A standard stream closed before rttool started is a quiet one, never a crash, and
@@ -90,11 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
-    if argv is None:  # this process is the command's own, not a caller's (a test's)
-        from conformance.reproducible import needs_fixed_hashing, restart_with_fixed_hashing
-
-        if needs_fixed_hashing(args.command, os.environ):
-            restart_with_fixed_hashing()
+    # A caller passing its own arguments (a test, a program) chose them: it is not told.
+    _fix_hashing(args.command, own_process=own_process, told=argv is None)
     return _handled(args)
 
 
@@ -139,4 +190,4 @@ def _handled(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(console())

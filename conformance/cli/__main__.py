@@ -1,5 +1,5 @@
 """``python -m conformance.cli``: the same as the ``rttool`` command."""
 
-from conformance.cli import main
+from conformance.cli import console
 
-raise SystemExit(main())
+raise SystemExit(console())

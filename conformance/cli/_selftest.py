@@ -130,8 +130,9 @@ def selftest(args: argparse.Namespace) -> int:
     from conformance._progress import Progress
     from conformance._variants import VariantResult
     from conformance.cli import EXIT_OK, EXIT_USAGE
-    from conformance.cli._output import emit
+    from conformance.cli._output import Output, emit
     from conformance.cli._selftest_render import RENDERERS, unknown_names
+    from conformance.stopping import StopSignals
 
     plan = _plan(args)
     if plan.unknown:
@@ -143,15 +144,23 @@ def selftest(args: argparse.Namespace) -> int:
         return EXIT_OK
     emit(render.start(plan))
     total = len(plan.mutants) + len(plan.chosen_variants)
-    with Progress("rttool selftest", total, "mutants and variants") as shown:
+    # SIGTERM stops the self-test as Ctrl-C does: its workers are ended on the way out.
+    with StopSignals() as stop:
+        try:
+            with Progress("rttool selftest", total, "mutants and variants") as shown:
 
-        def heard(event: SelftestEvent) -> None:
-            emit(render.event(event, plan))
-            if isinstance(event, VariantsStarting):
-                return
-            bad = not event.conforms if isinstance(event, VariantResult) else not event.clean
-            shown.advance(failed=bad, note=event.name)
+                def heard(event: SelftestEvent) -> None:
+                    emit(render.event(event, plan))
+                    if isinstance(event, VariantsStarting):
+                        return
+                    failed = (
+                        not event.conforms if isinstance(event, VariantResult) else not event.clean
+                    )
+                    shown.advance(failed=failed, note=event.name)
 
-        result = execute(plan, timeout=args.timeout, progress=heard)
+                result = execute(plan, timeout=args.timeout, progress=heard)
+        except KeyboardInterrupt:
+            emit(Output(err="rttool: interrupted\n"))
+            return stop.exit_code
     emit(render.result(result))
     return result.exit_code

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from conformance._variants import VariantResult
     from conformance.selftest import HuntVerdict, MutantResult
 
-__all__ = ["RENDERERS", "SelftestRenderer", "unknown_names"]
+__all__ = ["RENDERERS", "SelftestRenderer", "failures", "unknown_names", "verdict_line"]
 
 _FULL = "full mode: the whole suite once per mutant (CI runs the restricted mode)"
 _RESTRICTED = (
@@ -159,7 +159,7 @@ def _variant_lines(judged: Sequence[VariantResult], width: int) -> list[str]:
             f"  {variant.name:<{width}}  reading {variant.reading:<24}  conforms: {verdict}"
         )
         if variant.error is not None:
-            lines.append(f"      could not be driven: {printable(variant.error)}")
+            lines.append(f"      {printable(variant.error)}")
         lines += [
             f"      rejected by {printable(case)}: {printable(message[:300])}"
             for case, message in variant.rejected_by
@@ -176,9 +176,78 @@ def _variant_lines(judged: Sequence[VariantResult], width: int) -> list[str]:
     return lines
 
 
+def _unsound(hunt: HuntVerdict) -> str:
+    """Why the hunt's verdict on a mutant it must find does not hold."""
+    from conformance.selftest import MAX_COUNTEREXAMPLE_STEPS
+
+    if hunt.hunt_only and hunt.checks_alone_caught:
+        return "the checks alone caught it, so it is no combination bug"
+    if hunt.counterexample_steps is None:
+        return "the hunt did not find it within its count of examples"
+    return (
+        f"the hunt's shortest counterexample has {hunt.counterexample_steps} steps, more "
+        f"than {MAX_COUNTEREXAMPLE_STEPS}"
+    )
+
+
+def _mutant_failure(result: MutantResult) -> str | None:
+    """What is wrong with one mutant's result, or ``None``."""
+    if result.error is not None:
+        said = result.error
+        why = said if said.startswith("no verdict") else f"could not be driven: {said}"
+        return f"mutant {result.name}: {why}"
+    if not result.caught:
+        return f"mutant {result.name} survived: no case failed against it"
+    if result.missed:
+        return f"mutant {result.name} breaks {', '.join(result.missed)}, but no case of it failed"
+    if result.hunt is not None and not result.hunt.sound:
+        return f"mutant {result.name}: {_unsound(result.hunt)}"
+    return None
+
+
+def _variant_failure(variant: VariantResult) -> str | None:
+    """What is wrong with one variant's result, or ``None``."""
+    if variant.error is not None:
+        return f"legal variant {variant.name}: {variant.error}"
+    if variant.rejected_by:
+        case, message = variant.rejected_by[0]
+        return f"legal variant {variant.name} rejected by {case}: {message[:200]}"
+    if variant.unproven:
+        return f"legal variant {variant.name}: no passing check or vector for {variant.unproven[0]}"
+    return None
+
+
+def failures(result: SelftestResult) -> list[str]:
+    """Every way the self-test failed, each in a few words naming the mutant, variant,
+    clause, case or invariant and why: mutants, then variants, then what no mutant
+    proved."""
+    found = [why for r in result.mutants if (why := _mutant_failure(r)) is not None]
+    found += [why for v in result.variants if (why := _variant_failure(v)) is not None]
+    if result.uncovered:
+        found.append(f"clause {result.uncovered[0]} is broken by no mutant")
+    if result.unproven:
+        found.append(f"case {result.unproven[0]} failed against no mutant")
+    if result.quiet_invariants:
+        found.append(f"hunt invariant {result.quiet_invariants[0]} was broken by no mutant")
+    return found
+
+
+def verdict_line(result: SelftestResult) -> str:
+    """The self-test's last line: passed, or the first thing that failed and why."""
+    found = failures(result)
+    if not found:
+        return (
+            f"rttool: selftest passed: {plural(len(result.mutants), 'mutant')} caught by "
+            f"their own clauses, {plural(len(result.variants), 'legal variant')} conforming"
+        )
+    more = f" (and {len(found) - 1} more, above)" if len(found) > 1 else ""
+    return f"rttool: selftest FAILED: {printable(found[0])}{more}"
+
+
 def _result_text(result: SelftestResult) -> Output:
     lines = _mutant_summary(result) + _proof_lines(result)
-    return Output(text(lines + _variant_lines(result.variants, result.plan.width)))
+    lines += _variant_lines(result.variants, result.plan.width)
+    return Output(text([*lines, verdict_line(result)]))
 
 
 def _listing_json(plan: SelftestPlan) -> Output:

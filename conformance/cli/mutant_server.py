@@ -17,10 +17,14 @@ directory), ``stderr`` (a file for its error output), ``argv`` (the arguments of
 ``reach``: a file where the fork writes which rules' cases ran each line of the runtime
 (:mod:`conformance.cli._mutant_reach`).  The reply is ``{"exit_code": N or null,
 "timed_out": bool}``; the first line written is ``{"ready": true}``, once the suite is
-loaded.  A fork runs in a session of its own, and at the time limit the whole session is
-killed, as the driver's spawned runs are.  Exit code :data:`EXIT_NOT_THE_COPY` says that
-the fork imported the runtime from somewhere else than the copy, so the run tested
-nothing.
+loaded.  A request that is not one (a field missing or of the wrong type, a
+``timeout`` that is not a number of seconds above 0) is answered ``{"error": "..."}``,
+one line, and the server goes on.  A fork runs in a session of its own, and at the time
+limit the whole session is killed, as the driver's spawned runs are.  Exit code
+:data:`EXIT_NOT_THE_COPY` says that the fork imported the runtime from somewhere else
+than the copy, so the run tested nothing; :data:`EXIT_NOT_STARTED` that the fork could
+not run the suite at all (an exception escaped it, its traceback in the error output):
+neither is a verdict on the mutant.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
+import math
 import os
 import signal
 import sys
@@ -36,17 +41,23 @@ import time
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
-__all__ = ["EXIT_NOT_THE_COPY", "main", "warm_up"]
+__all__ = ["EXIT_NOT_STARTED", "EXIT_NOT_THE_COPY", "main", "request_error", "warm_up"]
 
 #: A fork's exit code when the runtime it imported is not the request's copy.
 EXIT_NOT_THE_COPY = 97
+#: A fork's exit code when an exception escaped it: the suite could not run (never 1,
+#: which says the suite ran and found the mutant).
+EXIT_NOT_STARTED = 98
 # The package the forks must import from the request's copy, and never this process.
 _RUNTIME = "reference_impl"
 # Where the reference harness keeps scenario databases SQLite cannot hold in memory.
 _SCRATCH_ENV = "RTTOOL_SCRATCH_DIR"
 # How often the parent looks whether the fork has ended.
 _POLL_S = 0.02
+# A request's time limit where it gives none.
+_DEFAULT_TIMEOUT_S = 60.0
 # A request line is a few paths and arguments; anything far longer is not one.
 _MAX_REQUEST_CHARS = 100_000
 
@@ -103,14 +114,52 @@ def _in_fork(request: dict[str, object]) -> int:
     return code
 
 
+def _is_path(value: object) -> bool:
+    return isinstance(value, str) and bool(value)
+
+
+def _is_arguments(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(arg, str) for arg in value)
+
+
+def _is_seconds(value: object) -> bool:
+    return (
+        not isinstance(value, bool)
+        and isinstance(value, int | float)
+        and math.isfinite(value)
+        and value > 0
+    )
+
+
+#: Each field of a request, whether it must be given, what it must be, and what it is
+#: said not to be otherwise.
+_FIELDS = (
+    ("source", True, _is_path, "a path"),
+    ("scratch", True, _is_path, "a path"),
+    ("stderr", True, _is_path, "a path"),
+    ("argv", True, _is_arguments, "a list of strings"),
+    ("timeout", False, _is_seconds, "a number of seconds above 0"),
+    ("reach", False, _is_path, "a path"),
+)
+
+
+def request_error(request: dict[str, object]) -> str | None:
+    """Why ``request`` is not one this server runs, in a few words, or ``None``."""
+    for name, required, valid, what in _FIELDS:
+        if (required or name in request) and not valid(request.get(name)):
+            return f"{name} is not {what}"
+    return None
+
+
 def _fork_and_wait(request: dict[str, object]) -> dict[str, object]:
-    """Fork, run the request in the child, and wait for it within its time limit."""
-    timeout = float(str(request.get("timeout", 0))) or 60.0
+    """Fork, run the (checked) request in the child, and wait for it within its time
+    limit."""
+    timeout = float(cast("float", request.get("timeout", _DEFAULT_TIMEOUT_S)))
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
     if pid == 0:  # the fork: never returns into the server's loop
-        code = 1
+        code = EXIT_NOT_STARTED
         try:
             code = _in_fork(request)
         except SystemExit as stop:  # as an interpreter would: a message means exit 1
@@ -118,8 +167,9 @@ def _fork_and_wait(request: dict[str, object]) -> dict[str, object]:
                 code = stop.code or 0
             else:
                 sys.stderr.write(f"{stop.code}\n")
-        except BaseException:  # as an interpreter would: the traceback, and exit 1
+        except BaseException:  # the traceback, and a code that is no verdict
             traceback.print_exc()
+            code = EXIT_NOT_STARTED
         finally:
             with contextlib.suppress(Exception):
                 sys.stdout.flush()
@@ -156,7 +206,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not isinstance(request, dict):
             sys.stderr.write("mutant server: a request is not a JSON object\n")
             return 2
-        sys.stdout.write(json.dumps(_fork_and_wait(request)) + "\n")
+        wrong = request_error(request)
+        reply = {"error": f"bad request: {wrong}"} if wrong else _fork_and_wait(request)
+        sys.stdout.write(json.dumps(reply) + "\n")
         sys.stdout.flush()
     return 0
 

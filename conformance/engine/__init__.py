@@ -17,6 +17,8 @@ Running cases:
     plan, here or in worker processes, telling each :class:`Listener` (such as
     :class:`RuleLines`) as it goes, and builds the standing (:func:`build_report`, with
     :func:`charged` landing each outcome on the clause whose words it breaks).
+Which build is running: :func:`suite_build`, a digest of the suite's own code (a shard
+    records it; ``rttool report merge`` merges only shards of its own build).
 What the suite binds, without running it:
     :func:`clause_cases`, :func:`clause_situation_notes` and :func:`suite_policy` (for
     ``rttool rules show --cases`` and ``rttool rules lint``).
@@ -31,6 +33,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from conformance.engine._build import suite_build
     from conformance.engine._case import (
         HUNT_CASE_PREFIX,
         Case,
@@ -123,6 +126,7 @@ _WHERE: dict[str, str] = {
         "_run",
     ),
     "Session": "_session",
+    "suite_build": "_build",
     **dict.fromkeys(("ShardPlan", "split_rules"), "_shard"),
     **dict.fromkeys(
         (
@@ -189,6 +193,7 @@ __all__ = [
     "selected_clause",
     "shown_spec",
     "split_rules",
+    "suite_build",
     "suite_policy",
 ]
 

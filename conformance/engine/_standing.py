@@ -17,6 +17,7 @@ from pathlib import Path
 from adapters.handshake import Handshake
 from conformance import __version__
 from conformance._redact import redacted
+from conformance.engine._build import suite_build
 from conformance.engine._case import Case
 from conformance.engine._options import RunOptions
 from conformance.engine._outcome import CaseOutcome
@@ -32,6 +33,7 @@ from conformance.report import (
     RunInfo,
     ShardHunt,
     ShardInfo,
+    ShardOptions,
     StandingReport,
     SuiteInfo,
 )
@@ -244,7 +246,8 @@ def _store_lost(options: RunOptions, loss: int) -> tuple[str, ...]:
 
 
 def _shard_info(tally: Tally) -> ShardInfo | None:
-    """What a shard's standing says of it: which shard, what it left, its hunt."""
+    """What a shard's standing says of it: which shard, of which build and options, what
+    it left, its hunt."""
     plan = tally.shard
     if plan is None:
         return None
@@ -253,10 +256,20 @@ def _shard_info(tally: Tally) -> ShardInfo | None:
         for case in tally.cases
         if case.kind == "hunt" and case.clauses and (outcome := tally.outcomes.get(case.id))
     )
+    options = tally.options
     return ShardInfo(
         index=plan.index,
         count=plan.count,
         corpus=plan.corpus,
+        build=suite_build(),
+        options=ShardOptions(
+            levels=options.levels,  # type: ignore[arg-type]
+            hunt=options.hunt,
+            examples=options.examples,
+            hunt_seconds=options.hunt_seconds,
+            timeout=options.timeout,
+            exitfirst=options.exitfirst,
+        ),
         rules=plan.rules,
         left=plan.left,
         hunt=hunted,

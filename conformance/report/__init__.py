@@ -56,6 +56,7 @@ from conformance.report._run import (
     RunInfo,
     ShardHunt,
     ShardInfo,
+    ShardOptions,
     SuiteInfo,
     capability_names,
 )
@@ -123,6 +124,7 @@ __all__ = [
     "RunInfo",
     "ShardHunt",
     "ShardInfo",
+    "ShardOptions",
     "SkipKind",
     "Standing",
     "StandingCounts",

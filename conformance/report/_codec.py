@@ -29,6 +29,7 @@ from conformance.report._run import (
     RunInfo,
     ShardHunt,
     ShardInfo,
+    ShardOptions,
     SuiteInfo,
 )
 from conformance.report._standing import StandingReport
@@ -160,12 +161,24 @@ def _decode_shard(pointer: str, data: _Object | None) -> ShardInfo | None:
         )
         for index, item in enumerate(_objects(data["hunt"]))
     )
+    options = cast("_Object", data["options"])
     return _make(
         pointer,
         ShardInfo,
         index=data["index"],
         count=data["count"],
         corpus=data["corpus"],
+        build=data["build"],
+        options=_make(
+            f"{pointer}/options",
+            ShardOptions,
+            levels=_strings(options["levels"]),
+            hunt=options["hunt"],
+            examples=options["examples"],
+            hunt_seconds=_optional_seconds(options["hunt_seconds"]),
+            timeout=float(cast("float", options["timeout"])),
+            exitfirst=options["exitfirst"],
+        ),
         rules=_strings(data["rules"]),
         left=_strings(data["left"]),
         hunt=hunt,

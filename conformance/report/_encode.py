@@ -194,6 +194,15 @@ def _shard(shard: ShardInfo) -> dict[str, object]:
         "index": shard.index,
         "count": shard.count,
         "corpus": shard.corpus,
+        "build": shard.build,
+        "options": {
+            "levels": list(shard.options.levels),
+            "hunt": shard.options.hunt,
+            "examples": shard.options.examples,
+            "hunt_seconds": shard.options.hunt_seconds,
+            "timeout": shard.options.timeout,
+            "exitfirst": shard.options.exitfirst,
+        },
         "rules": list(shard.rules),
         "left": list(shard.left),
         "hunt": [

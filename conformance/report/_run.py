@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from types import MappingProxyType
 
@@ -17,6 +17,7 @@ __all__ = [
     "RunInfo",
     "ShardHunt",
     "ShardInfo",
+    "ShardOptions",
     "SuiteInfo",
     "capability_names",
 ]
@@ -126,18 +127,55 @@ class ShardHunt:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ShardOptions:
+    """The options of a split run that decide a shard's share and its verdicts, beyond
+    those every standing records (``only``, the seed, the gated levels): every shard of
+    one run was given the same, and the merge recomputes each shard's share from them.
+
+    ``levels`` are the rule levels the run selected (empty: every level); ``hunt`` says
+    whether the hunt ran; ``examples`` and ``hunt_seconds`` are its floor and budget as
+    given (``None``: the default); ``timeout`` the per-request timeout; ``exitfirst``
+    whether the run stopped at its first failing case.
+    """
+
+    levels: tuple[Level, ...] = ()
+    hunt: bool = True
+    examples: int | None = None
+    hunt_seconds: float | None = None
+    timeout: float = 30.0
+    exitfirst: bool = False
+
+    def __post_init__(self) -> None:
+        normalise_strings(self)
+        for level in self.levels:
+            choice(level, LEVELS, "levels")
+        examples = self.examples
+        if examples is not None and (
+            isinstance(examples, bool) or not isinstance(examples, int) or examples < 1
+        ):
+            raise bad("examples is an integer >= 1 or None", examples=examples)
+        if self.hunt_seconds is not None:
+            seconds(self.hunt_seconds, "hunt_seconds")
+        seconds(self.timeout, "timeout")
+
+
+@dataclass(frozen=True, kw_only=True)
 class ShardInfo:
     """Which part of a split run this standing is (``rttool run --shard K/N``).
 
     ``index`` is K (from 1) of ``count`` shards; ``corpus`` identifies the rule corpus the
-    split was made over; ``rules`` are the rules this shard ran and reports, ``left`` the
-    selected rules it left to the other shards; ``hunt`` is its share of the hunt, every
-    invariant it judged (the hunt is split by examples, not by rules).
+    split was made over and ``build`` the suite's own code that made it (a digest of its
+    files: two commits sharing a version number differ here); ``options`` are the run's
+    options its share depends on; ``rules`` are the rules this shard ran and reports,
+    ``left`` the selected rules it left to the other shards; ``hunt`` is its share of the
+    hunt, every invariant it judged (the hunt is split by examples, not by rules).
     """
 
     index: int
     count: int
     corpus: str
+    build: str = ""
+    options: ShardOptions = field(default_factory=ShardOptions)
     rules: tuple[str, ...] = ()
     left: tuple[str, ...] = ()
     hunt: tuple[ShardHunt, ...] = ()

@@ -3,7 +3,9 @@
 Each rule's standing comes whole from the shard that ran it; the hunt, split by examples,
 is summed: an invariant's figures are every shard's added up, and it failed where any
 shard found it broken (the lowest shard's counterexample is the one kept).  Standings of
-different implementations, suite versions, corpora, seeds or selections never merge.
+different implementations, suite builds, corpora, seeds, options or selections never
+merge, and no shard's own claim of what it ran is believed: each share is recomputed
+(:mod:`conformance.shard._verify`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from adapters.errors import RttoolError
 from conformance.report import (
     CheckResult,
     HuntFigures,
@@ -24,14 +25,11 @@ from conformance.report import (
     is_reproducible,
 )
 from conformance.rules import rule_sort_key
+from conformance.shard._verify import MergeRefused, Planner, recomputed_share, verify_shares
 
 __all__ = ["MergeRefused", "Merged", "merge_standings"]
 
 _JUDGED = re.compile(r"\(\d+ examples judged\)$")
-
-
-class MergeRefused(RttoolError):
-    """Standings that are not the shards of one run."""
 
 
 @dataclass(frozen=True)
@@ -43,8 +41,12 @@ class Merged:
     evidence: dict[str, int]
 
 
-def merge_standings(shards: Sequence[tuple[str, StandingReport]]) -> Merged:
+def merge_standings(
+    shards: Sequence[tuple[str, StandingReport]], *, planner: Planner = recomputed_share
+) -> Merged:
     """Merge ``(source, standing)`` pairs, the standings of every shard of one run.
+    ``planner`` recomputes what each shard must have run (by default the engine's split,
+    for shards of this build of rttool).
 
     Raises :class:`MergeRefused` naming the first source that does not belong.
     """
@@ -52,6 +54,7 @@ def merge_standings(shards: Sequence[tuple[str, StandingReport]]) -> Merged:
     first_source, first = shards[0]
     for source, report in shards[1:]:
         _same_run(first_source, first, source, report)
+    verify_shares(shards, planner)
     by_index = {info.index: report for info, (_, report) in zip(infos, shards, strict=True)}
     hunts = _merged_hunts(infos)
     owners = {rule: info.index for info in infos for rule in info.rules}
@@ -122,6 +125,7 @@ def _same_run(source_a: str, a: StandingReport, source_b: str, b: StandingReport
         ),
         ("of different suite versions", a.suite.version, b.suite.version),
         ("over different rule corpora", shard_a.corpus, shard_b.corpus),
+        ("of different suite builds", shard_a.build, shard_b.build),
         ("with different seeds", a.run.seed, b.run.seed),
         (
             "with different selections",
@@ -131,6 +135,18 @@ def _same_run(source_a: str, a: StandingReport, source_b: str, b: StandingReport
         ("with different hunt modes", (a.run.ci, a.run.spec), (b.run.ci, b.run.spec)),
         ("of which one is reproducible and one is not", is_reproducible(a), is_reproducible(b)),
         ("with different hunt budgets", _budget(a), _budget(b)),
+        (
+            "with different hunt options",
+            (shard_a.options.hunt, shard_a.options.examples, shard_a.options.hunt_seconds),
+            (shard_b.options.hunt, shard_b.options.examples, shard_b.options.hunt_seconds),
+        ),
+        ("with different timeouts", shard_a.options.timeout, shard_b.options.timeout),
+        (
+            "of which one stopped at its first failure (-x) and one did not",
+            shard_a.options.exitfirst,
+            shard_b.options.exitfirst,
+        ),
+        ("with different level selections", shard_a.options.levels, shard_b.options.levels),
         (
             "with different rule selections",
             sorted(shard_a.rules + shard_a.left),

@@ -13,7 +13,7 @@ from reference_impl.harness._recorder import Recorder
 from reference_impl.harness._scripted import ScriptedModel, ScriptedWorld
 from reference_impl.journal import LedgerEvent
 from reference_impl.runtime import RunFailed, Runtime
-from reference_impl.seams import ProcessKilled, Seams
+from reference_impl.seams import ProcessKilled, Seams, waiting_together
 from reference_impl.workflow import ToolSpec, Workflow
 
 __all__ = ["ScenarioSession"]
@@ -181,7 +181,8 @@ class ScenarioSession:
 
         def settle() -> None:
             try:
-                self.runtime.settle(rounds)
+                with waiting_together(clients):
+                    self.runtime.settle(rounds)
             except BaseException as err:  # reported after the join
                 errors.append(err)
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -22,17 +22,39 @@ from reference_impl.mutants._model import (
 from reference_impl.passes import PassContext, PassResult, ToolNode
 from reference_impl.records import MessageRow, TurnRow
 from reference_impl.runtime import UNFINISHED
+from reference_impl.seams import waiters_together
 from reference_impl.store import Store
 from reference_impl.wire import Wire
 from reference_impl.workflow import ToolSpec
 
 __all__ = ["MUTANTS"]
 
-#: How long the racy claim waits between its look and its write, so that two waiters
-#: reliably both look before either writes.
-RACE_WINDOW_S = 0.1
-#: How long a waiter at the last continuation waits for a second waiter to look too.
-PAIRING_WINDOW_S = 0.5
+#: How long a waiter is held for the others it waits with (``seams.waiting_together``):
+#: a guard against one that never looks, never a window a busy machine could miss.
+RENDEZVOUS_GUARD_S = 120.0
+
+
+class _Rendezvous:
+    """Holds each of a group of waiters started together (a scenario's
+    ``Wait(clients=N)``) between its look at a turn and its claim, until every one of
+    them has looked at the same turn at the same count: a race between a look and a
+    write then shows however slowly the machine schedules the others, where a fixed
+    sleep showed it only when they were scheduled within it.  A waiter alone (no group)
+    is not held."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._met: dict[tuple[str, int], threading.Barrier] = {}
+
+    def meet(self, turn_id: str, count: int) -> None:
+        together = waiters_together()
+        if together <= 1:
+            return
+        with self._lock:
+            barrier = self._met.setdefault((turn_id, count), threading.Barrier(together))
+        # One of the group that never came (past the guard) leaves this one to claim alone.
+        with contextlib.suppress(threading.BrokenBarrierError):
+            barrier.wait(timeout=RENDEZVOUS_GUARD_S)
 
 
 class _TimeLimitEndsTurn(Behaviour):
@@ -72,16 +94,21 @@ class _CountInMemory(Behaviour):
 
 
 class _RacyClaim(Behaviour):
-    """Looks at the turn outside any transaction, then claims it unconditionally."""
+    """Looks at the turn outside any transaction, then claims it unconditionally (waiters
+    started together all look before any claims)."""
+
+    def __init__(self) -> None:
+        self._group = _Rendezvous()
 
     def claim_continuation(
         self, store: Store, turn_id: str, start_run: Callable[[sqlite3.Connection], str]
     ) -> str | None:
-        if not self.resuming(store.read(), turn_id):
+        conn = store.read()
+        if not self.resuming(conn, turn_id):
             return None
-        time.sleep(RACE_WINDOW_S)
-        with store.transaction() as conn:
-            return self.continue_or_stop(conn, turn_id, start_run)
+        self._group.meet(turn_id, self.automatic_continuations(conn, turn_id))
+        with store.transaction() as write:
+            return self.continue_or_stop(write, turn_id, start_run)
 
 
 class _CountResetByContinue(Behaviour):
@@ -128,13 +155,12 @@ class _CountReadOutsideTheClaim(Behaviour):
     """At the last continuation, looks at the turn and its count outside any transaction,
     then claims it unconditionally: two waiters at the last continuation both continue.
 
-    Two waiters are made to look before either claims (each waits up to
-    ``PAIRING_WINDOW_S`` for the other), so that the double continuation shows however
-    slowly the machine schedules the second waiter; other continuations are claimed as
-    production claims them."""
+    Waiters started together all look before any claims (:class:`_Rendezvous`), so that
+    the double continuation shows however slowly the machine schedules the second
+    waiter; other continuations are claimed as production claims them."""
 
     def __init__(self) -> None:
-        self._pair = threading.Barrier(2)
+        self._group = _Rendezvous()
 
     def claim_continuation(
         self, store: Store, turn_id: str, start_run: Callable[[sqlite3.Connection], str]
@@ -142,12 +168,10 @@ class _CountReadOutsideTheClaim(Behaviour):
         conn = store.read()
         if not self.resuming(conn, turn_id):
             return None
-        if self.automatic_continuations(conn, turn_id) != self.auto_continue_limit - 1:
+        count = self.automatic_continuations(conn, turn_id)
+        if count != self.auto_continue_limit - 1:
             return super().claim_continuation(store, turn_id, start_run)
-        try:
-            self._pair.wait(timeout=PAIRING_WINDOW_S)
-        except threading.BrokenBarrierError:  # no second waiter: claim alone
-            self._pair.reset()
+        self._group.meet(turn_id, count)
         with store.transaction() as write:
             records.set_turn(write, turn_id, status="running")
             return start_run(write)

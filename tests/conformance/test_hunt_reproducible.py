@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -83,11 +84,13 @@ class _Restarted(Exception):
 
 
 def test_the_command_starts_again_as_itself_with_hashing_fixed(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """The console script's process becomes the very command line that started it (its
     interpreter options, script and arguments) with ``PYTHONHASHSEED=0``; a caller that
     passes its own arguments (a test, a program embedding rttool) is never replaced."""
+    script = tmp_path / "rttool"
+    script.write_text("", encoding="utf-8")  # a program a new process can read again
     from conformance.cli import _run
 
     started: list[tuple[str, list[str], dict[str, str]]] = []
@@ -102,13 +105,13 @@ def test_the_command_starts_again_as_itself_with_hashing_fixed(
     monkeypatch.setenv("CI", "true")
     monkeypatch.delenv("PYTHONHASHSEED", raising=False)
     command = ["run", "--no-hunt", "--only", "RT-TOOL-1"]
-    monkeypatch.setattr(sys, "argv", ["rttool", *command])
-    monkeypatch.setattr(sys, "orig_argv", [sys.executable, "-P", "/venv/bin/rttool", *command])
+    monkeypatch.setattr(sys, "argv", [str(script), *command])
+    monkeypatch.setattr(sys, "orig_argv", [sys.executable, "-P", str(script), *command])
     with pytest.raises(_Restarted):
-        cli.main()
+        cli.console()
     path, argv, env = started[0]
     assert path == sys.executable
-    assert argv == [sys.executable, "-P", "/venv/bin/rttool", *command]
+    assert argv == [sys.executable, "-P", str(script), *command]
     assert env["PYTHONHASHSEED"] == "0" and env["CI"] == "true"
     assert cli.main(command) == 0  # given its arguments, main runs the command here
     assert ran == ["run"] and len(started) == 1

@@ -80,3 +80,13 @@ def test_a_pool_hands_back_results_as_they_are_ready() -> None:
     with WorkerPool(_look_up, Shared(_table), workers=2) as pool:
         found = {index: future.result()[:2] for index, future in pool.completed(["a", "c"])}
     assert found == {0: ("a", 1), 1: ("c", 3)}
+
+
+def test_a_pool_left_leaves_no_thread_behind_so_the_next_one_forks() -> None:
+    """The self-test's variants start their pool right after the mutants' pool: were the
+    first pool's thread still running, the second would spawn its workers and load the
+    suite again in each."""
+    found = list(in_workers(_look_up, ["a", "b"], Shared(_table), workers=2))
+    assert [key for key, _, _ in found] == ["a", "b"]
+    assert threading.active_count() == 1
+    assert start_method() == "fork"

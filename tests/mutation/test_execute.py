@@ -14,6 +14,7 @@ import pytest
 
 from mutation._execute import (
     EXIT_FINDING,
+    EXIT_NOT_STARTED,
     EXIT_UNDRIVABLE,
     HuntPlan,
     Status,
@@ -73,6 +74,19 @@ def test_a_finding_without_a_readable_report_is_still_killed(tmp_path: Path) -> 
     assert classify(EXIT_FINDING, False, tmp_path, "") == (
         Status.KILLED,
         "the run reported a finding",
+    )
+
+
+@pytest.mark.parametrize("code", [EXIT_FINDING, EXIT_NOT_STARTED])
+def test_a_run_that_could_not_start_the_suite_is_a_crash_not_a_kill(
+    tmp_path: Path, code: int
+) -> None:
+    """An exception that ended the child before it wrote a report (a fresh interpreter
+    exits 1 on one, the warm parent's fork 98) is no finding on the mutant."""
+    stderr = 'Traceback (most recent call last):\n  File "x.py", line 1\nOSError: no scratch\n'
+    assert classify(code, False, tmp_path, stderr) == (
+        Status.CRASHED,
+        "the suite could not start: OSError: no scratch",
     )
 
 

@@ -149,3 +149,63 @@ def test_the_server_answers_one_json_line_per_request(tmp_path: Path) -> None:
         {"ready": True},
         {"exit_code": 0, "timed_out": False},
     ]
+
+
+@pytest.mark.slow  # a warm parent loads the suite in an interpreter of its own
+def test_the_server_answers_a_bad_request_in_one_line_and_goes_on(tmp_path: Path) -> None:
+    """A ``timeout`` that is not a number is answered with one error line, not a
+    traceback; a fork that cannot start the suite (its scratch folder is missing) ends
+    with :data:`EXIT_NOT_STARTED`, never 1 (a finding); the next request is served."""
+    import subprocess
+
+    from conformance.cli.mutant_server import EXIT_NOT_STARTED
+
+    space = Workspace(tmp_path / "m", PACKAGE)
+    space.prepare()
+    good = {
+        "source": str(space.source),
+        "scratch": str(space.scratch),
+        "stderr": str(space.root / "stderr.txt"),
+        "argv": ["--version"],
+        "timeout": 60,
+    }
+    requests = [
+        {**good, "timeout": "abc"},
+        {**good, "scratch": str(tmp_path / "missing")},
+        good,
+    ]
+    done = subprocess.run(
+        [sys.executable, *SERVER_COMMAND],
+        input="".join(json.dumps(request) + "\n" for request in requests),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line) for line in done.stdout.splitlines()] == [
+        {"ready": True},
+        {"error": "bad request: timeout is not a number of seconds above 0"},
+        {"exit_code": EXIT_NOT_STARTED, "timed_out": False},
+        {"exit_code": 0, "timed_out": False},
+    ]
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"timeout": "abc"}, "timeout is not a number of seconds above 0"),
+        ({"timeout": True}, "timeout is not a number of seconds above 0"),
+        ({"timeout": float("nan")}, "timeout is not a number of seconds above 0"),
+        ({"argv": "run"}, "argv is not a list of strings"),
+        ({"source": 3}, "source is not a path"),
+        ({"reach": 1}, "reach is not a path"),
+    ],
+)
+def test_a_bad_request_is_named(change: dict[str, object], said: str) -> None:
+    from conformance.cli.mutant_server import request_error
+
+    good: dict[str, object] = {"source": "s", "scratch": "t", "stderr": "e", "argv": []}
+    assert request_error(good) is None
+    assert request_error({**good, **change}) == said

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from conformance.report import (
+    HuntFigures,
     HuntSummary,
     ShardHunt,
     ShardInfo,
@@ -16,9 +17,15 @@ from conformance.report import (
     reproducible,
     to_json,
 )
-from conformance.shard import MergeRefused, merge_standings
+from conformance.shard import Merged, MergeRefused, Share
+from conformance.shard import merge_standings as merged_by
 from tests.conformance._support import rttool
 from tests.report.sample import sample_report
+
+
+def _mine(rules: list[str], index: int, count: int) -> tuple[str, ...]:
+    """The split these tests make: rule n to shard n % count + 1."""
+    return tuple(rule for n, rule in enumerate(rules) if n % count == index - 1)
 
 
 def _split(report: StandingReport, count: int = 2) -> list[StandingReport]:
@@ -31,12 +38,24 @@ def _split(report: StandingReport, count: int = 2) -> list[StandingReport]:
     }
     shards = []
     for index in range(1, count + 1):
-        mine = tuple(rule for n, rule in enumerate(rules) if n % count == index - 1)
+        mine = _mine(rules, index, count)
         left = tuple(rule for rule in rules if rule not in mine)
-        # The first shard judged everything; the others' hunt found nothing of note.
-        shown = tuple(hunts.values()) if index == 1 else ()
+        # Every shard judged every invariant; the first found what the run found, the
+        # others' share of the hunt judged no example.
+        shown = tuple(
+            one
+            if index == 1
+            else replace(one, check=replace(one.check, hunt=HuntFigures(judged=0, exercised=0)))
+            for one in hunts.values()
+        )
         info = ShardInfo(
-            index=index, count=count, corpus="c0ffee", rules=mine, left=left, hunt=shown
+            index=index,
+            count=count,
+            corpus="c0ffee",
+            build="b0ffee",
+            rules=mine,
+            left=left,
+            hunt=shown,
         )
         hunt = (
             report.hunt
@@ -52,6 +71,28 @@ def _split(report: StandingReport, count: int = 2) -> list[StandingReport]:
             )
         )
     return shards
+
+
+def _planned(source: str, report: StandingReport) -> Share:
+    """The share ``_split`` gives a shard: what a merge of these tests recomputes."""
+    del source
+    info = report.run.shard
+    assert info is not None
+    whole = sample_report()
+    rules = [rule.id for rule in whole.rules]
+    mine = _mine(rules, info.index, info.count)
+    hunts = tuple(check.name for _, _, check in whole.checks() if check.kind == "hunt")
+    return Share(
+        rules=mine,
+        left=tuple(rule for rule in rules if rule not in mine),
+        reported=mine,
+        hunt=tuple(dict.fromkeys(hunts)),
+    )
+
+
+def merge_standings(shards: list[tuple[str, StandingReport]]) -> Merged:
+    """The merge, recomputing each share as ``_split`` makes it."""
+    return merged_by(shards, planner=_planned)
 
 
 def test_shards_merge_into_the_unsplit_standing() -> None:
@@ -108,6 +149,93 @@ def test_standings_that_are_not_one_runs_shards_are_refused(change, said: str) -
     first, second = _split(sample_report())
     with pytest.raises(MergeRefused, match=said):
         merge_standings([("a.json", first), ("b.json", change(second))])
+
+
+def _options(report: StandingReport, **changes: object) -> StandingReport:
+    assert report.run.shard is not None
+    options = replace(report.run.shard.options, **changes)
+    return _shard(report, options=options)
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda r: _options(r, examples=500), "with different hunt options"),
+        (lambda r: _options(r, hunt_seconds=60.0), "with different hunt options"),
+        (lambda r: _options(r, timeout=5.0), "with different timeouts"),
+        (lambda r: _options(r, exitfirst=True), "one stopped at its first failure"),
+        (lambda r: _options(r, levels=("core",)), "with different level selections"),
+        (lambda r: _shard(r, build="0ther"), "of different suite builds"),
+    ],
+)
+def test_shards_run_with_other_options_or_another_build_are_refused(change, said: str) -> None:  # type: ignore[no-untyped-def]
+    """Shards of different --examples, --hunt-seconds, --timeout, -x or levels, and two
+    commits sharing one version number, are not one run's."""
+    first, second = _split(sample_report())
+    with pytest.raises(MergeRefused, match=said):
+        merge_standings([("a.json", first), ("b.json", change(second))])
+
+
+def _moved_to_left(report: StandingReport) -> StandingReport:
+    """``report`` with its first rule moved from ``run.shard.rules`` to ``left``, and
+    dropped from the standing: a failing rule made to vanish."""
+    info = report.run.shard
+    assert info is not None
+    gone = info.rules[0]
+    changed = _shard(report, rules=info.rules[1:], left=(gone, *info.left))
+    return replace(changed, rules=tuple(rule for rule in report.rules if rule.id != gone))
+
+
+def _claims_every_rule(report: StandingReport) -> StandingReport:
+    info = report.run.shard
+    assert info is not None
+    return _shard(report, rules=tuple(sorted(info.rules + info.left)), left=())
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (_moved_to_left, "leaves RT-TOOL-1 to the others, but the split gives it to this"),
+        (_claims_every_rule, "shard 1/2 claims DR-2, which the split gives to another shard"),
+        (
+            lambda r: replace(r, rules=r.rules[1:]),
+            "a shard's standing reports other rules than the split gives it",
+        ),
+        (
+            lambda r: _shard(r, hunt=()),
+            "a shard's hunt judged other invariants than the run's",
+        ),
+    ],
+)
+def test_a_shard_whose_share_is_not_the_splits_is_refused(change, said: str) -> None:  # type: ignore[no-untyped-def]
+    """The merge recomputes each share: a rule a shard moved to ``left`` (and so out of
+    the merged standing), a shard claiming every rule, a standing that drops a rule it
+    owns or the hunt it judged, are each refused rather than merged without them."""
+    first, second = _split(sample_report())
+    with pytest.raises(MergeRefused, match=said):
+        merge_standings([("a.json", change(first)), ("b.json", second)])
+
+
+def test_a_rule_claimed_by_two_shards_is_refused_whatever_the_planner() -> None:
+    """Even a planner that believed every record would not let two shards own a rule."""
+    first, second = _split(sample_report())
+    assert first.run.shard is not None and second.run.shard is not None
+    taken = first.run.shard.rules[0]
+    both = _shard(
+        second,
+        rules=(*second.run.shard.rules, taken),
+        left=tuple(rule for rule in second.run.shard.left if rule != taken),
+    )
+
+    def believing(source: str, report: StandingReport) -> Share:
+        info = report.run.shard
+        assert info is not None
+        names = tuple(one.check.name for one in info.hunt)
+        reported = tuple(rule.id for rule in report.rules)
+        return Share(rules=info.rules, left=info.left, reported=reported, hunt=names)
+
+    with pytest.raises(MergeRefused, match="two shards ran one rule: rule=RT-TOOL-1"):
+        merged_by([("a.json", first), ("b.json", both)], planner=believing)
 
 
 def test_a_missing_shard_is_refused() -> None:
