@@ -20,24 +20,30 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from adapters.errors import BadJson, ImplementationError, Unreachable
 from conformance._workers import Shared, in_workers
 from conformance.engine import (
     Case,
+    CaseOutcome,
     RunOptions,
     Selection,
     Session,
     Suite,
+    Tally,
+    build_report,
+    clauses_standing,
     hunt_case_id,
+    hunt_cases_over,
     resolve_spec,
     rules_of,
 )
 from conformance.rules import Corpus
 
 if TYPE_CHECKING:
+    from adapters.handshake import Handshake
     from conformance.hunt import Budget, HuntOutcome
     from conformance.toolkit.machinery import ClauseSituation, Invariant
 
@@ -135,6 +141,9 @@ class MutantResult:
     #: the ids of the cases that failed against it (``HUNT/<invariant>`` for the hunt's
     #: findings); errors are left out, since they prove no check can fail
     caught_by_cases: tuple[str, ...] = ()
+    #: the clauses its standing fails beyond those it breaks, each with the message of
+    #: its first failing case (the blame gate holds these to the recorded consequences)
+    beyond: tuple[tuple[str, str], ...] = ()
 
     @property
     def clean(self) -> bool:
@@ -150,6 +159,7 @@ class MutantResult:
             "caught_by": list(self.caught_by),
             "missed": list(self.missed),
             "caught_by_cases": list(self.caught_by_cases),
+            "beyond": [{"clause": c, "message": m} for c, m in self.beyond],
         }
         if self.error is not None:
             out["error"] = self.error
@@ -307,35 +317,75 @@ def run_mutant(
 ) -> MutantResult:
     """Run ``cases`` against the reference runtime's mutant ``mutant``."""
     started = time.perf_counter()
+    driven = _executed(mutant, cases, timeout=timeout)
+    if isinstance(driven, ImplementationError):
+        return _not_driven(mutant, cases, started, driven)
+    handshake, outcomes = driven
+    return _judged_mutant(mutant, corpus, cases, outcomes, handshake, started)
+
+
+def _executed(
+    mutant: MutantInfo, cases: Sequence[Case], *, timeout: float
+) -> tuple[Handshake, dict[str, CaseOutcome]] | ImplementationError:
+    """Every case of ``cases`` run against the mutant, by case id, and its handshake;
+    the error, when it could not be driven at all."""
+    from conformance.rules import load_corpus
+
     options = RunOptions.quiet_reference(mutant=mutant.name, timeout=timeout)
-    state = Session(options, corpus, _situations())
-    failing: list[Case] = []
-    proven: list[Case] = []
+    state = Session(options, load_corpus(), _situations())
     try:
         try:
-            state.handshake()
+            handshake = state.handshake()
         except ImplementationError as err:
-            return _not_driven(mutant, cases, started, err)
-        for case in cases:
-            outcome = state.execute(case)
-            if outcome.caught:
-                failing.append(case)
-            if outcome.outcome == "failed":  # proof that the case itself can fail
-                proven.append(case)
+            return err
+        return handshake, {case.id: state.execute(case) for case in cases}
     finally:
         state.close()
-    caught_by = _in_corpus_order(corpus, {c for case in failing for c in case.clauses})
-    missed = tuple(clause for clause in mutant.breaks if clause not in caught_by)
+
+
+def _judged_mutant(
+    mutant: MutantInfo,
+    corpus: Corpus,
+    cases: Sequence[Case],
+    outcomes: Mapping[str, CaseOutcome],
+    handshake: Handshake,
+    started: float,
+) -> MutantResult:
+    """The verdict on a mutant, read off the standing its cases' outcomes build, as a
+    vendor's report reads: a clause catches it where the standing fails the clause (or
+    reports it in error through the implementation), every failure charged to the clause
+    whose words it breaks; a clause failed beyond those it breaks is listed for the
+    blame gate."""
+    tally = Tally(
+        options=RunOptions.quiet_reference(mutant=mutant.name),
+        corpus=corpus,
+        cases=cases,
+        outcomes=outcomes,
+        situations=_situations(),
+        started=0.0,
+    )
+    report = build_report(tally, handshake, duration_s=0.0, levels=())
+    failing = clauses_standing(report)
+    erring = clauses_standing(report, "error") if _implementation_erred(outcomes) else ()
+    caught_by = _in_corpus_order(corpus, {clause for clause, _ in (*failing, *erring)})
+    proven = [case.id for case in cases if outcomes[case.id].outcome == "failed"]
     return MutantResult(
         mutant.name,
         mutant.breaks,
-        bool(failing),
+        bool(caught_by),
         caught_by,
-        missed,
+        tuple(clause for clause in mutant.breaks if clause not in caught_by),
         len(cases),
         round(time.perf_counter() - started, 3),
-        caught_by_cases=tuple(case.id for case in proven),
+        caught_by_cases=tuple(proven),
+        beyond=tuple((c, m) for c, m in failing if c not in mutant.breaks),
     )
+
+
+def _implementation_erred(outcomes: Mapping[str, CaseOutcome]) -> bool:
+    """Whether some case erred through the implementation's fault on a case it ran (an
+    error of the suite's own proves nothing of the implementation)."""
+    return any(o.caught and o.outcome == "error" for o in outcomes.values())
 
 
 def run_mutants(
@@ -418,9 +468,11 @@ def run_hunt_mutant(
     from conformance.hunt import Budget, hunt
 
     started = time.perf_counter()
-    alone = run_mutant(mutant, corpus, cases, timeout=timeout)
-    if alone.error is not None:
-        return alone
+    driven = _executed(mutant, cases, timeout=timeout)
+    if isinstance(driven, ImplementationError):
+        return _not_driven(mutant, cases, started, driven)
+    first_handshake, outcomes = driven
+    alone = _judged_mutant(mutant, corpus, cases, outcomes, first_handshake, started)
     driver = Driver(
         connect(resolve_spec("reference", mutant.name), timeout=timeout),
         timeout=timeout,
@@ -468,10 +520,6 @@ def run_hunt_mutant(
             round(time.perf_counter() - started, 3),
             error=cut,
         )
-    hunted = {c for name in outcome.findings for c in by_name[name].clauses}
-    # A combination mutant is judged by the hunt alone; any other by the checks too.
-    checked = set() if mutant.hunt else set(alone.caught_by)
-    caught_by = _in_corpus_order(corpus, hunted | checked)
     first = outcome.first_failure
     verdict = HuntVerdict(
         checks_alone_caught=alone.caught,
@@ -481,14 +529,28 @@ def run_hunt_mutant(
         hunt_only=mutant.hunt,
         invariants=tuple(sorted(outcome.findings)),
     )
-    return MutantResult(
-        mutant.name,
-        mutant.breaks,
-        bool(outcome.findings) or (alone.caught and not mutant.hunt),
-        caught_by,
-        tuple(c for c in mutant.breaks if c not in caught_by),
-        len(cases),
-        round(time.perf_counter() - started, 3),
+    # The hunt's findings are judged as a run's hunt cases judge them (each charged to
+    # the clauses it breaks, held to the channels it observes through); a combination
+    # mutant is judged by the hunt alone, any other by the checks too.
+    hunted = hunt_cases_over(outcome, tuple(claimed), _situations())
+    options = RunOptions.quiet_reference(mutant=mutant.name, timeout=timeout)
+    session = Session(options, corpus, _situations())
+    try:
+        found = {case.id: session.execute(case) for case in hunted}
+    finally:
+        session.close()
+    judged = [*hunted] if mutant.hunt else [*cases, *hunted]
+    combined = _judged_mutant(
+        mutant,
+        corpus,
+        judged,
+        found if mutant.hunt else {**outcomes, **found},
+        first_handshake,
+        started,
+    )
+    return replace(
+        combined,
+        caught=bool(outcome.findings) or (alone.caught and not mutant.hunt),
         hunt=verdict,
         caught_by_cases=(
             *alone.caught_by_cases,

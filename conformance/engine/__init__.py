@@ -53,6 +53,7 @@ if TYPE_CHECKING:
         clause_situation_notes,
         suite_policy,
     )
+    from conformance.engine._hunt_cases import hunt_cases_over
     from conformance.engine._options import (
         REFERENCE_SPEC,
         RUN_OPTIONS,
@@ -79,6 +80,7 @@ if TYPE_CHECKING:
         build_report,
         charged,
         check_result,
+        clauses_standing,
         rule_result,
         selected_clause,
         shown_spec,
@@ -96,7 +98,9 @@ _WHERE: dict[str, str] = {
             "Judgement",
             "Selection",
             "check_selection",
+            "clauses_standing",
             "hunt_case_id",
+            "hunt_cases_over",
             "judge",
             "one_line",
             "rules_of",
@@ -120,6 +124,7 @@ _WHERE: dict[str, str] = {
         "_options",
     ),
     **dict.fromkeys(("EVIDENCE_NOT_WRITTEN", "CaseOutcome", "HuntRecord"), "_outcome"),
+    "hunt_cases_over": "_hunt_cases",
     **dict.fromkeys(("RULE_PACKAGES", "RulePackage"), "_packages"),
     **dict.fromkeys(
         ("EXITFIRST_NOT_RUN", "NOT_RUN", "Listener", "RuleLines", "RunResult", "run_suite"),
@@ -134,6 +139,7 @@ _WHERE: dict[str, str] = {
             "build_report",
             "charged",
             "check_result",
+            "clauses_standing",
             "rule_result",
             "selected_clause",
             "shown_spec",
@@ -180,9 +186,11 @@ __all__ = [
     "check_selection",
     "clause_cases",
     "clause_situation_notes",
+    "clauses_standing",
     "first_ordered",
     "group_examples",
     "hunt_case_id",
+    "hunt_cases_over",
     "judge",
     "load_suite",
     "one_line",

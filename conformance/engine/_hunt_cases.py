@@ -24,7 +24,7 @@ from conformance.toolkit.machinery import (
     Untested,
 )
 
-__all__ = ["HuntOptions", "hunt_cases"]
+__all__ = ["HuntOptions", "hunt_cases", "hunt_cases_over"]
 
 
 class HuntOptions(Protocol):
@@ -236,4 +236,17 @@ def hunt_cases(
     shared = _SharedSearch(
         budget, invariants, example_db=options.example_db, situations=situations or {}
     )
+    return [_case(invariant, shared) for invariant in invariants]
+
+
+def hunt_cases_over(
+    outcome: HuntOutcome,
+    invariants: tuple[Invariant, ...],
+    situations: Mapping[str, tuple[ClauseSituation, ...]] | None = None,
+) -> list[Case]:
+    """One case per invariant over a search already made (the self-test runs its own,
+    bounded as a verdict on a mutant needs): each judges ``outcome`` exactly as a run's
+    hunt case judges the search it shares, so its failures land where a run's would."""
+    shared = _SharedSearch(Budget(), invariants, outcome=outcome, situations=situations or {})
+    shared.claimed = invariants
     return [_case(invariant, shared) for invariant in invariants]

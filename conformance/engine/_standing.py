@@ -40,7 +40,15 @@ from conformance.report import (
 from conformance.rules import Corpus
 from conformance.toolkit.machinery import ClauseSituation, citation
 
-__all__ = ["Tally", "build_report", "charged", "rule_result", "selected_clause", "shown_spec"]
+__all__ = [
+    "Tally",
+    "build_report",
+    "charged",
+    "clauses_standing",
+    "rule_result",
+    "selected_clause",
+    "shown_spec",
+]
 
 
 @dataclass(frozen=True)
@@ -228,6 +236,21 @@ def shown_spec(impl: str, here: Path | None = None) -> str:
 
 #: An absolute path in a spec: after the start, a space, ``=`` or ``:`` (``stdio:/x``).
 _ABSOLUTE = re.compile(r"(?:(?<=^)|(?<=[\s=:]))/(?!/)[^\s'\"?&]+")
+
+
+def clauses_standing(
+    report: StandingReport, standing: str = "does-not-conform"
+) -> tuple[tuple[str, str], ...]:
+    """``(clause id, the message of its first case that did not pass)`` of every clause
+    of ``report`` whose standing is ``standing``, in corpus order."""
+    found = []
+    for rule in report.rules:
+        for clause in rule.clauses:
+            if clause.standing != standing:
+                continue
+            said = next((c.message for c in clause.checks if c.outcome in ("failed", "error")), "")
+            found.append((clause.id, said))
+    return tuple(found)
 
 
 def _store_lost(options: RunOptions, loss: int) -> tuple[str, ...]:

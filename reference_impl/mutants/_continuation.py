@@ -299,8 +299,11 @@ MUTANTS = (
     ),
     Mutant(
         "count-spans-the-conversation",
-        ("DR-5#c3",),
-        "the count of automatic continuations is kept for the conversation, not the turn",
+        # A later turn cut by its time limit then never continues on its own: DR-5 ¶1's
+        # words ("it continues on its own"); ¶3's "at most three" still holds of it.
+        ("DR-5#c1",),
+        "the count of automatic continuations is kept for the conversation, not the turn, "
+        "so a later turn cut by its time limit does not continue",
         with_behaviour(_CountSpansTheConversation),
     ),
     Mutant(

@@ -61,6 +61,22 @@ def _interrupted_sent_again(scenario: Scenario, trace: Trace, handshake: Handsha
     return False
 
 
+def _write_after_a_cut(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
+    """A resumed run dispatched a write while an earlier run of its turn had been cut
+    with a write unanswered: a run where "and only then" decides whether a write that
+    is no identical retry may run."""
+    chosen = writes(scenario)
+    for runs in runs_by_turn(trace).values():
+        for position, run in enumerate(runs):
+            if run.cause not in RESUMING:
+                continue
+            if not any(_interrupted_writes(scenario, r) for r in runs[:position]):
+                continue
+            if any(one.tool in chosen for one in dispatched(run)):
+                return True
+    return False
+
+
 def _retries(
     scenario: Scenario, trace: Trace, same_turn: bool
 ) -> Iterator[tuple[RunRecord, Dispatched]]:
@@ -130,6 +146,12 @@ SITUATIONS: tuple[ClauseSituation, ...] = (
         "DR-4#c2",
         "an identical retry in a new turn, which resumes nothing",
         _retry_in_a_new_turn,
+    ),
+    # ¶2: "and only then": any other write a resumed run sends after a cut runs
+    situation(
+        "DR-4#c2",
+        "a write dispatched in a resumed run after a cut left a write unanswered",
+        _write_after_a_cut,
     ),
 )
 
