@@ -69,6 +69,14 @@ Invariants:
     :func:`identifier`, :func:`doubtful_ids`, :func:`guarded_results`); and what a
     resumed run is owed (:func:`completed_calls`, :func:`interrupted_calls`,
     :func:`call_signature`).
+Channels:
+    What a check, a vector or an invariant observes through, declared with ``through=``:
+    a failure seen where the channel is broken is its clause's, and the case is blocked
+    there.  The artifacts on their way: :data:`RESULTS_SHAPED`, :data:`DATA_AS_PRODUCED`
+    (RT-TOOL-1 ¶1), :data:`ARTIFACTS_ATTACHED` (RT-TOOL-2 ¶3),
+    :data:`RESERVED_KEY_REMOVED` (RT-TOOL-2 ¶4), :data:`TOOL_ARTIFACTS_PORT` (RT-TOOL-3
+    ¶1), :data:`ARTIFACTS_ON_MESSAGES` (RT-TOOL-4 ¶1), :data:`TOOL_ARTIFACTS_FIELD`
+    (RT-TOOL-4 ¶3).
 """
 
 from conformance.toolkit._bounds import (
@@ -167,6 +175,14 @@ from conformance.toolkit._situations import (
     situation,
 )
 from conformance.toolkit._states import describe, in_state, state_of, stopped_with_continue
+from conformance.toolkit._through import RESERVED_KEY_REMOVED, RESULTS_SHAPED
+from conformance.toolkit._through_artifacts import (
+    ARTIFACTS_ATTACHED,
+    ARTIFACTS_ON_MESSAGES,
+    DATA_AS_PRODUCED,
+    TOOL_ARTIFACTS_FIELD,
+    TOOL_ARTIFACTS_PORT,
+)
 from conformance.toolkit._told import (
     ResumePrompt,
     leaves,
@@ -194,9 +210,16 @@ from conformance.toolkit._traces import (
 from conformance.toolkit._vectors import Binding, Stage, VectorRun
 
 __all__ = [
+    "ARTIFACTS_ATTACHED",
+    "ARTIFACTS_ON_MESSAGES",
     "CHUNK_PAUSES",
+    "DATA_AS_PRODUCED",
     "NOT_COMPARED",
+    "RESERVED_KEY_REMOVED",
+    "RESULTS_SHAPED",
     "RESUMING",
+    "TOOL_ARTIFACTS_FIELD",
+    "TOOL_ARTIFACTS_PORT",
     "Binding",
     "Breach",
     "CheckContext",

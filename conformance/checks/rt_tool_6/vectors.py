@@ -5,6 +5,8 @@ from __future__ import annotations
 from adapters.scenario import Bounds, Return
 from conformance.checks.rt_tool_6._kept import blob
 from conformance.toolkit import (
+    ARTIFACTS_ON_MESSAGES,
+    TOOL_ARTIFACTS_FIELD,
     Binding,
     CheckContext,
     Stage,
@@ -68,4 +70,12 @@ def kept(ctx: CheckContext, run: VectorRun) -> None:
     )
 
 
-BINDINGS = (Binding("RT-TOOL-6", ("kept",), ("RT-TOOL-6#c4",), kept),)
+BINDINGS = (
+    Binding(
+        "RT-TOOL-6",
+        ("kept",),
+        ("RT-TOOL-6#c4",),
+        kept,
+        through=(ARTIFACTS_ON_MESSAGES, TOOL_ARTIFACTS_FIELD),
+    ),
+)

@@ -9,6 +9,8 @@ from adapters.handshake import Handshake
 from adapters.scenario import FailWriteBack, Scenario
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit import (
+    ARTIFACTS_ON_MESSAGES,
+    TOOL_ARTIFACTS_FIELD,
     Breach,
     Invariant,
     Produced,
@@ -216,6 +218,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         produced_then_completed(_before_a_pause),
         collecting=True,
         rank=30,
+        through=(ARTIFACTS_ON_MESSAGES, TOOL_ARTIFACTS_FIELD),
     ),
     invariant(
         "no-loss-after-failed-write-back",
@@ -225,6 +228,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         _failed_write_back_held,
         collecting=True,
         rank=40,
+        through=(ARTIFACTS_ON_MESSAGES, TOOL_ARTIFACTS_FIELD),
     ),
     invariant(
         "no-double-delivery",

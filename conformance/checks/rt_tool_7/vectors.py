@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from adapters.scenario import Answer, Return, StartTurn
 from conformance.toolkit import (
+    ARTIFACTS_ON_MESSAGES,
+    TOOL_ARTIFACTS_FIELD,
     Binding,
     CheckContext,
     Stage,
@@ -82,4 +84,12 @@ def held(ctx: CheckContext, run: VectorRun) -> None:
         )
 
 
-BINDINGS = (Binding("RT-TOOL-7", ("held",), ("RT-TOOL-7#c1", "RT-TOOL-7#c3"), held),)
+BINDINGS = (
+    Binding(
+        "RT-TOOL-7",
+        ("held",),
+        ("RT-TOOL-7#c1", "RT-TOOL-7#c3"),
+        held,
+        through=(ARTIFACTS_ON_MESSAGES, TOOL_ARTIFACTS_FIELD),
+    ),
+)
