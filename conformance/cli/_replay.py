@@ -123,6 +123,10 @@ class Replayed:
     steps: int = 0
     summary: str = ""
     failing: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+    #: each invariant the standing would not judge on this trace, as ``(name, clauses,
+    #: why)``: not applicable, untested (a channel it observes through broken, a
+    #: situation never reached), or its finding blocked by another clause
+    unjudged: tuple[tuple[str, tuple[str, ...], str], ...] = ()
     #: the invariants judged
     judged: tuple[str, ...] = ()
     #: the invariant the file names (a hunt counterexample); ``None`` for a bare scenario
@@ -259,15 +263,34 @@ def _judged(
     file: Path,
 ) -> Replayed:
     """Each invariant chosen, judged on the trace the scenario made."""
+    from conformance.engine import judge_example, load_suite
     from conformance.hunt import steps_summary
 
-    judged = [(i, i.judge(scenario, trace, handshake)) for i in chosen]
-    failing = tuple((i.name, i.clauses, message) for i, message in judged if message is not None)
+    situations = load_suite().situations
+    failing: list[tuple[str, tuple[str, ...], str]] = []
+    unjudged: list[tuple[str, tuple[str, ...], str]] = []
+    for invariant in chosen:
+        # Judged and charged as the standing judges the invariant's hunt case: the same
+        # clauses fail, and what the standing leaves untested (a channel the trace
+        # breaks, situations it never reached) or finds not applicable, so does this.
+        verdicts = judge_example(invariant, scenario, trace, handshake, situations)
+        failed = tuple(v.clause for v in verdicts if v.failed)
+        if failed:
+            first = next(v for v in verdicts if v.failed)
+            failing.append((invariant.name, failed, first.outcome.message))
+        skipped = [v for v in verdicts if v.outcome.outcome == "skipped"]
+        # A bare scenario is held to every invariant: only those its file names, or that
+        # the trace broke without failing, are worth a word.
+        broke = invariant.judge(scenario, trace, handshake) is not None
+        if skipped and not failed and (named is not None or broke):
+            clauses = tuple(v.clause for v in skipped)
+            unjudged.append((invariant.name, clauses, skipped[0].outcome.message))
     return Replayed(
         1 if failing else 0,
         steps=len(scenario.steps),
         summary=steps_summary(scenario),
-        failing=failing,
+        failing=tuple(failing),
+        unjudged=tuple(unjudged),
         judged=tuple(i.name for i in chosen),
         named=named,
         clause=_clause_of(file),
@@ -276,7 +299,8 @@ def _judged(
 
 def replayed_text(replayed: Replayed) -> Output:
     """The scenario replayed, then the error it still raises, or each invariant that still
-    fails, or that none does."""
+    fails (on the clauses the standing would fail) and each the standing would not judge
+    on it (with why), or that none fails."""
     if replayed.problem is not None:
         return Output(err=text([printable(replayed.problem)]))
     steps = replayed.steps
@@ -293,8 +317,13 @@ def replayed_text(replayed: Replayed) -> Output:
         f"still fails: {name} ({', '.join(clauses)}): {printable(message)}"
         for name, clauses, message in replayed.failing
     ]
+    lines += [
+        f"not judged: {name} ({', '.join(clauses)}): {printable(message)}"
+        for name, clauses, message in replayed.unjudged
+    ]
     if not replayed.failing and replayed.named is not None:
-        lines.append("passes now: " + ", ".join(replayed.judged))
+        if not replayed.unjudged:  # "not judged" is no pass
+            lines.append("passes now: " + ", ".join(replayed.judged))
     elif not replayed.failing:
         # A bare scenario (a check's evidence, say) is judged by the hunt's invariants
         # only: the check that wrote it had expectations of its own, which a scenario

@@ -16,7 +16,9 @@ Running cases:
     ended, the one type from :func:`judge` to the report; :func:`run_suite` runs a whole
     plan, here or in worker processes, telling each :class:`Listener` (such as
     :class:`RuleLines`) as it goes, and builds the standing (:func:`build_report`, with
-    :func:`charged` landing each outcome on the clause whose words it breaks).
+    :func:`charged` landing each outcome on the clause whose words it breaks);
+    :func:`judge_example` concludes one saved example of an invariant the same way, per
+    clause (a :class:`ClauseVerdict` each), for ``rttool replay``.
 What the suite binds, without running it:
     :func:`clause_cases`, :func:`clause_situation_notes` and :func:`suite_policy` (for
     ``rttool rules show --cases`` and ``rttool rules lint``).
@@ -50,6 +52,7 @@ if TYPE_CHECKING:
         clause_situation_notes,
         suite_policy,
     )
+    from conformance.engine._example import ClauseVerdict, judge_example
     from conformance.engine._options import (
         REFERENCE_SPEC,
         RUN_OPTIONS,
@@ -103,6 +106,7 @@ _WHERE: dict[str, str] = {
         ("BoundCase", "ClauseSituations", "clause_cases", "clause_situation_notes", "suite_policy"),
         "_coverage",
     ),
+    **dict.fromkeys(("ClauseVerdict", "judge_example"), "_example"),
     **dict.fromkeys(
         (
             "REFERENCE_SPEC",
@@ -144,6 +148,7 @@ __all__ = [
     "CaseKind",
     "CaseOutcome",
     "ClauseSituations",
+    "ClauseVerdict",
     "HuntRecord",
     "Judgement",
     "Listener",
@@ -170,6 +175,7 @@ __all__ = [
     "group_examples",
     "hunt_case_id",
     "judge",
+    "judge_example",
     "load_suite",
     "one_line",
     "resolve_spec",
