@@ -24,7 +24,7 @@ from conformance.checks.rt_tool_3.invariants import INVARIANTS as RT3_INVARIANTS
 from conformance.engine import Case, CaseOutcome, Suite, charged, judge
 from conformance.hunt import breached
 from conformance.rules import load_corpus
-from conformance.toolkit import artifact, call, calls, output, say, scenario, tool
+from conformance.toolkit import artifact, call, calls, output, say, scenario, tool, whereabouts
 from conformance.toolkit.machinery import CANARY_PREFIX, ScenarioRunner
 from tests.conformance._support import REFERENCE
 from tests.conformance.gaps import Rewritten
@@ -332,3 +332,21 @@ def test_a_leak_through_the_reserved_key_left_in_data_is_the_removals() -> None:
         kept.close()
     assert message is not None
     assert breached(NO_PROSE_LEAK, message) == ("RT-TOOL-2#c4",)
+
+
+# --- where a missing artifact went ----------------------------------------------------------
+
+
+def test_an_entry_not_found_whole_is_not_said_to_appear_nowhere() -> None:
+    """RT-TOOL-6 ¶6 said the payload "appears nowhere in the turn's wire form" while the
+    turn's result carried it at /toolArtifacts/0, under an id of the runtime's own."""
+    wanted = {"type": "note", "payload": {"a": "<b>"}, "tool_call_id": "c1"}
+    renamed = TurnWire("completed", False, (), [{**wanted, "tool_call_id": "gen-1"}])
+    assert whereabouts(renamed, wanted) == (
+        "was not found whole, but its payload was, at /toolArtifacts/0"
+    )
+    rewritten = TurnWire("completed", False, (), [{**wanted, "payload": {"a": "&lt;b&gt;"}}])
+    assert whereabouts(rewritten, wanted).endswith("its payload changed, was, at /toolArtifacts/0")
+    assert whereabouts(TurnWire("completed", False, (), []), wanted) == (
+        "appears nowhere in the turn's wire form"
+    )
