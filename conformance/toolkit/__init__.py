@@ -73,7 +73,8 @@ Channels:
     What a check, a vector or an invariant observes through, declared with ``through=``:
     a failure seen where the channel is broken is its clause's, and the case is blocked
     there.  The artifacts on their way: :data:`RESULTS_SHAPED`, :data:`DATA_AS_PRODUCED`
-    (RT-TOOL-1 ¶1), :data:`ARTIFACTS_ATTACHED` (RT-TOOL-2 ¶3),
+    (RT-TOOL-1 ¶1), :data:`ARTIFACTS_LISTED` (RT-TOOL-1 ¶2), :data:`ARTIFACTS_ATTACHED`
+    (RT-TOOL-2 ¶3),
     :data:`RESERVED_KEY_REMOVED` (RT-TOOL-2 ¶4), :data:`TOOL_ARTIFACTS_PORT` (RT-TOOL-3
     ¶1), :data:`ARTIFACTS_ON_MESSAGES` (RT-TOOL-4 ¶1), :data:`TOOL_ARTIFACTS_FIELD`
     (RT-TOOL-4 ¶3).
@@ -178,6 +179,7 @@ from conformance.toolkit._states import describe, in_state, state_of, stopped_wi
 from conformance.toolkit._through import RESERVED_KEY_REMOVED, RESULTS_SHAPED
 from conformance.toolkit._through_artifacts import (
     ARTIFACTS_ATTACHED,
+    ARTIFACTS_LISTED,
     ARTIFACTS_ON_MESSAGES,
     DATA_AS_PRODUCED,
     TOOL_ARTIFACTS_FIELD,
@@ -211,6 +213,7 @@ from conformance.toolkit._vectors import Binding, Stage, VectorRun
 
 __all__ = [
     "ARTIFACTS_ATTACHED",
+    "ARTIFACTS_LISTED",
     "ARTIFACTS_ON_MESSAGES",
     "CHUNK_PAUSES",
     "DATA_AS_PRODUCED",

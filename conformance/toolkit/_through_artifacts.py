@@ -28,6 +28,7 @@ from conformance.toolkit._traces import delivered, escape_token, located_passes,
 
 __all__ = [
     "ARTIFACTS_ATTACHED",
+    "ARTIFACTS_LISTED",
     "ARTIFACTS_ON_MESSAGES",
     "DATA_AS_PRODUCED",
     "TOOL_ARTIFACTS_FIELD",
@@ -99,6 +100,23 @@ def _data_as_produced(scenario: Scenario, trace: Trace, handshake: Handshake) ->
 DATA_AS_PRODUCED = Channel(
     "results whose data is the value the tool produced", "RT-TOOL-1#c1", _data_as_produced
 )
+
+
+def _listed(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    for done in _executed(scenario, trace):
+        body = mapping(done.result.result)
+        if done.succeeded and _RESERVED in body and not isinstance(body[_RESERVED], list):
+            return (
+                f"call {done.result.tool_call_id}'s result carries artifacts "
+                f"{show(body[_RESERVED], 80)}, not a list of them (at {done.at}/artifacts)"
+            )
+    return None
+
+
+#: RT-TOOL-1 ¶2: the `artifacts` key a result carries is the list of what was attached
+#: (broken where a successful result carries it as anything but a list: an entry bare, a
+#: map of them).
+ARTIFACTS_LISTED = Channel("results whose artifacts key holds a list", "RT-TOOL-1#c2", _listed)
 
 
 def _artifacts_attached(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:

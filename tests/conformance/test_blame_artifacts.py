@@ -350,3 +350,30 @@ def test_an_entry_not_found_whole_is_not_said_to_appear_nowhere() -> None:
     assert whereabouts(TurnWire("completed", False, (), []), wanted) == (
         "appears nowhere in the turn's wire form"
     )
+
+
+# --- artifacts attached in another form than a list ------------------------------------------
+
+
+def test_artifacts_not_in_a_list_are_the_keys_clause_not_the_folds() -> None:
+    """A result carrying its one artifact bare used to fail RT-TOOL-1 ¶3 ("is not in a list
+    under its result's `artifacts`") beside ¶2, whose words it breaks."""
+    runner = Rewritten(mutant="single-artifact-not-in-a-list")
+    try:
+        folded = CASES["RT-TOOL-1#c3/artifacts-never-folded-into-data[one-artifact]"]
+        _blocked(folded, runner, "RT-TOOL-1#c3", "RT-TOOL-1 ¶2")
+        one = CASES["RT-TOOL-1#c2/artifacts-key-only-when-attached[one-attached]"]
+        _failed(one, runner, "RT-TOOL-1#c2")
+    finally:
+        runner.close()
+
+
+def test_several_artifacts_as_a_map_fail_the_keys_clause() -> None:
+    """The case of several attached artifacts failed against no mutant once a result that
+    is not `{success, data, error}` stopped failing it: this one breaks ¶2 with several."""
+    runner = Rewritten(mutant="several-artifacts-keyed-by-type")
+    try:
+        several = CASES["RT-TOOL-1#c2/artifacts-key-only-when-attached[several-attached]"]
+        _failed(several, runner, "RT-TOOL-1#c2")
+    finally:
+        runner.close()

@@ -18,6 +18,7 @@ from conformance.checks.rt_tool_1._result_cases import (
 )
 from conformance.toolkit import (
     ARTIFACTS_ATTACHED,
+    ARTIFACTS_LISTED,
     DATA_AS_PRODUCED,
     RESERVED_KEY_REMOVED,
     RESULTS_SHAPED,
@@ -190,11 +191,18 @@ def _written(data: dict[str, object], attached: tuple[object, ...], at: int | No
 
 # Artifacts folded into `data` are this clause's; `data` that is not the tool's value at
 # all (a text rendering of it: RT-TOOL-1 ¶1), that keeps the reserved key (RT-TOOL-2 ¶4),
-# or artifacts never attached (RT-TOOL-2 ¶3) are other clauses' words, and fold nothing.
+# artifacts never attached (RT-TOOL-2 ¶3) or attached in another form than a list (¶2)
+# are other clauses' words, and fold nothing.
 @check(
     "RT-TOOL-1#c3",
     variants=DISJOINT,
-    through=(RESULTS_SHAPED, DATA_AS_PRODUCED, ARTIFACTS_ATTACHED, RESERVED_KEY_REMOVED),
+    through=(
+        RESULTS_SHAPED,
+        DATA_AS_PRODUCED,
+        ARTIFACTS_LISTED,
+        ARTIFACTS_ATTACHED,
+        RESERVED_KEY_REMOVED,
+    ),
 )
 def check_artifacts_never_folded_into_data(ctx: CheckContext, variant: Disjoint) -> None:
     """Attaching artifacts leaves `data` exactly as the tool produced it, and `data` and

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from adapters.scenario import Return
 from conformance.toolkit import (
     ARTIFACTS_ATTACHED,
+    ARTIFACTS_LISTED,
     DATA_AS_PRODUCED,
     RESERVED_KEY_REMOVED,
     RESULTS_SHAPED,
@@ -109,6 +110,7 @@ BINDINGS = (
         _result_vector,
         through=(
             RESULTS_SHAPED,
+            ARTIFACTS_LISTED,
             ARTIFACTS_ATTACHED,
             DATA_AS_PRODUCED.judging(C3),
             RESERVED_KEY_REMOVED.judging(C3),

@@ -21,6 +21,7 @@ from conformance.checks.rt_tool_2._reserved_key_cases import (
 )
 from conformance.toolkit import (
     ARTIFACTS_ATTACHED,
+    ARTIFACTS_LISTED,
     ARTIFACTS_ON_MESSAGES,
     RESULTS_SHAPED,
     TOOL_ARTIFACTS_FIELD,
@@ -98,7 +99,11 @@ CLAUSE_1 = (
 # ¶1 is a permission: an output carrying the key is a normal successful one.  A result that
 # is not `{success, data, error}` (RT-TOOL-1 ¶1), or a runtime that attaches no entry at all
 # (¶3's lifting), shows nothing of it.
-@check("RT-TOOL-2#c1", variants=ENTRY_SETS, through=(RESULTS_SHAPED, ARTIFACTS_ATTACHED))
+@check(
+    "RT-TOOL-2#c1",
+    variants=ENTRY_SETS,
+    through=(RESULTS_SHAPED, ARTIFACTS_LISTED, ARTIFACTS_ATTACHED),
+)
 def check_reserved_key_is_accepted(ctx: CheckContext, variant: Accepted) -> None:
     """A node output carrying a list of `{type, payload}` maps is a normal successful output
     whose entries are attached, every one, in order."""
@@ -170,7 +175,8 @@ CLAUSE_3 = (
 )
 
 
-@check("RT-TOOL-2#c3", variants=MALFORMED, through=(RESULTS_SHAPED,))
+# Entries attached in another form than a list (RT-TOOL-1 ¶2) cannot be told kept or not.
+@check("RT-TOOL-2#c3", variants=MALFORMED, through=(RESULTS_SHAPED, ARTIFACTS_LISTED))
 def check_malformed_entries_dropped_alone(
     ctx: CheckContext, variant: tuple[list[object], list[object]]
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from adapters.scenario import Return
 from conformance.toolkit import (
+    ARTIFACTS_LISTED,
     RESULTS_SHAPED,
     Binding,
     CheckContext,
@@ -73,5 +74,11 @@ def lifted(ctx: CheckContext, run: VectorRun) -> None:
 
 # "without failing the call" reads `success`: a result that has none is RT-TOOL-1 ¶1's.
 BINDINGS = (
-    Binding("RT-TOOL-2", ("mixed", "lifted"), ("RT-TOOL-2#c3",), lifted, through=(RESULTS_SHAPED,)),
+    Binding(
+        "RT-TOOL-2",
+        ("mixed", "lifted"),
+        ("RT-TOOL-2#c3",),
+        lifted,
+        through=(RESULTS_SHAPED, ARTIFACTS_LISTED),
+    ),
 )
