@@ -27,7 +27,7 @@ from conformance.rules import load_corpus
 from conformance.toolkit import artifact, call, calls, output, say, scenario, tool, whereabouts
 from conformance.toolkit.machinery import CANARY_PREFIX, ScenarioRunner
 from tests.conformance._support import REFERENCE
-from tests.conformance.gaps import Rewritten
+from tests.conformance.gaps import Rewritten, without_ports
 
 CASES = {case.id: case for case in Suite.over(load_corpus()).cases()}
 NO_PROSE_LEAK = next(one for one in RT3_INVARIANTS if one.name == "no-prose-leak")
@@ -375,5 +375,25 @@ def test_several_artifacts_as_a_map_fail_the_keys_clause() -> None:
     try:
         several = CASES["RT-TOOL-1#c2/artifacts-key-only-when-attached[several-attached]"]
         _failed(several, runner, "RT-TOOL-1#c2")
+    finally:
+        runner.close()
+
+
+# --- a case bound to several clauses holds each failure to its own clause's channels ----------
+
+
+def test_a_channel_of_one_clause_does_not_block_another_clause_of_the_case() -> None:
+    """RT-TOOL-3's example vector judges the port (¶1) and the prose (¶3); the prose is
+    read through the reserved key's removal (RT-TOOL-2 ¶4), the port is not.  Against a
+    runtime with neither a port nor the removal, the port's failure stands, and only the
+    prose is blocked."""
+    strip = without_ports("tool_artifacts")
+    kept_in_data = _results(_no_artifact_channel)
+    runner = Rewritten(lambda run: strip(kept_in_data(run)))
+    try:
+        vector = next(c for c in CASES.values() if c.kind == "vector" and c.rules == ("RT-TOOL-3",))
+        judged = judge(vector, runner)
+        assert [f.clause for f in judged.failures] == ["RT-TOOL-3#c1"], judged.message
+        assert charged(judged.outcome, "RT-TOOL-3#c1").outcome == "failed"
     finally:
         runner.close()
