@@ -77,7 +77,8 @@ Channels:
     (RT-TOOL-2 ¶3),
     :data:`RESERVED_KEY_REMOVED` (RT-TOOL-2 ¶4), :data:`TOOL_ARTIFACTS_PORT` (RT-TOOL-3
     ¶1), :data:`ARTIFACTS_ON_MESSAGES` (RT-TOOL-4 ¶1), :data:`TOOL_ARTIFACTS_FIELD`
-    (RT-TOOL-4 ¶3).
+    (RT-TOOL-4 ¶3); :data:`DELIVERY`, the three a check reading delivery on the messages
+    goes through.
 """
 
 from conformance.toolkit._bounds import (
@@ -182,6 +183,7 @@ from conformance.toolkit._through_artifacts import (
     ARTIFACTS_LISTED,
     ARTIFACTS_ON_MESSAGES,
     DATA_AS_PRODUCED,
+    DELIVERY,
     TOOL_ARTIFACTS_FIELD,
     TOOL_ARTIFACTS_PORT,
 )
@@ -217,6 +219,7 @@ __all__ = [
     "ARTIFACTS_ON_MESSAGES",
     "CHUNK_PAUSES",
     "DATA_AS_PRODUCED",
+    "DELIVERY",
     "NOT_COMPARED",
     "RESERVED_KEY_REMOVED",
     "RESULTS_SHAPED",

@@ -31,6 +31,7 @@ __all__ = [
     "ARTIFACTS_LISTED",
     "ARTIFACTS_ON_MESSAGES",
     "DATA_AS_PRODUCED",
+    "DELIVERY",
     "TOOL_ARTIFACTS_FIELD",
     "TOOL_ARTIFACTS_PORT",
 ]
@@ -244,3 +245,9 @@ def _in_their_field(scenario: Scenario, trace: Trace, handshake: Handshake) -> s
 TOOL_ARTIFACTS_FIELD = Channel(
     "the messages' top-level toolArtifacts field", "RT-TOOL-4#c3", _in_their_field
 )
+
+
+#: What a check that reads delivery on a turn's messages observes through: the artifacts
+#: attached to the results they are collected from (RT-TOOL-2 ¶3), persisted on the
+#: turn's messages (RT-TOOL-4 ¶1), in the messages' toolArtifacts field (RT-TOOL-4 ¶3).
+DELIVERY: tuple[Channel, ...] = (ARTIFACTS_ATTACHED, ARTIFACTS_ON_MESSAGES, TOOL_ARTIFACTS_FIELD)

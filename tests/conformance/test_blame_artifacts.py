@@ -397,3 +397,18 @@ def test_a_channel_of_one_clause_does_not_block_another_clause_of_the_case() -> 
         assert charged(judged.outcome, "RT-TOOL-3#c1").outcome == "failed"
     finally:
         runner.close()
+
+
+def test_nothing_attached_blocks_what_reads_delivery() -> None:
+    """A runtime that passes a tool's artifacts on only when the author exposed its port
+    attaches nothing for a tool with no exposure choice: every delivery case used to
+    fail (RT-TOOL-4 to RT-TOOL-7, 22 clauses beyond RT-TOOL-2 ¶2 in all); nothing was
+    attached to collect, which is RT-TOOL-2 ¶3's word, and ¶2 still fails on its own."""
+    runner = Rewritten(mutant="artifacts-channel-filtered-by-exposure")
+    try:
+        for clause in ("RT-TOOL-4#c2", "RT-TOOL-6#c2", "RT-TOOL-7#c1"):
+            _blocked(_first(clause), runner, clause, "RT-TOOL-2 ¶3")
+        exposure = CASES["RT-TOOL-2#c2/channel-survives-unexposed-port[port-not-exposed]"]
+        _failed(exposure, runner, "RT-TOOL-2#c2")
+    finally:
+        runner.close()

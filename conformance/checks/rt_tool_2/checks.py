@@ -22,9 +22,8 @@ from conformance.checks.rt_tool_2._reserved_key_cases import (
 from conformance.toolkit import (
     ARTIFACTS_ATTACHED,
     ARTIFACTS_LISTED,
-    ARTIFACTS_ON_MESSAGES,
+    DELIVERY,
     RESULTS_SHAPED,
-    TOOL_ARTIFACTS_FIELD,
     CheckContext,
     call,
     calls,
@@ -130,7 +129,7 @@ def _delivered(ctx: CheckContext, trace: Trace, mark: str) -> list[str]:
 @check(
     "RT-TOOL-2#c2",
     variants=EXPOSURE,
-    through=(ARTIFACTS_ATTACHED, ARTIFACTS_ON_MESSAGES, TOOL_ARTIFACTS_FIELD),
+    through=DELIVERY,
 )
 def check_channel_survives_unexposed_port(ctx: CheckContext, variant: bool) -> None:
     """The reserved key survives whether or not the author exposed the tool's port: its

@@ -19,9 +19,8 @@ from conformance.checks.rt_tool_3._port_cases import (
     marked_artifact,
 )
 from conformance.toolkit import (
-    ARTIFACTS_ON_MESSAGES,
+    DELIVERY,
     RESERVED_KEY_REMOVED,
-    TOOL_ARTIFACTS_FIELD,
     TOOL_ARTIFACTS_PORT,
     CheckContext,
     artifact,
@@ -60,7 +59,11 @@ CLAUSE_1 = (
 
 # What reaches the messages is read there: a runtime that keeps it elsewhere (RT-TOOL-4 ¶1)
 # shows nothing of how the port's entries travel on.
-@check("RT-TOOL-3#c1", variants=PAIRINGS, through=(ARTIFACTS_ON_MESSAGES, TOOL_ARTIFACTS_FIELD))
+@check(
+    "RT-TOOL-3#c1",
+    variants=PAIRINGS,
+    through=DELIVERY,
+)
 def check_port_entries_built_key_by_key(ctx: CheckContext, variant: Pairing) -> None:
     """Each port entry is exactly `{type, payload, tool_call_id}`, paired with the real call:
     a tool can neither forge the call id nor smuggle keys through."""
@@ -325,7 +328,11 @@ def _delivery(
 CLAUSE_4 = "RT-TOOL-3 ¶4: delivery of a run's artifacts must not depend on exposure"
 
 
-@check("RT-TOOL-3#c4", variants=EXPOSURES, through=(ARTIFACTS_ON_MESSAGES, TOOL_ARTIFACTS_FIELD))
+@check(
+    "RT-TOOL-3#c4",
+    variants=EXPOSURES,
+    through=DELIVERY,
+)
 def check_delivery_does_not_depend_on_exposure(ctx: CheckContext, variant: Exposure) -> None:
     """A run's artifacts are delivered the same whether the author exposed the port, did
     not, or made no choice."""

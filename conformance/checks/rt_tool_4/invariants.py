@@ -9,7 +9,8 @@ from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.toolkit import (
-    ARTIFACTS_ON_MESSAGES,
+    ARTIFACTS_ATTACHED,
+    DELIVERY,
     TOOL_ARTIFACTS_FIELD,
     Invariant,
     Produced,
@@ -86,7 +87,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         produced_then_completed(_every),
         collecting=True,
         rank=20,
-        through=(TOOL_ARTIFACTS_FIELD,),
+        through=(ARTIFACTS_ATTACHED, TOOL_ARTIFACTS_FIELD),
     ),
     invariant(
         "aggregation",
@@ -96,6 +97,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         _delivered_any,
         collecting=True,
         rank=120,
-        through=(ARTIFACTS_ON_MESSAGES, TOOL_ARTIFACTS_FIELD),
+        through=DELIVERY,
     ),
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from adapters.scenario import Return
 from conformance.checks.rt_tool_4._messages import assistant_indexes
 from conformance.toolkit import (
+    ARTIFACTS_ATTACHED,
     TOOL_ARTIFACTS_FIELD,
     Binding,
     CheckContext,
@@ -99,6 +100,6 @@ BINDINGS = (
         ("produced", "reported"),
         ("RT-TOOL-4#c1", "RT-TOOL-4#c3"),
         _reported,
-        through=(TOOL_ARTIFACTS_FIELD,),
+        through=(ARTIFACTS_ATTACHED, TOOL_ARTIFACTS_FIELD),
     ),
 )

@@ -18,8 +18,7 @@ from adapters.scenario import (
 )
 from adapters.trace import Trace
 from conformance.toolkit import (
-    ARTIFACTS_ON_MESSAGES,
-    TOOL_ARTIFACTS_FIELD,
+    DELIVERY,
     CheckContext,
     Untested,
     ask,
@@ -80,7 +79,11 @@ STANCES = {"returning-run": False, "paused-run": True}
 # Delivery is read on the messages: a runtime that keeps what it collected elsewhere
 # (RT-TOOL-4 ¶1) shows nothing of whether it collects.  So for every check of this rule
 # that counts what was delivered.
-@check("RT-TOOL-5#c1", variants=STANCES, through=(ARTIFACTS_ON_MESSAGES, TOOL_ARTIFACTS_FIELD))
+@check(
+    "RT-TOOL-5#c1",
+    variants=STANCES,
+    through=DELIVERY,
+)
 def check_collection_stance_is_truthful(ctx: CheckContext, variant: bool) -> None:
     """An implementation may collect nothing at all; whichever it declares, it does."""
     mark = canary("rt5-c1")
@@ -135,7 +138,11 @@ EARLY = {
 }
 
 
-@check("RT-TOOL-5#c2", variants=EARLY, through=(ARTIFACTS_ON_MESSAGES, TOOL_ARTIFACTS_FIELD))
+@check(
+    "RT-TOOL-5#c2",
+    variants=EARLY,
+    through=DELIVERY,
+)
 def check_unopened_run_drops_arrivals(ctx: CheckContext, variant: Early) -> None:
     """An artifact arriving for a run whose collection was never opened is dropped: opening
     collection later does not reach back for it."""
@@ -195,7 +202,11 @@ DRAINS = {
 }
 
 
-@check("RT-TOOL-5#c3", variants=DRAINS, through=(ARTIFACTS_ON_MESSAGES, TOOL_ARTIFACTS_FIELD))
+@check(
+    "RT-TOOL-5#c3",
+    variants=DRAINS,
+    through=DELIVERY,
+)
 def check_drain_does_not_end_collection(ctx: CheckContext, variant: Passes) -> None:
     """After one tool pass has been drained, a later call in the same run still collects;
     only release ends collection, and what arrives after it is dropped."""
@@ -330,7 +341,11 @@ ENTRY_POINTS = {"single-run": False, "resumed-run": True}
 ENTRY_POINT_NAMES: tuple[Literal["chat", "api", "trigger"], ...] = ("chat", "api", "trigger")
 
 
-@check("RT-TOOL-5#c5", variants=ENTRY_POINTS, through=(ARTIFACTS_ON_MESSAGES, TOOL_ARTIFACTS_FIELD))
+@check(
+    "RT-TOOL-5#c5",
+    variants=ENTRY_POINTS,
+    through=DELIVERY,
+)
 def check_collection_independent_of_entry_point(ctx: CheckContext, variant: bool) -> None:
     """The same run collects the same artifacts whichever entry point launched it (and so
     does a run that resumes it)."""

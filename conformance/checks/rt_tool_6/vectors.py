@@ -5,8 +5,7 @@ from __future__ import annotations
 from adapters.scenario import Bounds, Return
 from conformance.checks.rt_tool_6._kept import blob
 from conformance.toolkit import (
-    ARTIFACTS_ON_MESSAGES,
-    TOOL_ARTIFACTS_FIELD,
+    DELIVERY,
     Binding,
     CheckContext,
     Stage,
@@ -76,6 +75,6 @@ BINDINGS = (
         ("kept",),
         ("RT-TOOL-6#c4",),
         kept,
-        through=(ARTIFACTS_ON_MESSAGES, TOOL_ARTIFACTS_FIELD),
+        through=DELIVERY,
     ),
 )

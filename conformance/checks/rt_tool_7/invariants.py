@@ -9,8 +9,7 @@ from adapters.handshake import Handshake
 from adapters.scenario import FailWriteBack, Scenario
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit import (
-    ARTIFACTS_ON_MESSAGES,
-    TOOL_ARTIFACTS_FIELD,
+    DELIVERY,
     Breach,
     Invariant,
     Produced,
@@ -218,7 +217,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         produced_then_completed(_before_a_pause),
         collecting=True,
         rank=30,
-        through=(ARTIFACTS_ON_MESSAGES, TOOL_ARTIFACTS_FIELD),
+        through=DELIVERY,
     ),
     invariant(
         "no-loss-after-failed-write-back",
@@ -228,7 +227,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         _failed_write_back_held,
         collecting=True,
         rank=40,
-        through=(ARTIFACTS_ON_MESSAGES, TOOL_ARTIFACTS_FIELD),
+        through=DELIVERY,
     ),
     invariant(
         "no-double-delivery",

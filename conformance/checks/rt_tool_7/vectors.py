@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from adapters.scenario import Answer, Return, StartTurn
 from conformance.toolkit import (
-    ARTIFACTS_ON_MESSAGES,
-    TOOL_ARTIFACTS_FIELD,
+    DELIVERY,
     Binding,
     CheckContext,
     Stage,
@@ -90,6 +89,6 @@ BINDINGS = (
         ("held",),
         ("RT-TOOL-7#c1", "RT-TOOL-7#c3"),
         held,
-        through=(ARTIFACTS_ON_MESSAGES, TOOL_ARTIFACTS_FIELD),
+        through=DELIVERY,
     ),
 )
