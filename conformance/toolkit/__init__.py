@@ -77,8 +77,8 @@ Channels:
     (RT-TOOL-2 ¶3),
     :data:`RESERVED_KEY_REMOVED` (RT-TOOL-2 ¶4), :data:`TOOL_ARTIFACTS_PORT` (RT-TOOL-3
     ¶1), :data:`ARTIFACTS_ON_MESSAGES` (RT-TOOL-4 ¶1), :data:`TOOL_ARTIFACTS_FIELD`
-    (RT-TOOL-4 ¶3); :data:`DELIVERY`, the three a check reading delivery on the messages
-    goes through.
+    (RT-TOOL-4 ¶3); :data:`DELIVERY`, what a check reading delivery on the messages goes
+    through.
 """
 
 from conformance.toolkit._bounds import (

@@ -248,6 +248,12 @@ TOOL_ARTIFACTS_FIELD = Channel(
 
 
 #: What a check that reads delivery on a turn's messages observes through: the artifacts
-#: attached to the results they are collected from (RT-TOOL-2 ¶3), persisted on the
-#: turn's messages (RT-TOOL-4 ¶1), in the messages' toolArtifacts field (RT-TOOL-4 ¶3).
-DELIVERY: tuple[Channel, ...] = (ARTIFACTS_ATTACHED, ARTIFACTS_ON_MESSAGES, TOOL_ARTIFACTS_FIELD)
+#: attached to the results they are collected from (RT-TOOL-2 ¶3), as a list (RT-TOOL-1
+#: ¶2), persisted on the turn's messages (RT-TOOL-4 ¶1), in the messages' toolArtifacts
+#: field (RT-TOOL-4 ¶3).
+DELIVERY: tuple[Channel, ...] = (
+    ARTIFACTS_ATTACHED,
+    ARTIFACTS_LISTED,
+    ARTIFACTS_ON_MESSAGES,
+    TOOL_ARTIFACTS_FIELD,
+)

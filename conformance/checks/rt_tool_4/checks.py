@@ -28,6 +28,7 @@ from conformance.checks.rt_tool_4._persistence_cases import (
 )
 from conformance.toolkit import (
     ARTIFACTS_ATTACHED,
+    ARTIFACTS_LISTED,
     ARTIFACTS_ON_MESSAGES,
     DELIVERY,
     TOOL_ARTIFACTS_FIELD,
@@ -86,7 +87,11 @@ def _resume_step(ctx: CheckContext, cause: str) -> Step:
 
 # Which field of the message holds them is ¶3's: a message carrying them under its
 # metadata has them persisted on it.
-@check("RT-TOOL-4#c1", variants=PERSISTING, through=(ARTIFACTS_ATTACHED, TOOL_ARTIFACTS_FIELD))
+@check(
+    "RT-TOOL-4#c1",
+    variants=PERSISTING,
+    through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, TOOL_ARTIFACTS_FIELD),
+)
 def check_persisted_on_last_assistant_message(ctx: CheckContext, variant: Persisting) -> None:
     """What a run collected is persisted once, on the last assistant message that run
     wrote; a run cut by a time limit or an error may instead leave it to the run that
@@ -241,7 +246,11 @@ def _rows(trace: Trace, variant: WireForm) -> tuple[str, list[object]]:
 
 # Which field of a message carries the artifacts is ¶3's own; that no message carries them,
 # and the turn's result does, is ¶1's, and that nothing was attached, RT-TOOL-2 ¶3's.
-@check("RT-TOOL-4#c3", variants=WIRE_FORMS, through=(ARTIFACTS_ATTACHED, ARTIFACTS_ON_MESSAGES))
+@check(
+    "RT-TOOL-4#c3",
+    variants=WIRE_FORMS,
+    through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, ARTIFACTS_ON_MESSAGES),
+)
 def check_top_level_field_not_metadata(ctx: CheckContext, variant: WireForm) -> None:
     """On the wire (the turn read, after a reload, the message poll) the artifacts are a
     top-level `toolArtifacts` list, never inside `metadata`."""

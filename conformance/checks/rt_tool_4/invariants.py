@@ -10,6 +10,7 @@ from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.toolkit import (
     ARTIFACTS_ATTACHED,
+    ARTIFACTS_LISTED,
     DELIVERY,
     TOOL_ARTIFACTS_FIELD,
     Invariant,
@@ -87,7 +88,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         produced_then_completed(_every),
         collecting=True,
         rank=20,
-        through=(ARTIFACTS_ATTACHED, TOOL_ARTIFACTS_FIELD),
+        through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, TOOL_ARTIFACTS_FIELD),
     ),
     invariant(
         "aggregation",

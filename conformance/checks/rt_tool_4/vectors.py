@@ -7,6 +7,7 @@ from adapters.scenario import Return
 from conformance.checks.rt_tool_4._messages import assistant_indexes
 from conformance.toolkit import (
     ARTIFACTS_ATTACHED,
+    ARTIFACTS_LISTED,
     TOOL_ARTIFACTS_FIELD,
     Binding,
     CheckContext,
@@ -100,6 +101,6 @@ BINDINGS = (
         ("produced", "reported"),
         ("RT-TOOL-4#c1", "RT-TOOL-4#c3"),
         _reported,
-        through=(ARTIFACTS_ATTACHED, TOOL_ARTIFACTS_FIELD),
+        through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, TOOL_ARTIFACTS_FIELD),
     ),
 )

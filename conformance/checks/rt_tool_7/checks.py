@@ -32,6 +32,7 @@ from conformance.checks.rt_tool_7._other_turns import (
 )
 from conformance.toolkit import (
     ARTIFACTS_ATTACHED,
+    ARTIFACTS_LISTED,
     DELIVERY,
     TOOL_ARTIFACTS_FIELD,
     CheckContext,
@@ -213,7 +214,11 @@ MERGES = {
 }
 
 
-@check("RT-TOOL-7#c2", variants=MERGES, through=(ARTIFACTS_ATTACHED, TOOL_ARTIFACTS_FIELD))
+@check(
+    "RT-TOOL-7#c2",
+    variants=MERGES,
+    through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, TOOL_ARTIFACTS_FIELD),
+)
 def check_held_prepended_on_resumed_message(ctx: CheckContext, variant: Merge) -> None:
     """The resume's write-back delivers the held artifacts first, then the resumed run's own,
     on the resumed turn's last assistant message."""
