@@ -262,35 +262,18 @@ def _judged(
     named: str | None,
     file: Path,
 ) -> Replayed:
-    """Each invariant chosen, judged on the trace the scenario made."""
-    from conformance.engine import judge_example, load_suite
+    """Each invariant chosen, judged on the trace the scenario made as the standing judges
+    its hunt case (:func:`~conformance.cli._replay_judged.judged_lines`)."""
+    from conformance.cli._replay_judged import judged_lines
     from conformance.hunt import steps_summary
 
-    situations = load_suite().situations
-    failing: list[tuple[str, tuple[str, ...], str]] = []
-    unjudged: list[tuple[str, tuple[str, ...], str]] = []
-    for invariant in chosen:
-        # Judged and charged as the standing judges the invariant's hunt case: the same
-        # clauses fail, and what the standing leaves untested (a channel the trace
-        # breaks, situations it never reached) or finds not applicable, so does this.
-        verdicts = judge_example(invariant, scenario, trace, handshake, situations)
-        failed = tuple(v.clause for v in verdicts if v.failed)
-        if failed:
-            first = next(v for v in verdicts if v.failed)
-            failing.append((invariant.name, failed, first.outcome.message))
-        skipped = [v for v in verdicts if v.outcome.outcome == "skipped"]
-        # A bare scenario is held to every invariant: only those its file names, or that
-        # the trace broke without failing, are worth a word.
-        broke = invariant.judge(scenario, trace, handshake) is not None
-        if skipped and not failed and (named is not None or broke):
-            clauses = tuple(v.clause for v in skipped)
-            unjudged.append((invariant.name, clauses, skipped[0].outcome.message))
+    failing, unjudged = judged_lines(scenario, chosen, handshake, trace, named=named)
     return Replayed(
         1 if failing else 0,
         steps=len(scenario.steps),
         summary=steps_summary(scenario),
-        failing=tuple(failing),
-        unjudged=tuple(unjudged),
+        failing=failing,
+        unjudged=unjudged,
         judged=tuple(i.name for i in chosen),
         named=named,
         clause=_clause_of(file),
@@ -311,9 +294,14 @@ def replayed_text(replayed: Replayed) -> Output:
     lines += error_lines(replayed.errored, replayed.recorded, replayed.trace_file)
     if replayed.page_file is not None:
         lines.append(f"timeline written to {printable(replayed.page_file)}")
-    if replayed.errored is not None:
-        return Output(text(lines))
-    lines += [
+    if replayed.errored is None:
+        lines += _verdict_lines(replayed)
+    return Output(text(lines))
+
+
+def _verdict_lines(replayed: Replayed) -> list[str]:
+    """What still fails, what the standing would not judge, or that nothing fails."""
+    lines = [
         f"still fails: {name} ({', '.join(clauses)}): {printable(message)}"
         for name, clauses, message in replayed.failing
     ]
@@ -321,21 +309,21 @@ def replayed_text(replayed: Replayed) -> Output:
         f"not judged: {name} ({', '.join(clauses)}): {printable(message)}"
         for name, clauses, message in replayed.unjudged
     ]
-    if not replayed.failing and replayed.named is not None:
-        if not replayed.unjudged:  # "not judged" is no pass
-            lines.append("passes now: " + ", ".join(replayed.judged))
-    elif not replayed.failing:
-        # A bare scenario (a check's evidence, say) is judged by the hunt's invariants
-        # only: the check that wrote it had expectations of its own, which a scenario
-        # file does not carry. Saying "passes now" would wrongly suggest a fix.
-        lines.append("no hunt invariant fails on this scenario: " + ", ".join(replayed.judged))
-        clause = replayed.clause
-        again = f"rttool run --only {clause}" if clause else "rttool run --only CLAUSE"
-        lines.append(
-            "note: a scenario file carries no check's expectations; to see whether the "
-            f"check that wrote it still fails, run it again: {again}"
-        )
-    return Output(text(lines))
+    if replayed.failing or (replayed.named is not None and replayed.unjudged):
+        return lines  # "not judged" is no pass
+    if replayed.named is not None:
+        return [*lines, "passes now: " + ", ".join(replayed.judged)]
+    # A bare scenario (a check's evidence, say) is judged by the hunt's invariants only:
+    # the check that wrote it had expectations of its own, which a scenario file does not
+    # carry. Saying "passes now" would wrongly suggest a fix.
+    clause = replayed.clause
+    again = f"rttool run --only {clause}" if clause else "rttool run --only CLAUSE"
+    return [
+        *lines,
+        "no hunt invariant fails on this scenario: " + ", ".join(replayed.judged),
+        "note: a scenario file carries no check's expectations; to see whether the check "
+        f"that wrote it still fails, run it again: {again}",
+    ]
 
 
 #: A step summary longer than this is cut (a long scenario makes one very long line).
