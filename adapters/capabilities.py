@@ -36,7 +36,11 @@ def needed_capabilities(scenario: Scenario) -> list[str]:
     needs: list[str] = []
     if scenario.bounds is not None:
         needs.append("configurable_bounds")
-    if scenario.node is not None and scenario.node.expose:
+    # An exposure choice the harness does not apply is no choice: the node's (``expose``)
+    # and a tool's (an ``artifacts`` port the author exposed) alike.
+    if (scenario.node is not None and scenario.node.expose) or any(
+        tool.expose_artifacts_port for tool in scenario.tools
+    ):
         needs.append("port_exposure")
     if any(tool.gate for tool in scenario.tools):
         needs.append("gates")

@@ -123,6 +123,10 @@ class Replayed:
     steps: int = 0
     summary: str = ""
     failing: tuple[tuple[str, tuple[str, ...], str], ...] = ()
+    #: each invariant the standing would not judge on this trace, as ``(name, clauses,
+    #: why)``: not applicable, untested (a channel it observes through broken, a
+    #: situation never reached), or its finding blocked by another clause
+    unjudged: tuple[tuple[str, tuple[str, ...], str], ...] = ()
     #: the invariants judged
     judged: tuple[str, ...] = ()
     #: the invariant the file names (a hunt counterexample); ``None`` for a bare scenario
@@ -261,16 +265,18 @@ def _judged(
     named: str | None,
     file: Path,
 ) -> Replayed:
-    """Each invariant chosen, judged on the trace the scenario made."""
+    """Each invariant chosen, judged on the trace the scenario made as the standing judges
+    its hunt case (:func:`~conformance.cli._replay_judged.judged_lines`)."""
+    from conformance.cli._replay_judged import judged_lines
     from conformance.hunt import steps_summary
 
-    judged = [(i, i.judge(scenario, trace, handshake)) for i in chosen]
-    failing = tuple((i.name, i.clauses, message) for i, message in judged if message is not None)
+    failing, unjudged = judged_lines(scenario, chosen, handshake, trace, named=named)
     return Replayed(
         1 if failing else 0,
         steps=len(scenario.steps),
         summary=steps_summary(scenario),
         failing=failing,
+        unjudged=unjudged,
         judged=tuple(i.name for i in chosen),
         named=named,
         clause=_clause_of(file),
@@ -279,7 +285,8 @@ def _judged(
 
 def replayed_text(replayed: Replayed) -> Output:
     """The scenario replayed, then the error it still raises, or each invariant that still
-    fails, or that none does."""
+    fails (on the clauses the standing would fail) and each the standing would not judge
+    on it (with why), or that none fails."""
     if replayed.problem is not None:
         return Output(err=text([printable(replayed.problem)]))
     steps = replayed.steps
@@ -290,26 +297,36 @@ def replayed_text(replayed: Replayed) -> Output:
     lines += error_lines(replayed.errored, replayed.recorded, replayed.trace_file)
     if replayed.page_file is not None:
         lines.append(f"timeline written to {printable(replayed.page_file)}")
-    if replayed.errored is not None:
-        return Output(text(lines))
-    lines += [
+    if replayed.errored is None:
+        lines += _verdict_lines(replayed)
+    return Output(text(lines))
+
+
+def _verdict_lines(replayed: Replayed) -> list[str]:
+    """What still fails, what the standing would not judge, or that nothing fails."""
+    lines = [
         f"still fails: {name} ({', '.join(clauses)}): {printable(message)}"
         for name, clauses, message in replayed.failing
     ]
-    if not replayed.failing and replayed.named is not None:
-        lines.append("passes now: " + ", ".join(replayed.judged))
-    elif not replayed.failing:
-        # A bare scenario (a check's evidence, say) is judged by the hunt's invariants
-        # only: the check that wrote it had expectations of its own, which a scenario
-        # file does not carry. Saying "passes now" would wrongly suggest a fix.
-        lines.append("no hunt invariant fails on this scenario: " + ", ".join(replayed.judged))
-        clause = replayed.clause
-        again = f"rttool run --only {clause}" if clause else "rttool run --only CLAUSE"
-        lines.append(
-            "note: a scenario file carries no check's expectations; to see whether the "
-            f"check that wrote it still fails, run it again: {again}"
-        )
-    return Output(text(lines))
+    lines += [
+        f"not judged: {name} ({', '.join(clauses)}): {printable(message)}"
+        for name, clauses, message in replayed.unjudged
+    ]
+    if replayed.failing or (replayed.named is not None and replayed.unjudged):
+        return lines  # "not judged" is no pass
+    if replayed.named is not None:
+        return [*lines, "passes now: " + ", ".join(replayed.judged)]
+    # A bare scenario (a check's evidence, say) is judged by the hunt's invariants only:
+    # the check that wrote it had expectations of its own, which a scenario file does not
+    # carry. Saying "passes now" would wrongly suggest a fix.
+    clause = replayed.clause
+    again = f"rttool run --only {clause}" if clause else "rttool run --only CLAUSE"
+    return [
+        *lines,
+        "no hunt invariant fails on this scenario: " + ", ".join(replayed.judged),
+        "note: a scenario file carries no check's expectations; to see whether the check "
+        f"that wrote it still fails, run it again: {again}",
+    ]
 
 
 #: A step summary longer than this is cut (a long scenario makes one very long line).

@@ -16,7 +16,9 @@ Running cases:
     ended, the one type from :func:`judge` to the report; :func:`run_suite` runs a whole
     plan, here or in worker processes, telling each :class:`Listener` (such as
     :class:`RuleLines`) as it goes, and builds the standing (:func:`build_report`, with
-    :func:`charged` landing each outcome on the clause whose words it breaks).
+    :func:`charged` landing each outcome on the clause whose words it breaks);
+    :func:`judge_example` concludes one saved example of an invariant the same way, per
+    clause (a :class:`ClauseVerdict` each), for ``rttool replay``.
 Which build is running: :func:`suite_build`, a digest of the suite's own code (a shard
     records it; ``rttool report merge`` merges only shards of its own build).
 What the suite binds, without running it:
@@ -53,6 +55,7 @@ if TYPE_CHECKING:
         clause_situation_notes,
         suite_policy,
     )
+    from conformance.engine._example import ClauseVerdict, judge_example
     from conformance.engine._hunt_cases import hunt_cases_over
     from conformance.engine._options import (
         REFERENCE_SPEC,
@@ -111,6 +114,7 @@ _WHERE: dict[str, str] = {
         ("BoundCase", "ClauseSituations", "clause_cases", "clause_situation_notes", "suite_policy"),
         "_coverage",
     ),
+    **dict.fromkeys(("ClauseVerdict", "judge_example"), "_example"),
     **dict.fromkeys(
         (
             "REFERENCE_SPEC",
@@ -164,6 +168,7 @@ __all__ = [
     "CaseKind",
     "CaseOutcome",
     "ClauseSituations",
+    "ClauseVerdict",
     "HuntRecord",
     "Judgement",
     "Listener",
@@ -192,6 +197,7 @@ __all__ = [
     "hunt_case_id",
     "hunt_cases_over",
     "judge",
+    "judge_example",
     "load_suite",
     "one_line",
     "resolve_spec",

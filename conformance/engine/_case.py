@@ -177,27 +177,31 @@ def _judged(
 def held_to_channels(case: Case, context: CheckContext, outcome: CaseOutcome) -> CaseOutcome:
     """``outcome`` of a failed case with each failure held to the channels the case
     observes through, in the trace it was seen in (every trace of the case, for a
-    failure that names none).  A failure seen where a channel does not hold is that
-    channel's clause's: it leaves the case, and the clause it was charged to is blocked
-    there.  A case left with no failure is untested, saying which channel was broken."""
+    failure that names none).  A failure is held to the channels that judge the clause
+    it is charged to (:meth:`~conformance.toolkit.machinery.Channel.judging`), never to
+    that clause's own.  A failure seen where a channel does not hold is that channel's
+    clause's: it leaves the case, and the clause it was charged to is blocked there.  A
+    case left with no failure is untested, saying which channel was broken."""
     traces = [(s, t) for s, t in context.evidence.runs if t is not None]
     kept: list[Failure] = []
     blocked = dict(outcome.blocked)
     reasons: list[str] = []
     for failure in outcome.failures:
         seen = [(s, t) for s, t in traces if s.id == failure.scenario] or traces
+        # A failure is never held to the channel of the clause it is charged to: that
+        # clause's own words are what it breaks.
+        own = (failure.clause,) if failure.clause else case.clauses
+        through = [channel for channel in case.through if channel.holds_failures_of(own)]
         breaks = [
             one
             for scenario, trace in seen
-            for one in broken_channels(
-                case.through, scenario, trace, context.handshake, judging=case.clauses
-            )
+            for one in broken_channels(through, scenario, trace, context.handshake, judging=own)
         ]
         if not breaks:
             kept.append(failure)
             continue
         reasons.append(breaks[0].reason())
-        for clause in (failure.clause,) if failure.clause else case.clauses:
+        for clause in own:
             blocked.setdefault(clause, breaks[0].reason())
     if len(kept) == len(outcome.failures):
         return outcome

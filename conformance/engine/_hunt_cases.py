@@ -14,6 +14,7 @@ from typing import Protocol
 
 from adapters.codec import to_json
 from conformance.engine._case import Case, hunt_case_id, hunt_case_name
+from conformance.engine._example import fail_on
 from conformance.hunt import Budget, HuntOutcome, Tally, breached, hunt, share, steps_summary
 from conformance.rules import load_corpus
 from conformance.toolkit.machinery import (
@@ -150,15 +151,9 @@ def _judged(invariant: Invariant, shared: _SharedSearch, ctx: CheckContext) -> N
         f"{steps_summary(found.scenario)}; found after {tally.judged} examples, "
         f"{outcome.examples} in all)"  # its time is the hunt summary's, not the verdict's
     )
-    # The finding lands on the clauses whose words it breaks, not on every clause the
-    # invariant is bound to (the others are untested by it).  The search stops looking
-    # for an invariant once it is broken: what it says of the other clauses is not
-    # known, so the case ends as failed, never concluded.
-    if broken == invariant.clauses:
-        ctx.fail(message)
-    for clause in broken[:-1]:
-        ctx.expect(False, message, clause=clause)
-    ctx.fail(message, clause=broken[-1])
+    # The search stops looking for an invariant once it is broken: the case ends as
+    # failed, on the clauses the finding breaks (the one way ``rttool replay`` ends too).
+    fail_on(ctx, invariant, found.message, message)
 
 
 def _unbroken(outcome: HuntOutcome, tally: Tally, invariant: Invariant, ctx: CheckContext) -> None:

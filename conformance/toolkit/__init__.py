@@ -12,9 +12,6 @@ Checks:
     clause provides states it with :meth:`~CheckContext.prerequisite`.
     :class:`Untested` ends a check that cannot run; :func:`collects` ends one as not
     applicable to an implementation that collects no artifacts;
-    :data:`CONTINUES_ON_ITS_OWN` is the channel a durable-resume case observes through
-    when it waits for a turn cut by its time limit to continue by itself (declared with
-    ``through=``: where the turn did not, the case is blocked by DR-5 ¶1);
     :func:`expect_withheld_from_the_model` expects a text kept from the model.
 Scenarios:
     :func:`scenario`, :func:`tool`, :func:`output`, :func:`failure`, :func:`artifact`,
@@ -71,6 +68,17 @@ Invariants:
     :func:`identifier`, :func:`doubtful_ids`, :func:`guarded_results`); and what a
     resumed run is owed (:func:`completed_calls`, :func:`interrupted_calls`,
     :func:`unreported_calls`, :func:`call_signature`).
+Channels:
+    What a check, a vector or an invariant observes through, declared with ``through=``:
+    a failure seen where the channel is broken is its clause's, and the case is blocked
+    there.  The artifacts on their way: :data:`RESULTS_SHAPED`, :data:`DATA_AS_PRODUCED`
+    (RT-TOOL-1 ¶1), :data:`ARTIFACTS_LISTED` (RT-TOOL-1 ¶2), :data:`ARTIFACTS_ATTACHED`
+    (RT-TOOL-2 ¶3),
+    :data:`RESERVED_KEY_REMOVED` (RT-TOOL-2 ¶4), :data:`TOOL_ARTIFACTS_PORT` (RT-TOOL-3
+    ¶1), :data:`ARTIFACTS_ON_MESSAGES` (RT-TOOL-4 ¶1), :data:`TOOL_ARTIFACTS_FIELD`
+    (RT-TOOL-4 ¶3); :data:`DELIVERY`, what a check reading delivery on the messages goes
+    through; and :data:`CONTINUES_ON_ITS_OWN` (DR-5 ¶1), what a durable-resume case
+    waiting for a turn to continue goes through.
 """
 
 from conformance.toolkit._bounds import (
@@ -174,6 +182,16 @@ from conformance.toolkit._situations import (
     stretches,
 )
 from conformance.toolkit._states import describe, in_state, state_of, stopped_with_continue
+from conformance.toolkit._through import RESERVED_KEY_REMOVED, RESULTS_SHAPED
+from conformance.toolkit._through_artifacts import (
+    ARTIFACTS_ATTACHED,
+    ARTIFACTS_LISTED,
+    ARTIFACTS_ON_MESSAGES,
+    DATA_AS_PRODUCED,
+    DELIVERY,
+    TOOL_ARTIFACTS_FIELD,
+    TOOL_ARTIFACTS_PORT,
+)
 from conformance.toolkit._through_durable import CONTINUES_ON_ITS_OWN
 from conformance.toolkit._told import (
     ResumePrompt,
@@ -202,10 +220,19 @@ from conformance.toolkit._traces import (
 from conformance.toolkit._vectors import Binding, Stage, VectorRun
 
 __all__ = [
+    "ARTIFACTS_ATTACHED",
+    "ARTIFACTS_LISTED",
+    "ARTIFACTS_ON_MESSAGES",
     "CHUNK_PAUSES",
     "CONTINUES_ON_ITS_OWN",
+    "DATA_AS_PRODUCED",
+    "DELIVERY",
     "NOT_COMPARED",
+    "RESERVED_KEY_REMOVED",
+    "RESULTS_SHAPED",
     "RESUMING",
+    "TOOL_ARTIFACTS_FIELD",
+    "TOOL_ARTIFACTS_PORT",
     "Binding",
     "Breach",
     "CheckContext",

@@ -20,7 +20,7 @@ instead of a prerequisite each check remembers to state.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
@@ -42,15 +42,29 @@ class Channel:
     name: str
     clause: str | None
     broken: Holds
+    #: the clauses whose failures it holds, in a case bound to several (empty: the
+    #: failures of every clause of the case): what a vector observes of one clause
+    #: through a channel, it may observe of another directly
+    judged: tuple[str, ...] = ()
 
     def __hash__(self) -> int:
-        return hash((self.name, self.clause))
+        return hash((self.name, self.clause, self.judged))
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Channel) and (self.name, self.clause) == (
+        return isinstance(other, Channel) and (self.name, self.clause, self.judged) == (
             other.name,
             other.clause,
+            other.judged,
         )
+
+    def judging(self, *clauses: str) -> Channel:
+        """The channel, holding only the failures charged to ``clauses`` (a case bound to
+        several clauses observes only some of them through it)."""
+        return replace(self, judged=tuple(clauses))
+
+    def holds_failures_of(self, clauses: Iterable[str]) -> bool:
+        """Whether a failure charged to ``clauses`` is held to this channel."""
+        return not self.judged or any(clause in self.judged for clause in clauses)
 
 
 @dataclass(frozen=True)

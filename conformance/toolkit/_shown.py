@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from adapters.codec import to_json
 from adapters.trace import TurnWire
@@ -52,9 +52,27 @@ def show(value: object, limit: int = SHOWN) -> str:
 def whereabouts(wire: TurnWire | None, needle: object) -> str:
     """Where ``needle`` really is on the turn's wire form, as the end of a sentence whose
     subject is the artifact: ``was found at /messages/1/metadata/toolArtifacts/0`` (see
-    :func:`conformance.toolkit.locate`), or ``appears nowhere in the turn's wire form``."""
+    :func:`conformance.toolkit.locate`), or ``appears nowhere in the turn's wire form``.
+
+    An entry not found whole may be there changed: its payload under another call id,
+    or an entry of its type and call with a payload the runtime rewrote.  Saying it
+    "appears nowhere" would then be false, so the nearest of those is named instead."""
     found = locate(wire, needle)
-    return f"was found at {listing(found)}" if found else "appears nowhere in the turn's wire form"
+    if found:
+        return f"was found at {listing(found)}"
+    if isinstance(needle, Mapping) and "payload" in needle:
+        payload = needle["payload"]
+        near = locate(wire, payload) if isinstance(payload, Mapping) and payload else []
+        if near:
+            return f"was not found whole, but its payload was, at {listing(near)}"
+        kind = {key: needle[key] for key in ("type", "tool_call_id") if key in needle}
+        near = locate(wire, kind) if len(kind) == 2 else []
+        if near:
+            return (
+                f"was not found whole, but an entry of its type and call, its payload "
+                f"changed, was, at {listing(near)}"
+            )
+    return "appears nowhere in the turn's wire form"
 
 
 def listing(found: Sequence[str]) -> str:

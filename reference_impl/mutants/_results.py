@@ -124,6 +124,16 @@ class _SingleArtifactNotInAList(ArtifactPolicy):
         return result
 
 
+class _SeveralArtifactsKeyedByType(ArtifactPolicy):
+    def tool_result(self, *, success: bool, output: object, error: str | None) -> dict[str, object]:
+        result = super().tool_result(success=success, output=output, error=error)
+        attached = result.get("artifacts")
+        if isinstance(attached, list) and len(attached) > 1:
+            # stored as a framework stores named artifacts: one payload per type
+            result["artifacts"] = {str(entry["type"]): entry["payload"] for entry in attached}
+        return result
+
+
 def _lift_nested(value: object, kept: list[dict[str, object]], policy: ArtifactPolicy) -> object:
     if isinstance(value, Mapping):
         out: dict[str, object] = {}
@@ -295,6 +305,13 @@ MUTANTS = (
         ("RT-TOOL-1#c2",),
         "a result with exactly one artifact attached carries it bare, not in a list",
         with_node(policy=_SingleArtifactNotInAList),
+    ),
+    Mutant(
+        "several-artifacts-keyed-by-type",
+        ("RT-TOOL-1#c2",),
+        "a result with several artifacts attached carries them as a map from type to "
+        "payload, not a list",
+        with_node(policy=_SeveralArtifactsKeyedByType),
     ),
     Mutant(
         "nested-artifacts-key-lifted",

@@ -179,6 +179,16 @@ class _RepeatReEmitsItsArtifacts(ToolNode):
         return dict(result)
 
 
+class _BareValuesWrapped(ArtifactPolicy):
+    """Carries a tool's return value that is not a map as ``{"result": value}`` in
+    ``data``, as the rules' own example does (RT-TOOL-3: ``"data": {"result": "Created
+    node 5 (draft)."}``); a map is ``data`` as it is."""
+
+    def tool_result(self, *, success: bool, output: object, error: str | None) -> dict[str, object]:
+        wrapped = output if not success or isinstance(output, Mapping) else {"result": output}
+        return super().tool_result(success=success, output=wrapped, error=error)
+
+
 def _node(
     policy: type[ArtifactPolicy] | None = None, normalizer: type[Normalizer] | None = None
 ) -> Components:
@@ -191,6 +201,13 @@ def _node(
 
 
 VARIANTS: tuple[Variant, ...] = (
+    Variant(
+        "bare-values-wrapped",
+        "bare-value-wrapped",
+        ("RT-TOOL-1#c1",),
+        "a tool's return value that is not a map is the result's data as {\"result\": value}",
+        lambda: _node(policy=_BareValuesWrapped),
+    ),
     Variant(
         "keys-in-another-order",
         "key-order",

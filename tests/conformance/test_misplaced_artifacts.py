@@ -2,7 +2,11 @@
 
 The fake implementation here is the reference runtime behind a trace transformer that
 moves every message's ``toolArtifacts`` under its ``metadata`` and keeps the turn's
-aggregated ``toolArtifacts``, as a harness with that bug would.
+aggregated ``toolArtifacts``, as a harness with that bug would.  That is RT-TOOL-4 ¶3's
+gap ("as a top-level `toolArtifacts` field rather than as raw message metadata"): every
+case that reads delivery on the messages' ``toolArtifacts`` is blocked by it, and says
+where the artifacts went in its reason; the wording of each failure is read off the case
+as it stands without its channels.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from adapters.driver import Unsupported
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario, StartTurn
 from adapters.trace import Trace, TurnWire
-from conformance.engine import Case, load_suite
+from conformance.engine import Case, judge, load_suite
 from conformance.hunt import Budget, hunt
 from conformance.toolkit import (
     locate,
@@ -74,8 +78,10 @@ CASES = {
 
 
 def _failures(check_id: str, runner: ScenarioRunner | None = None) -> list[str]:
-    """Every failure the check reports, each on one line (its message, where it was seen)."""
-    found = failures_of(CASES[check_id], runner or ArtifactsMovedUnderMetadata())
+    """Every failure the check reports, each on one line (its message, where it was seen),
+    before they are held to its channels."""
+    unheld = dataclasses.replace(CASES[check_id], through=())
+    found = failures_of(unheld, runner or ArtifactsMovedUnderMetadata())
     assert found, f"{check_id} passed"
     lines = [failure.line() for failure in found]
     assert all("\n" not in line for line in lines)
@@ -108,6 +114,36 @@ def test_a_missing_delivery_names_where_the_artifact_went(check_id: str) -> None
     )
     assert METADATA_POINTER in message
     assert "/messages/" in message
+
+
+@pytest.mark.parametrize(
+    "check_id",
+    [
+        "RT-TOOL-2#c2/channel-survives-unexposed-port[port-not-exposed]",
+        "RT-TOOL-3#c1/port-entries-built-key-by-key[several-calls]",
+        "RT-TOOL-4#c1/persisted-on-last-assistant-message[two-messages]",
+        "RT-TOOL-5#c3/drain-does-not-end-collection[second-pass]",
+        "RT-TOOL-6#c1/nothing-downstream-rechecks[count]",
+        "RT-TOOL-7#c1/held-durably-off-the-wire[question]",
+        "RT-TOOL-7#c2/held-prepended-on-resumed-message[one-held-one-own]",
+    ],
+)
+def test_artifacts_under_metadata_block_what_reads_the_field(check_id: str) -> None:
+    """Each of these failed its own clause before blame by construction: what broke is
+    RT-TOOL-4 ¶3, and the case is untested, saying where the artifact is."""
+    judged = judge(CASES[check_id], ArtifactsMovedUnderMetadata())
+    assert judged.verdict == "untested", judged.message
+    assert "blocked by RT-TOOL-4 ¶3" in judged.message
+    assert METADATA_POINTER in judged.message
+
+
+def test_rt_tool_4_c3_still_fails_on_its_own_field() -> None:
+    judged = judge(
+        CASES["RT-TOOL-4#c3/top-level-field-not-metadata[turn-read]"],
+        ArtifactsMovedUnderMetadata(),
+    )
+    assert judged.verdict == "failed"
+    assert judged.failures[0].message.startswith("message 1's metadata carries the artifact")
 
 
 def test_rt_tool_2_c2_reads_as_the_real_fault() -> None:

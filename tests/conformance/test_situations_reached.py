@@ -1,10 +1,11 @@
 """A clause conforms only when passing cases reached each situation its text names.
 
-Three harnesses whose checks pass without reaching what the clause speaks of: one that
-ignores the author's exposure choices (RT-TOOL-2 ¶2 speaks of an exposed and an
-unexposed port), and one whose runtime has no turn API and renders nothing of its own
-(RT-TOOL-4 ¶2 speaks of the turn API's list, RT-TOOL-6 ¶6 of payloads on output).
-Before situations were recorded, each of these clauses was reported as conforming."""
+Harnesses whose checks pass without reaching what the clause speaks of: one whose
+runtime has no turn API and renders nothing of its own (RT-TOOL-4 ¶2 speaks of the turn
+API's list, RT-TOOL-6 ¶6 of payloads on output).  Before situations were recorded, each
+of these clauses was reported as conforming.  One that ignores the author's exposure
+choices (RT-TOOL-2 ¶2 speaks of an exposed and an unexposed port) is no longer played
+the scenarios that make one: they need `port_exposure`."""
 
 from __future__ import annotations
 
@@ -27,14 +28,27 @@ def _clauses(spec: str, tmp_path: Path) -> dict[str, dict[str, object]]:
     return {clause: found[clause] for clause in CLAUSES}
 
 
+def test_an_exposure_choice_the_harness_does_not_apply_is_not_played(tmp_path: Path) -> None:
+    """A scenario that exposes a tool's `artifacts` port needs `port_exposure`: a harness
+    that ignores the choice (and so runs every tool the same way) used to pass RT-TOOL-2
+    ¶2's checks without reaching either situation, or fail them for an attachment ¶3
+    makes; now they do not run, and the clause is untested, both situations unreached."""
+    found = _clauses(UNREACHED + "ignores-exposure", tmp_path)["RT-TOOL-2#c2"]
+    checks = found["checks"]
+    assert isinstance(checks, list) and checks
+    hand_written = [check for check in checks if check["kind"] == "check"]
+    assert hand_written
+    assert all("needs capability port_exposure" in c["message"] for c in hand_written)
+    assert found["standing"] == "untested"
+    assert found["unreached"] == [
+        "the tool's artifacts port exposed",
+        "the tool's artifacts port not exposed",
+    ]
+
+
 @pytest.mark.parametrize(
     ("mode", "clause", "unreached"),
     [
-        (
-            "ignores-exposure",
-            "RT-TOOL-2#c2",
-            ["the tool's artifacts port exposed", "the tool's artifacts port not exposed"],
-        ),
         ("no-turn-api", "RT-TOOL-4#c2", ["a turn's artifacts read from its turn API"]),
         ("no-turn-api", "RT-TOOL-6#c6", ["such a payload output by the implementation"]),
     ],

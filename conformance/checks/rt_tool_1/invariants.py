@@ -73,10 +73,17 @@ def artifacts_beside_data(scenario: Scenario, trace: Trace, handshake: Handshake
             if body.get("success") is not True:
                 continue
             data, at = body.get("data"), f"{seen.at}/results/{index}/result/data"
+            # A key never removed is RT-TOOL-2 ¶4's; what it carries into `data` was
+            # never lifted, so nothing was folded there (¶3).
             if isinstance(data, Mapping) and "artifacts" in data:
-                return f"a result's data keeps the reserved artifacts key (at {at})"
+                return Breach(
+                    f"a result's data keeps the reserved artifacts key (at {at})", ("RT-TOOL-2#c4",)
+                )
             if canaries_in(data):
-                return f"a result's data holds an artifact's payload {show(data)} (at {at})"
+                return Breach(
+                    f"a result's data holds an artifact's payload {show(data)} (at {at})",
+                    ("RT-TOOL-1#c3",),
+                )
     return None
 
 

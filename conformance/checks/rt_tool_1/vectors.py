@@ -7,6 +7,11 @@ from collections.abc import Mapping
 
 from adapters.scenario import Return
 from conformance.toolkit import (
+    ARTIFACTS_ATTACHED,
+    ARTIFACTS_LISTED,
+    DATA_AS_PRODUCED,
+    RESERVED_KEY_REMOVED,
+    RESULTS_SHAPED,
     Binding,
     CheckContext,
     Stage,
@@ -88,7 +93,27 @@ def _result_vector(ctx: CheckContext, run: VectorRun) -> None:
             )
 
 
+C2, C3 = "RT-TOOL-1#c2", "RT-TOOL-1#c3"
+
 BINDINGS = (
-    Binding("RT-TOOL-1", ("plain",), ("RT-TOOL-1#c1", "RT-TOOL-1#c2"), _result_vector),
-    Binding("RT-TOOL-1", ("attached",), ("RT-TOOL-1#c2", "RT-TOOL-1#c3"), _result_vector),
+    # The keys of a result that is not `{success, data, error}` are ¶1's, not ¶2's.
+    Binding(
+        "RT-TOOL-1", ("plain",), ("RT-TOOL-1#c1", C2), _result_vector, through=(RESULTS_SHAPED,)
+    ),
+    # `artifacts` missing where nothing is ever attached is RT-TOOL-2 ¶3's; `data` that is
+    # a rendering of the tool's value (¶1) or keeps the reserved key (RT-TOOL-2 ¶4) folds
+    # no artifact into it (¶3).
+    Binding(
+        "RT-TOOL-1",
+        ("attached",),
+        (C2, C3),
+        _result_vector,
+        through=(
+            RESULTS_SHAPED,
+            ARTIFACTS_LISTED,
+            ARTIFACTS_ATTACHED,
+            DATA_AS_PRODUCED.judging(C3),
+            RESERVED_KEY_REMOVED.judging(C3),
+        ),
+    ),
 )

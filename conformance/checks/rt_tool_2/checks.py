@@ -20,6 +20,10 @@ from conformance.checks.rt_tool_2._reserved_key_cases import (
     Removal,
 )
 from conformance.toolkit import (
+    ARTIFACTS_ATTACHED,
+    ARTIFACTS_LISTED,
+    DELIVERY,
+    RESULTS_SHAPED,
     CheckContext,
     call,
     calls,
@@ -91,7 +95,14 @@ CLAUSE_1 = (
 )
 
 
-@check("RT-TOOL-2#c1", variants=ENTRY_SETS)
+# ¶1 is a permission: an output carrying the key is a normal successful one.  A result that
+# is not `{success, data, error}` (RT-TOOL-1 ¶1), or a runtime that attaches no entry at all
+# (¶3's lifting), shows nothing of it.
+@check(
+    "RT-TOOL-2#c1",
+    variants=ENTRY_SETS,
+    through=(RESULTS_SHAPED, ARTIFACTS_LISTED, ARTIFACTS_ATTACHED),
+)
 def check_reserved_key_is_accepted(ctx: CheckContext, variant: Accepted) -> None:
     """A node output carrying a list of `{type, payload}` maps is a normal successful output
     whose entries are attached, every one, in order."""
@@ -111,17 +122,29 @@ def _delivered(ctx: CheckContext, trace: Trace, mark: str) -> list[str]:
     return [at for at, _, entry in delivered_at(wire, base) if pointers(entry, mark)]
 
 
-@check("RT-TOOL-2#c2", variants=EXPOSURE)
+# The scenario sets an exposure choice, so it needs `port_exposure`.  Beside the judged
+# tool a twin makes the other choice: where neither attaches, nothing depends on exposure
+# and the missing attachment is ¶3's (no channel at all); where the turn's result shows
+# what no message carries, delivery is RT-TOOL-4 ¶1's.
+@check(
+    "RT-TOOL-2#c2",
+    variants=EXPOSURE,
+    through=DELIVERY,
+)
 def check_channel_survives_unexposed_port(ctx: CheckContext, variant: bool) -> None:
     """The reserved key survives whether or not the author exposed the tool's port: its
     entries reach the tool result and the turn's messages."""
     mark = canary(f"rt2-c2-{'exposed' if variant else 'hidden'}")
+    twin = canary(f"rt2-c2-{'hidden' if variant else 'exposed'}-twin")
     choice = "exposed" if variant else "not exposed"
     trace = one_turn(
         ctx,
         "rt2-c2-exposure",
-        tools=[tool("make", output({"ok": True}, link(mark)), expose_artifacts_port=variant)],
-        model=[calls(call("make", {}, "c1")), say("done")],
+        tools=[
+            tool("make", output({"ok": True}, link(mark)), expose_artifacts_port=variant),
+            tool("twin", output({"ok": True}, link(twin)), expose_artifacts_port=not variant),
+        ],
+        model=[calls(call("make", {}, "c1"), call("twin", {}, "c2")), say("done")],
     )
     clause = "RT-TOOL-2 ¶2: the reserved key is a system channel that survives either way"
     found = located_results(trace, "c1")
@@ -151,7 +174,8 @@ CLAUSE_3 = (
 )
 
 
-@check("RT-TOOL-2#c3", variants=MALFORMED)
+# Entries attached in another form than a list (RT-TOOL-1 ¶2) cannot be told kept or not.
+@check("RT-TOOL-2#c3", variants=MALFORMED, through=(RESULTS_SHAPED, ARTIFACTS_LISTED))
 def check_malformed_entries_dropped_alone(
     ctx: CheckContext, variant: tuple[list[object], list[object]]
 ) -> None:
@@ -169,7 +193,7 @@ def check_malformed_entries_dropped_alone(
     _kept(ctx, trace, "c1", good, CLAUSE_3)
 
 
-@check("RT-TOOL-2#c3", name="reserved-key-not-a-list")
+@check("RT-TOOL-2#c3", name="reserved-key-not-a-list", through=(RESULTS_SHAPED,))
 def check_reserved_key_not_a_list(ctx: CheckContext) -> None:
     """A reserved key that holds no list (a string, null, a number, a boolean) attaches
     nothing and fails nothing."""
@@ -277,7 +301,14 @@ def _carries_none(ctx: CheckContext, trace: Trace, call_id: str, mark: str, what
     )
 
 
-@check("RT-TOOL-2#c5", name="failed-call-carries-no-artifacts", variants=FAILURES)
+# Which call carries what is told apart by the artifacts a successful call attaches
+# (RT-TOOL-2 ¶3): a runtime that attaches none shows nothing of ¶5.
+@check(
+    "RT-TOOL-2#c5",
+    name="failed-call-carries-no-artifacts",
+    variants=FAILURES,
+    through=(ARTIFACTS_ATTACHED,),
+)
 def check_failed_call_carries_none(ctx: CheckContext, variant: Failing) -> None:
     """A call that failed carries no artifacts, even if its node emitted some, wherever it
     comes in the turn."""
@@ -300,7 +331,12 @@ def check_failed_call_carries_none(ctx: CheckContext, variant: Failing) -> None:
     _carries_none(ctx, trace, "c_fail", mark, "failed")
 
 
-@check("RT-TOOL-2#c5", name="declined-call-carries-no-artifacts", variants=DECLINES)
+@check(
+    "RT-TOOL-2#c5",
+    name="declined-call-carries-no-artifacts",
+    variants=DECLINES,
+    through=(ARTIFACTS_ATTACHED,),
+)
 def check_declined_call_carries_none(ctx: CheckContext, variant: Declining) -> None:
     """A gated call the operator declined carries no artifacts (whatever its result says
     about success; and an approved one beside it keeps its own)."""

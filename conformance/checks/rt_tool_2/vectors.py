@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from adapters.scenario import Return
 from conformance.toolkit import (
+    ARTIFACTS_LISTED,
+    RESULTS_SHAPED,
     Binding,
     CheckContext,
     Stage,
@@ -70,4 +72,13 @@ def lifted(ctx: CheckContext, run: VectorRun) -> None:
     )
 
 
-BINDINGS = (Binding("RT-TOOL-2", ("mixed", "lifted"), ("RT-TOOL-2#c3",), lifted),)
+# "without failing the call" reads `success`: a result that has none is RT-TOOL-1 ¶1's.
+BINDINGS = (
+    Binding(
+        "RT-TOOL-2",
+        ("mixed", "lifted"),
+        ("RT-TOOL-2#c3",),
+        lifted,
+        through=(RESULTS_SHAPED, ARTIFACTS_LISTED),
+    ),
+)

@@ -19,6 +19,9 @@ from conformance.checks.rt_tool_3._port_cases import (
     marked_artifact,
 )
 from conformance.toolkit import (
+    DELIVERY,
+    RESERVED_KEY_REMOVED,
+    TOOL_ARTIFACTS_PORT,
     CheckContext,
     artifact,
     ask,
@@ -28,7 +31,6 @@ from conformance.toolkit import (
     collects,
     delivered_at,
     expect_withheld_from_the_model,
-    has_port,
     in_model_inputs,
     in_tool_messages,
     link,
@@ -55,7 +57,13 @@ CLAUSE_1 = (
 )
 
 
-@check("RT-TOOL-3#c1", variants=PAIRINGS)
+# What reaches the messages is read there: a runtime that keeps it elsewhere (RT-TOOL-4 ¶1)
+# shows nothing of how the port's entries travel on.
+@check(
+    "RT-TOOL-3#c1",
+    variants=PAIRINGS,
+    through=DELIVERY,
+)
 def check_port_entries_built_key_by_key(ctx: CheckContext, variant: Pairing) -> None:
     """Each port entry is exactly `{type, payload, tool_call_id}`, paired with the real call:
     a tool can neither forge the call id nor smuggle keys through."""
@@ -138,7 +146,8 @@ def _delivered_as_surfaced(ctx: CheckContext, trace: Trace, variant: Pairing) ->
     )
 
 
-@check("RT-TOOL-3#c2", variants=DEFAULTS)
+# A port that no pass has does not exist (¶1's failure): whether it is exposed says nothing.
+@check("RT-TOOL-3#c2", variants=DEFAULTS, through=(TOOL_ARTIFACTS_PORT,))
 def check_port_not_exposed_by_default(ctx: CheckContext, variant: Defaults) -> None:
     """Unless the author exposes `tool_artifacts` itself, every pass reports it not
     exposed."""
@@ -157,11 +166,6 @@ def check_port_not_exposed_by_default(ctx: CheckContext, variant: Defaults) -> N
     )
     passes = located_passes(trace)
     ctx.need(bool(passes), "no tool pass was reported; RT-TOOL-3 ¶2 is judged on each pass")
-    ctx.prerequisite(
-        "RT-TOOL-3#c1",
-        has_port(trace, "tool_artifacts"),
-        "no pass has a tool_artifacts port, so whether it is exposed says nothing",
-    )
     for at, _, one in passes:
         exposed = mapping(one.exposed)
         ctx.expect(
@@ -181,7 +185,9 @@ def check_port_not_exposed_by_default(ctx: CheckContext, variant: Defaults) -> N
 CLAUSE_3 = "RT-TOOL-3 ¶3: the prose fed back to the model is built from `data` alone"
 
 
-@check("RT-TOOL-3#c3", variants=PROSES)
+# The reserved key left in `data` (RT-TOOL-2 ¶4: "so it never reaches the prose") brings
+# the artifacts into a prose still built from `data` alone.
+@check("RT-TOOL-3#c3", variants=PROSES, through=(RESERVED_KEY_REMOVED,))
 def check_prose_built_from_data_alone(ctx: CheckContext, variant: Prose) -> None:
     """The prose fed back to the model comes from `data` alone: nothing of an artifact
     reaches the model or its tool messages, while `data` does."""
@@ -259,7 +265,7 @@ def _some(prose: Mapping[str, list[object]], keys: list[str]) -> str:
     return show({key: prose[key] for key in keys[:2] if key in prose}, 160)
 
 
-@check("RT-TOOL-3#c3", name="prose-unchanged-by-artifacts")
+@check("RT-TOOL-3#c3", name="prose-unchanged-by-artifacts", through=(RESERVED_KEY_REMOVED,))
 def check_prose_unchanged_by_artifacts(ctx: CheckContext) -> None:
     """Whatever its format, the prose of a call is the same with and without the artifacts
     its node emitted: two calls of one tool, the first with artifacts, give the same
@@ -322,7 +328,11 @@ def _delivery(
 CLAUSE_4 = "RT-TOOL-3 ¶4: delivery of a run's artifacts must not depend on exposure"
 
 
-@check("RT-TOOL-3#c4", variants=EXPOSURES)
+@check(
+    "RT-TOOL-3#c4",
+    variants=EXPOSURES,
+    through=DELIVERY,
+)
 def check_delivery_does_not_depend_on_exposure(ctx: CheckContext, variant: Exposure) -> None:
     """A run's artifacts are delivered the same whether the author exposed the port, did
     not, or made no choice."""

@@ -9,6 +9,7 @@ from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.toolkit import (
+    Breach,
     Invariant,
     Produced,
     canaries_in,
@@ -19,6 +20,7 @@ from conformance.toolkit import (
     mapping,
     produced,
     scripted_entries,
+    seen_passes,
     show,
     wires,
 )
@@ -27,15 +29,35 @@ __all__ = ["INVARIANTS"]
 
 
 def no_prose_leak(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
-    """A canary that lives only in an artifact's payload never reaches the model."""
+    """A canary that lives only in an artifact's payload never reaches the model.  Where a
+    result's `data` kept the reserved key, the leak is RT-TOOL-2 ¶4's ("removed from the
+    result's `data`, so it never reaches the prose"): prose built from that `data` alone
+    still carries it, and RT-TOOL-3 ¶3 is not what broke."""
     for run in trace.runs():
         for given in run.model_inputs:
             leaked = canaries_in(list(given.messages))
             if leaked:
-                return (
+                said = (
                     f"{canary_phrase(leaked[0])} reached the model's input in run {run.id} of "
                     f"{run.turn}"
                 )
+                kept = _kept_in_data(trace, leaked[0])
+                if kept:
+                    return Breach(f"{said}; a result's data keeps it ({kept})", (C4,))
+                return said
+    return None
+
+
+C4 = "RT-TOOL-2#c4"
+
+
+def _kept_in_data(trace: Trace, canary: str) -> str | None:
+    """Where a result's `data` keeps the reserved key holding ``canary``, if one does."""
+    for seen in seen_passes(trace):
+        for index, result in enumerate(seen.one.results):
+            data = mapping(result.result).get("data")
+            if isinstance(data, Mapping) and canary in canaries_in(data.get("artifacts")):
+                return f"at {seen.at}/results/{index}/result/data/artifacts"
     return None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from adapters.scenario import Return
 from conformance.toolkit import (
+    RESERVED_KEY_REMOVED,
     Binding,
     CheckContext,
     Stage,
@@ -91,6 +92,13 @@ def _surfaced(ctx: CheckContext, run: VectorRun) -> None:
         )
 
 
+# The prose is judged through the reserved key's removal (RT-TOOL-2 ¶4); the port is not.
 BINDINGS = (
-    Binding("RT-TOOL-3", ("produced", "surfaced"), ("RT-TOOL-3#c1", "RT-TOOL-3#c3"), _surfaced),
+    Binding(
+        "RT-TOOL-3",
+        ("produced", "surfaced"),
+        ("RT-TOOL-3#c1", "RT-TOOL-3#c3"),
+        _surfaced,
+        through=(RESERVED_KEY_REMOVED.judging("RT-TOOL-3#c3"),),
+    ),
 )

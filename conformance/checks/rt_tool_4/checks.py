@@ -27,6 +27,11 @@ from conformance.checks.rt_tool_4._persistence_cases import (
     WireForm,
 )
 from conformance.toolkit import (
+    ARTIFACTS_ATTACHED,
+    ARTIFACTS_LISTED,
+    ARTIFACTS_ON_MESSAGES,
+    DELIVERY,
+    TOOL_ARTIFACTS_FIELD,
     CheckContext,
     Untested,
     artifact,
@@ -80,7 +85,13 @@ def _resume_step(ctx: CheckContext, cause: str) -> Step:
     return Wait() if by_itself else Continue("t1")
 
 
-@check("RT-TOOL-4#c1", variants=PERSISTING)
+# Which field of the message holds them is ¶3's: a message carrying them under its
+# metadata has them persisted on it.
+@check(
+    "RT-TOOL-4#c1",
+    variants=PERSISTING,
+    through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, TOOL_ARTIFACTS_FIELD),
+)
 def check_persisted_on_last_assistant_message(ctx: CheckContext, variant: Persisting) -> None:
     """What a run collected is persisted once, on the last assistant message that run
     wrote; a run cut by a time limit or an error may instead leave it to the run that
@@ -167,7 +178,14 @@ CLAUSE_2 = (
 )
 
 
-@check("RT-TOOL-4#c2", variants=AGGREGATING)
+# ¶2 aggregates "the persisted artifacts of every assistant message": where a turn's result
+# reports what its runs collected and no message carries, the persistence ¶1 makes did not
+# happen, and what the result should equal is not there to compare.
+@check(
+    "RT-TOOL-4#c2",
+    variants=AGGREGATING,
+    through=DELIVERY,
+)
 def check_turn_result_aggregates_and_survives_reload(
     ctx: CheckContext, variant: Aggregating
 ) -> None:
@@ -226,7 +244,13 @@ def _rows(trace: Trace, variant: WireForm) -> tuple[str, list[object]]:
     return f"{base}/messages", list(wire.messages) if wire is not None else []
 
 
-@check("RT-TOOL-4#c3", variants=WIRE_FORMS)
+# Which field of a message carries the artifacts is ¶3's own; that no message carries them,
+# and the turn's result does, is ¶1's, and that nothing was attached, RT-TOOL-2 ¶3's.
+@check(
+    "RT-TOOL-4#c3",
+    variants=WIRE_FORMS,
+    through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, ARTIFACTS_ON_MESSAGES),
+)
 def check_top_level_field_not_metadata(ctx: CheckContext, variant: WireForm) -> None:
     """On the wire (the turn read, after a reload, the message poll) the artifacts are a
     top-level `toolArtifacts` list, never inside `metadata`."""

@@ -9,6 +9,10 @@ from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.toolkit import (
+    ARTIFACTS_ATTACHED,
+    ARTIFACTS_LISTED,
+    DELIVERY,
+    TOOL_ARTIFACTS_FIELD,
     Invariant,
     Produced,
     canaries_in,
@@ -84,6 +88,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         produced_then_completed(_every),
         collecting=True,
         rank=20,
+        through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, TOOL_ARTIFACTS_FIELD),
     ),
     invariant(
         "aggregation",
@@ -93,5 +98,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         _delivered_any,
         collecting=True,
         rank=120,
+        through=DELIVERY,
     ),
 )

@@ -18,6 +18,7 @@ from adapters.scenario import (
 )
 from adapters.trace import Trace
 from conformance.toolkit import (
+    DELIVERY,
     CheckContext,
     Untested,
     ask,
@@ -75,7 +76,14 @@ def _kept_anywhere(ctx: CheckContext, trace: Trace, mark: str, what: str, clause
 STANCES = {"returning-run": False, "paused-run": True}
 
 
-@check("RT-TOOL-5#c1", variants=STANCES)
+# Delivery is read on the messages: a runtime that keeps what it collected elsewhere
+# (RT-TOOL-4 ¶1) shows nothing of whether it collects.  So for every check of this rule
+# that counts what was delivered.
+@check(
+    "RT-TOOL-5#c1",
+    variants=STANCES,
+    through=DELIVERY,
+)
 def check_collection_stance_is_truthful(ctx: CheckContext, variant: bool) -> None:
     """An implementation may collect nothing at all; whichever it declares, it does."""
     mark = canary("rt5-c1")
@@ -130,7 +138,11 @@ EARLY = {
 }
 
 
-@check("RT-TOOL-5#c2", variants=EARLY)
+@check(
+    "RT-TOOL-5#c2",
+    variants=EARLY,
+    through=DELIVERY,
+)
 def check_unopened_run_drops_arrivals(ctx: CheckContext, variant: Early) -> None:
     """An artifact arriving for a run whose collection was never opened is dropped: opening
     collection later does not reach back for it."""
@@ -190,7 +202,11 @@ DRAINS = {
 }
 
 
-@check("RT-TOOL-5#c3", variants=DRAINS)
+@check(
+    "RT-TOOL-5#c3",
+    variants=DRAINS,
+    through=DELIVERY,
+)
 def check_drain_does_not_end_collection(ctx: CheckContext, variant: Passes) -> None:
     """After one tool pass has been drained, a later call in the same run still collects;
     only release ends collection, and what arrives after it is dropped."""
@@ -322,19 +338,26 @@ def check_released_on_every_exit(ctx: CheckContext, variant: Exit) -> None:
 
 
 ENTRY_POINTS = {"single-run": False, "resumed-run": True}
+ENTRY_POINT_NAMES: tuple[Literal["chat", "api", "trigger"], ...] = ("chat", "api", "trigger")
 
 
-@check("RT-TOOL-5#c5", variants=ENTRY_POINTS)
+@check(
+    "RT-TOOL-5#c5",
+    variants=ENTRY_POINTS,
+    through=DELIVERY,
+)
 def check_collection_independent_of_entry_point(ctx: CheckContext, variant: bool) -> None:
     """The same run collects the same artifacts whichever entry point launched it (and so
     does a run that resumes it)."""
     collects(ctx)
+    offered = [one for one in ENTRY_POINT_NAMES if one in ctx.handshake.capabilities.entry_points]
+    # What one entry point's run delivers says nothing of "which entry point launched
+    # the run": the clause is judged where two can be compared, or not at all.
+    if len(offered) < 2:
+        raise Untested(f"needs two entry points; the handshake offers {len(offered)}")
     seen: dict[str, list[object]] = {}
     pointers: dict[str, str] = {}
-    entry_point: Literal["chat", "api", "trigger"]
-    for entry_point in ("chat", "api", "trigger"):
-        if entry_point not in ctx.handshake.capabilities.entry_points:
-            continue
+    for entry_point in offered:
         model: list[Reply] = [calls(call(TOOL, {}, "c1"))]
         steps: list[Step] = [StartTurn("t1", entry_point=entry_point)]
         if variant:
@@ -363,8 +386,6 @@ def check_collection_independent_of_entry_point(ctx: CheckContext, variant: bool
             f"produced{misplaced(turn(trace, 't1'), ['https://e.x/first'])}; RT-TOOL-5 ¶5",
             at=wire_pointer(trace),
         )
-    if len(seen) < 2:
-        raise Untested(f"needs two entry points; the handshake offers {len(seen)}")
     first, reference = next(iter(seen.items()))
     for launched, artifacts in seen.items():
         ctx.expect(

@@ -15,6 +15,7 @@ from conformance.checks.rt_tool_6._sizes import (
 )
 from conformance.checks.rt_tool_6._warning_names import names, run_of_call
 from conformance.toolkit import (
+    DELIVERY,
     CheckContext,
     Untested,
     artifact,
@@ -178,7 +179,11 @@ def _play(ctx: CheckContext, name: str, plan: _Plan, resumed: bool) -> Trace:
     )
 
 
-@check("RT-TOOL-6#c3", variants=DROPS)
+@check(
+    "RT-TOOL-6#c3",
+    variants=DROPS,
+    through=DELIVERY,
+)
 def check_drop_warns_and_leaves_no_placeholder(ctx: CheckContext, variant: Over) -> None:
     """An artifact over a bound (or one that does not encode) is dropped with a warning that
     names the tool, the run, the type and the call; the run goes on; no placeholder."""
@@ -369,7 +374,11 @@ def _budget(
     return bounds, fill, crossing, small, remaining
 
 
-@check("RT-TOOL-6#c4", variants=PER_ARTIFACT)
+@check(
+    "RT-TOOL-6#c4",
+    variants=PER_ARTIFACT,
+    through=DELIVERY,
+)
 def check_drop_is_per_artifact(ctx: CheckContext, variant: Budget) -> None:
     """After an artifact is dropped at a bound, a later, smaller one that still fits the
     remaining budget is kept."""

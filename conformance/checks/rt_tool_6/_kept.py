@@ -9,6 +9,7 @@ from adapters.scenario import Answer, Bounds, Reply, StartTurn, Step
 from adapters.trace import Trace
 from conformance.checks.rt_tool_6._sizes import largest_size, sized_payload
 from conformance.toolkit import (
+    DELIVERY,
     CheckContext,
     Untested,
     artifact,
@@ -117,7 +118,7 @@ def _recheck_plan(
 RUN_BOUNDS = ("run_artifacts", "run_bytes")
 
 
-@check("RT-TOOL-6#c1")
+@check("RT-TOOL-6#c1", through=DELIVERY)
 def check_run_collection_is_bounded(ctx: CheckContext) -> None:
     """An implementation bounds the artifacts one run may collect: one that states it has
     no run bound breaks the clause; one that states a bound keeps no more than it."""
@@ -158,7 +159,11 @@ def check_run_collection_is_bounded(ctx: CheckContext) -> None:
     )
 
 
-@check("RT-TOOL-6#c1", variants=RECHECKS)
+@check(
+    "RT-TOOL-6#c1",
+    variants=RECHECKS,
+    through=DELIVERY,
+)
 def check_nothing_downstream_rechecks(ctx: CheckContext, variant: Recheck) -> None:
     """What each run collected within its bound is delivered in full, even when the list
     the last run delivers (what was held, then its own) exceeds what one run may collect."""
@@ -197,7 +202,9 @@ def _floor(name: str) -> list[dict[str, object]]:
 
 
 @check(
-    "RT-TOOL-6#c2", variants={n: n for n in ("payload", "payload-non-ascii", "count", "aggregate")}
+    "RT-TOOL-6#c2",
+    variants={n: n for n in ("payload", "payload-non-ascii", "count", "aggregate")},
+    through=DELIVERY,
 )
 def check_floors_accepted(ctx: CheckContext, variant: str) -> None:
     """With its default bounds, a run keeps a payload of 512 KB, 50 artifacts, and 2 MB

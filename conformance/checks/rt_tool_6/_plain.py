@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from adapters.scenario import Answer, Bounds, Reply, StartTurn, Step
 from conformance.toolkit import (
+    DELIVERY,
     CheckContext,
     artifact,
     ask,
@@ -61,7 +62,11 @@ EMPTY_TYPES = {
 }
 
 
-@check("RT-TOOL-6#c5", variants=EMPTY_TYPES)
+@check(
+    "RT-TOOL-6#c5",
+    variants=EMPTY_TYPES,
+    through=DELIVERY,
+)
 def check_empty_type_refused(ctx: CheckContext, variant: EmptyType) -> None:
     """An artifact whose `type` is empty is refused outright where the run collects it:
     never held, never delivered, and it takes no share of the run's bounds."""
@@ -183,7 +188,11 @@ def _difference(want: object, got: object, path: str = "") -> tuple[str, object,
     return None if type(want) is type(got) and want == got else (path, want, got)
 
 
-@check("RT-TOOL-6#c6", variants=PLAIN_TEXT)
+@check(
+    "RT-TOOL-6#c6",
+    variants=PLAIN_TEXT,
+    through=DELIVERY,
+)
 def check_payload_is_plain_text(ctx: CheckContext, variant: dict[str, object]) -> None:
     """Payload values are untrusted plain text: they come back exactly as produced, never
     decoded, rendered, expanded, coerced or executed."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from adapters.scenario import Bounds, Return
 from conformance.checks.rt_tool_6._kept import blob
 from conformance.toolkit import (
+    DELIVERY,
     Binding,
     CheckContext,
     Stage,
@@ -68,4 +69,12 @@ def kept(ctx: CheckContext, run: VectorRun) -> None:
     )
 
 
-BINDINGS = (Binding("RT-TOOL-6", ("kept",), ("RT-TOOL-6#c4",), kept),)
+BINDINGS = (
+    Binding(
+        "RT-TOOL-6",
+        ("kept",),
+        ("RT-TOOL-6#c4",),
+        kept,
+        through=DELIVERY,
+    ),
+)

@@ -18,6 +18,7 @@ from adapters.scenario import (
 )
 from adapters.trace import StepRecord, Trace, TurnWire
 from conformance.toolkit import (
+    DELIVERY,
     NOT_COMPARED,
     CheckContext,
     Untested,
@@ -140,7 +141,11 @@ FAILURES = {
 }
 
 
-@check("RT-TOOL-7#c4", variants=FAILURES)
+@check(
+    "RT-TOOL-7#c4",
+    variants=FAILURES,
+    through=DELIVERY,
+)
 def check_failed_write_back_puts_back(ctx: CheckContext, variant: Failure) -> None:
     """A write-back that fails after taking the held list puts it back: the failure only
     postpones delivery, to the retry (an answer given again, or Continue)."""
@@ -259,7 +264,11 @@ def _overflow_plan(ctx: CheckContext, variant: Overflow) -> tuple[Overflow, Boun
     return Overflow(chunks, bound), None
 
 
-@check("RT-TOOL-7#c5", variants=OVERFLOWS)
+@check(
+    "RT-TOOL-7#c5",
+    variants=OVERFLOWS,
+    through=DELIVERY,
+)
 def check_held_list_bounded_newest_dropped(ctx: CheckContext, variant: Overflow) -> None:
     """Where the held list would exceed its bound, the newest entries are dropped, with a
     warning."""

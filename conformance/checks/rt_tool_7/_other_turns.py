@@ -9,6 +9,9 @@ from dataclasses import dataclass
 
 from adapters.scenario import Answer, StartTurn
 from conformance.toolkit import (
+    ARTIFACTS_ATTACHED,
+    ARTIFACTS_LISTED,
+    TOOL_ARTIFACTS_FIELD,
     CheckContext,
     Untested,
     ask,
@@ -40,7 +43,12 @@ TOOL = "emit_artifacts"
 NEW_MESSAGE = "Something else, meanwhile (a new message)"
 
 
-@check("RT-TOOL-7#c2", name="held-not-taken-by-another-turn")
+# The message is ¶2's word; the field it carries them in is RT-TOOL-4 ¶3's.
+@check(
+    "RT-TOOL-7#c2",
+    name="held-not-taken-by-another-turn",
+    through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, TOOL_ARTIFACTS_FIELD),
+)
 def check_held_not_taken_by_another_turn(ctx: CheckContext) -> None:
     """A turn pauses holding an artifact, and a new message in the same conversation
     starts another turn: that turn's write-back does not take the artifact, which is not
@@ -89,7 +97,12 @@ BESIDE = {
 }
 
 
-@check("RT-TOOL-7#c2", name="held-taken-only-by-their-own-turn", variants=BESIDE)
+@check(
+    "RT-TOOL-7#c2",
+    name="held-taken-only-by-their-own-turn",
+    variants=BESIDE,
+    through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, TOOL_ARTIFACTS_FIELD),
+)
 def check_held_taken_only_by_their_own_turn(ctx: CheckContext, variant: Beside) -> None:
     """Two turns are paused, each holding an artifact of its own, and each is answered in
     turn: each answer's write-back takes its own turn's held artifact, never the other's."""

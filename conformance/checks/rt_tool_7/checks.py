@@ -31,6 +31,10 @@ from conformance.checks.rt_tool_7._other_turns import (
     check_held_taken_only_by_their_own_turn,
 )
 from conformance.toolkit import (
+    ARTIFACTS_ATTACHED,
+    ARTIFACTS_LISTED,
+    DELIVERY,
+    TOOL_ARTIFACTS_FIELD,
     CheckContext,
     ask,
     assistant_rows,
@@ -129,7 +133,14 @@ def _held_scenario(ctx: CheckContext, variant: Pause) -> tuple[Trace, dict[str, 
     return trace, made
 
 
-@check("RT-TOOL-7#c1", variants=PAUSES)
+# Delivery is read on the messages: a runtime that keeps it elsewhere (RT-TOOL-4 ¶1) shows
+# nothing of whether what a pause held was lost.  ¶2's own words name the resumed turn's
+# assistant message, so its checks read that message whatever else holds.
+@check(
+    "RT-TOOL-7#c1",
+    variants=PAUSES,
+    through=DELIVERY,
+)
 def check_held_durably_off_the_wire(ctx: CheckContext, variant: Pause) -> None:
     """Artifacts produced before a pause are held against their turn (they survive a
     restart), stay off the wire while held, and are delivered by the resume."""
@@ -203,7 +214,11 @@ MERGES = {
 }
 
 
-@check("RT-TOOL-7#c2", variants=MERGES)
+@check(
+    "RT-TOOL-7#c2",
+    variants=MERGES,
+    through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, TOOL_ARTIFACTS_FIELD),
+)
 def check_held_prepended_on_resumed_message(ctx: CheckContext, variant: Merge) -> None:
     """The resume's write-back delivers the held artifacts first, then the resumed run's own,
     on the resumed turn's last assistant message."""
@@ -270,7 +285,11 @@ AGAINS = {
 }
 
 
-@check("RT-TOOL-7#c3", variants=AGAINS)
+@check(
+    "RT-TOOL-7#c3",
+    variants=AGAINS,
+    through=DELIVERY,
+)
 def check_pausing_again_holds_everything(ctx: CheckContext, variant: Again) -> None:
     """A resume that pauses again holds everything for the next one; the final delivery
     carries each artifact once, and nothing is delivered a second time afterwards."""
@@ -327,7 +346,11 @@ def _where(trace: Trace, mark: str, step: int) -> list[str]:
 TAKES = {"one-pause": 1, "two-pauses": 2, "after-a-failed-write-back": 0}
 
 
-@check("RT-TOOL-7#c3", variants=TAKES)
+@check(
+    "RT-TOOL-7#c3",
+    variants=TAKES,
+    through=DELIVERY,
+)
 def check_taking_is_destructive(ctx: CheckContext, variant: int) -> None:
     """The write-back takes the held list: once delivered, nothing is left held to be
     delivered again."""

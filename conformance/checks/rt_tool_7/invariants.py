@@ -9,6 +9,7 @@ from adapters.handshake import Handshake
 from adapters.scenario import FailWriteBack, Scenario
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit import (
+    DELIVERY,
     Breach,
     Invariant,
     Produced,
@@ -216,6 +217,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         produced_then_completed(_before_a_pause),
         collecting=True,
         rank=30,
+        through=DELIVERY,
     ),
     invariant(
         "no-loss-after-failed-write-back",
@@ -225,6 +227,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         _failed_write_back_held,
         collecting=True,
         rank=40,
+        through=DELIVERY,
     ),
     invariant(
         "no-double-delivery",

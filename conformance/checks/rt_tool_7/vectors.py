@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from adapters.scenario import Answer, Return, StartTurn
 from conformance.toolkit import (
+    DELIVERY,
     Binding,
     CheckContext,
     Stage,
@@ -82,4 +83,12 @@ def held(ctx: CheckContext, run: VectorRun) -> None:
         )
 
 
-BINDINGS = (Binding("RT-TOOL-7", ("held",), ("RT-TOOL-7#c1", "RT-TOOL-7#c3"), held),)
+BINDINGS = (
+    Binding(
+        "RT-TOOL-7",
+        ("held",),
+        ("RT-TOOL-7#c1", "RT-TOOL-7#c3"),
+        held,
+        through=DELIVERY,
+    ),
+)
