@@ -25,10 +25,17 @@ from conformance.cli._selftest_model import (
     SelftestEvent,
     SelftestPlan,
     SelftestResult,
+    ShapesStarting,
     VariantsStarting,
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from conformance._blame import BlameVerdict
+    from conformance._shapes import ShapeResult
+    from conformance._variants import VariantResult
+    from conformance.rules import Corpus
     from conformance.selftest import MutantResult
 
 __all__ = ["configure", "execute", "selftest"]
@@ -61,7 +68,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-variants",
         action="store_true",
-        help="leave out the legal variants (which must each conform to every clause)",
+        help="leave out the legal variants and the runtime shapes (which must each be "
+        "judged as the rule text says: conforming, or failing exactly their own clauses)",
     )
     parser.add_argument(
         "--list",
@@ -86,7 +94,7 @@ def execute(
 ) -> SelftestResult:
     """Run every mutant and variant of ``plan``; ``progress`` hears of each mutant as it
     finishes, of the variants before they start, and of each variant as it finishes."""
-    from conformance import _variants
+    from conformance import _shapes, _variants
     from conformance import selftest as engine
     from conformance.rules import load_corpus
 
@@ -106,6 +114,9 @@ def execute(
     judged = _variants.run_variants(
         list(plan.chosen_variants), timeout=timeout, suite=(corpus, cases), each=progress
     )
+    if plan.chosen_shapes:
+        progress(ShapesStarting(len(plan.chosen_shapes)))
+    shapes = _shapes.run_shapes(list(plan.chosen_shapes), timeout=timeout, each=progress)
     return SelftestResult(
         plan=plan,
         mutants=tuple(results),
@@ -114,21 +125,55 @@ def execute(
         unproven=() if partial else tuple(engine.unproven_cases(cases, results)),
         quiet_invariants=() if partial else tuple(engine.unproven_invariants(results)),
         seconds=time.perf_counter() - started,
+        shapes=tuple(shapes),
+        blame=_blame_verdict(results, shapes, corpus) if plan.gated else None,
     )
 
 
+def _blame_verdict(
+    mutants: Sequence[MutantResult], shapes: Sequence[ShapeResult], corpus: Corpus
+) -> BlameVerdict:
+    """The blame gate over every clause failed beyond a mutant's or a gap shape's own (a
+    legal shape failing anything is unsound on its own)."""
+    from conformance._blame import BeyondOwn, judge_blame, load_consequences
+
+    beyond = [BeyondOwn(m.name, clause, said) for m in mutants for clause, said in m.beyond]
+    beyond += [
+        BeyondOwn(shape.name, clause, said)
+        for shape in shapes
+        if shape.kind == "gap"
+        for clause, said in shape.failed
+        if clause in shape.beyond
+    ]
+    return judge_blame(beyond, load_consequences(), corpus)
+
+
+def _sound(event: MutantResult | VariantResult | ShapeResult) -> bool:
+    """Whether what was judged is as it must be."""
+    from conformance._shapes import ShapeResult
+    from conformance._variants import VariantResult
+
+    if isinstance(event, VariantResult):
+        return event.conforms
+    if isinstance(event, ShapeResult):
+        return event.sound
+    return event.clean
+
+
 def _plan(args: argparse.Namespace) -> SelftestPlan:
-    from conformance import _variants
+    from conformance import _shapes, _variants
     from conformance import selftest as engine
 
     variants = () if args.no_variants else _variants.read_variants()
-    return SelftestPlan(engine.read_catalogue(), tuple(variants), tuple(args.only), args.full)
+    shapes = () if args.no_variants else _shapes.read_shapes()
+    return SelftestPlan(
+        engine.read_catalogue(), tuple(variants), tuple(args.only), args.full, tuple(shapes)
+    )
 
 
 def selftest(args: argparse.Namespace) -> int:
     """Plan the self-test, run it and render it; returns the exit code."""
     from conformance._progress import Progress
-    from conformance._variants import VariantResult
     from conformance.cli import EXIT_OK, EXIT_USAGE
     from conformance.cli._output import Output, emit
     from conformance.cli._selftest_render import RENDERERS, unknown_names
@@ -143,7 +188,7 @@ def selftest(args: argparse.Namespace) -> int:
         emit(render.listing(plan))
         return EXIT_OK
     emit(render.start(plan))
-    total = len(plan.mutants) + len(plan.chosen_variants)
+    total = len(plan.mutants) + len(plan.chosen_variants) + len(plan.chosen_shapes)
     # SIGTERM stops the self-test as Ctrl-C does: its workers are ended on the way out.
     with StopSignals() as stop:
         try:
@@ -151,12 +196,9 @@ def selftest(args: argparse.Namespace) -> int:
 
                 def heard(event: SelftestEvent) -> None:
                     emit(render.event(event, plan))
-                    if isinstance(event, VariantsStarting):
+                    if isinstance(event, VariantsStarting | ShapesStarting):
                         return
-                    failed = (
-                        not event.conforms if isinstance(event, VariantResult) else not event.clean
-                    )
-                    shown.advance(failed=failed, note=event.name)
+                    shown.advance(failed=not _sound(event), note=event.name)
 
                 result = execute(plan, timeout=args.timeout, progress=heard)
         except KeyboardInterrupt:

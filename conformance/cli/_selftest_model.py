@@ -9,10 +9,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
+    from conformance._blame import BlameVerdict
+    from conformance._shapes import ShapeInfo, ShapeResult
     from conformance._variants import VariantInfo, VariantResult
     from conformance.selftest import MutantInfo, MutantResult
 
-__all__ = ["SelftestEvent", "SelftestPlan", "SelftestResult", "VariantsStarting"]
+__all__ = [
+    "SelftestEvent",
+    "SelftestPlan",
+    "SelftestResult",
+    "ShapesStarting",
+    "VariantsStarting",
+]
 
 
 @dataclass(frozen=True)
@@ -23,12 +31,25 @@ class SelftestPlan:
     variants: tuple[VariantInfo, ...]
     only: tuple[str, ...] = ()
     full: bool = False
+    shapes: tuple[ShapeInfo, ...] = ()
 
     @property
     def unknown(self) -> tuple[str, ...]:
-        """The names ``--only`` gave that neither catalogue has."""
+        """The names ``--only`` gave that no catalogue has."""
         known = {m.name for m in self.catalogue} | {v.name for v in self.variants}
+        known |= {shape.name for shape in self.shapes}
         return tuple(name for name in self.only if name not in known)
+
+    @property
+    def chosen_shapes(self) -> tuple[ShapeInfo, ...]:
+        """The runtime shapes to run."""
+        return tuple(s for s in self.shapes if not self.only or s.name in self.only)
+
+    @property
+    def gated(self) -> bool:
+        """Whether the blame gate judges this self-test: only a full one over every mutant
+        and shape sees every clause failed beyond a mutant's own."""
+        return self.full and not self.only
 
     @property
     def mutants(self) -> tuple[MutantInfo, ...]:
@@ -44,6 +65,7 @@ class SelftestPlan:
     def width(self) -> int:
         """The width of the name column of the lines about what runs."""
         names = [m.name for m in self.mutants] + [v.name for v in self.chosen_variants]
+        names += [shape.name for shape in self.chosen_shapes]
         return max((len(name) for name in names), default=1)
 
 
@@ -54,9 +76,18 @@ class VariantsStarting:
     count: int
 
 
+@dataclass(frozen=True)
+class ShapesStarting:
+    """The variants are done; ``count`` runtime shapes run next."""
+
+    count: int
+
+
 #: What :func:`execute` tells its ``progress`` of: a mutant judged, the variants about to
-#: start, a variant judged.
-SelftestEvent: TypeAlias = "MutantResult | VariantsStarting | VariantResult"
+#: start, a variant judged, the shapes about to start, a shape judged.
+SelftestEvent: TypeAlias = (
+    "MutantResult | VariantsStarting | VariantResult | ShapesStarting | ShapeResult"
+)
 
 
 @dataclass(frozen=True)
@@ -73,6 +104,9 @@ class SelftestResult:
     #: hunt invariants no mutant broke (known only when every mutant ran)
     quiet_invariants: tuple[str, ...]
     seconds: float
+    shapes: tuple[ShapeResult, ...] = ()
+    #: the blame gate's verdict (a full self-test's only)
+    blame: BlameVerdict | None = None
 
     @property
     def killed(self) -> int:
@@ -88,5 +122,7 @@ class SelftestResult:
             and not self.quiet_invariants
             and all(result.clean for result in self.mutants)
             and all(variant.conforms for variant in self.variants)
+            and all(shape.sound for shape in self.shapes)
+            and (self.blame is None or self.blame.clean)
         )
         return 0 if clean else 1

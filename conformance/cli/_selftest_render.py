@@ -15,7 +15,15 @@ from conformance.cli._selftest_model import (
     SelftestEvent,
     SelftestPlan,
     SelftestResult,
+    ShapesStarting,
     VariantsStarting,
+)
+from conformance.cli._selftest_shapes import (
+    blame_json,
+    blame_lines,
+    shape_failure,
+    shape_lines,
+    shapes_json,
 )
 
 if TYPE_CHECKING:
@@ -66,13 +74,18 @@ def _start_text(plan: SelftestPlan) -> Output:
 
 
 def _event_text(event: SelftestEvent, plan: SelftestPlan) -> Output:
+    from conformance._shapes import ShapeResult
     from conformance._variants import VariantResult
 
-    if isinstance(event, VariantResult):
-        return Output()  # the variants are said together, with the result
+    if isinstance(event, VariantResult | ShapeResult):
+        return Output()  # the variants and shapes are said together, with the result
     if isinstance(event, VariantsStarting):
         count = plural(event.count, "legal variant")
         said = f"rttool: {count}, each against every check, vector and a seeded hunt"
+        return Output(text([said]))
+    if isinstance(event, ShapesStarting):
+        count = plural(event.count, "runtime shape")
+        said = f"rttool: {count}, each judged off the standing of a whole run"
         return Output(text([said]))
     return Output(text([mutant_line(event, plan.width)]))
 
@@ -223,6 +236,9 @@ def failures(result: SelftestResult) -> list[str]:
     proved."""
     found = [why for r in result.mutants if (why := _mutant_failure(r)) is not None]
     found += [why for v in result.variants if (why := _variant_failure(v)) is not None]
+    found += [why for s in result.shapes if (why := shape_failure(s)) is not None]
+    if result.blame is not None and not result.blame.clean:
+        found.append(result.blame.lines()[0].removeprefix("blame: "))
     if result.uncovered:
         found.append(f"clause {result.uncovered[0]} is broken by no mutant")
     if result.unproven:
@@ -238,7 +254,8 @@ def verdict_line(result: SelftestResult) -> str:
     if not found:
         return (
             f"rttool: selftest passed: {plural(len(result.mutants), 'mutant')} caught by "
-            f"their own clauses, {plural(len(result.variants), 'legal variant')} conforming"
+            f"their own clauses, {plural(len(result.variants), 'legal variant')} conforming, "
+            f"{plural(len(result.shapes), 'runtime shape')} judged as the rule text says"
         )
     more = f" (and {len(found) - 1} more, above)" if len(found) > 1 else ""
     return f"rttool: selftest FAILED: {printable(found[0])}{more}"
@@ -247,6 +264,8 @@ def verdict_line(result: SelftestResult) -> str:
 def _result_text(result: SelftestResult) -> Output:
     lines = _mutant_summary(result) + _proof_lines(result)
     lines += _variant_lines(result.variants, result.plan.width)
+    lines += shape_lines(result.shapes, result.plan.width)
+    lines += blame_lines(result.blame)
     return Output(text([*lines, verdict_line(result)]))
 
 
@@ -270,6 +289,8 @@ def _result_json(result: SelftestResult) -> Output:
             "unproven": list(result.unproven),
             "unproven_invariants": list(result.quiet_invariants),
             "variants": [v.to_json() for v in result.variants],
+            "shapes": shapes_json(result.shapes),
+            "blame": blame_json(result.blame),
         },
         ascii_only=True,
     )
