@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from adapters.codec import to_json
 from adapters.scenario import Scenario
+from conformance.hunt._charged import breached
 from conformance.hunt._database import LOSSES, example_scope, open_database, store_seconds
 from conformance.hunt._search import Budget, Finding, HuntOutcome, Tally, hunt
-from conformance.toolkit.machinery import Breach, Invariant
 
 __all__ = [
     "LOSSES",
@@ -62,13 +62,3 @@ def share(examples: int, batch: int, shard: tuple[int, int]) -> int:
         for number in range(batches)
         if number % count == index - 1
     )
-
-
-def breached(invariant: Invariant, reason: str) -> tuple[str, ...]:
-    """The clauses a counterexample's ``reason`` is charged to: those a :class:`Breach`
-    names (among the invariant's own), else every clause of the invariant."""
-    if isinstance(reason, Breach):
-        named = tuple(clause for clause in reason.clauses if clause in invariant.clauses)
-        if named:
-            return named
-    return invariant.clauses

@@ -30,6 +30,7 @@ from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.hunt._hypothesis import COUNTED_GUARD_SECONDS, shrinking_bounded, with_database
+from conformance.hunt._minimise import MINIMISE_RUNS, minimise
 from conformance.hunt._reached import ReachedSituations
 from conformance.stopping import stop_requested
 from conformance.toolkit.machinery import ClauseSituation, Invariant, ScenarioRunner, Violation
@@ -77,6 +78,10 @@ class Budget:
     #: an opened example database (``--example-db``) used instead of ``database``; it
     #: counts what it replayed (``conformance/hunt/_database.py``)
     store: ExampleDatabase | None = None
+    #: after hypothesis, each finding's steps, replies and calls that its verdict does not
+    #: need are taken out, trying at most this many removals (0: none; a count, so the
+    #: same counterexample on any machine: ``conformance/hunt/_minimise.py``)
+    minimise: int = MINIMISE_RUNS
 
 
 @dataclass(frozen=True)
@@ -263,7 +268,33 @@ def hunt(
         active = [one for one in active if one.name not in outcome.findings]
     if reached is not None:
         outcome.reached = reached.of(dict.fromkeys(c for one in invariants for c in one.clauses))
+    _minimise_findings(outcome, runner, handshake, invariants, budget.minimise)
     return _finish(outcome, clock, database, budget, keep_broken=keep_broken)
+
+
+def _minimise_findings(
+    outcome: HuntOutcome,
+    runner: ScenarioRunner,
+    handshake: Handshake,
+    invariants: Sequence[Invariant],
+    runs: int,
+) -> None:
+    """Each finding with the steps, replies and calls its verdict does not need taken
+    out, within ``runs`` runs each, counted as shrinks (``conformance/hunt/_minimise.py``).
+    A search interrupted, or ended on an implementation it could not drive, keeps its
+    findings as they are; a stop during the pass keeps what was taken out so far."""
+    if runs <= 0 or outcome.interrupted or outcome.broken is not None:
+        return
+    by_name = {one.name: one for one in invariants}
+    for name, found in sorted(outcome.findings.items()):
+        done = minimise(
+            found.scenario, found.message, found.trace, by_name[name], runner, handshake, runs
+        )
+        outcome.shrinks += done.runs
+        outcome.findings[name] = Finding(name, done.message, done.scenario, done.trace)
+        if done.interrupted:
+            outcome.interrupted = True
+            return
 
 
 def _database(budget: Budget) -> ExampleDatabase | None:
