@@ -22,7 +22,13 @@ from conformance.engine._case import Case
 from conformance.engine._options import RunOptions
 from conformance.engine._outcome import CaseOutcome
 from conformance.engine._session import Session
-from conformance.engine._standing import Tally, build_report, rule_result, selected_clause
+from conformance.engine._standing import (
+    Tally,
+    build_report,
+    charged,
+    rule_result,
+    selected_clause,
+)
 from conformance.engine._suite import RunPlan, Suite
 from conformance.report import RuleResult, StandingReport
 
@@ -135,8 +141,23 @@ def _unrun(case: Case, *, exitfirst: bool) -> CaseOutcome:
     return CaseOutcome(case_id=case.id, outcome="error", message=NOT_RUN, fault="suite")
 
 
-def _ends_run(options: RunOptions, outcome: CaseOutcome) -> bool:
-    return options.exitfirst and outcome.outcome in ("failed", "error")
+def _ends_run(options: RunOptions, suite: Suite, case: Case, outcome: CaseOutcome) -> bool:
+    """Whether ``--exitfirst`` stops the run at ``outcome``: an error, or a failure that
+    lands as a failure on a clause of the case the run reports on.  A failure the
+    standing reads as untested on every such clause (no situation its words name was
+    reached, a channel's clause blocked it) is no finding: stopping there would end the
+    run with nothing failed, and the cases after it, which might fail, never run."""
+    if not options.exitfirst or outcome.outcome not in ("failed", "error"):
+        return False
+    if outcome.outcome == "error":
+        return True
+    situations = suite.situations
+    return any(
+        charged(outcome, clause, tuple(s.words for s in situations.get(clause, ()))).outcome
+        == "failed"
+        for clause in case.clauses
+        if selected_clause(options, clause, clause.split("#")[0])
+    )
 
 
 def _here(suite: Suite, plan: RunPlan, options: RunOptions, outcomes: _Outcomes) -> bool:
@@ -146,7 +167,7 @@ def _here(suite: Suite, plan: RunPlan, options: RunOptions, outcomes: _Outcomes)
         for case in plan.cases:
             outcome = session.execute(case)
             outcomes.record(case, outcome)
-            if _ends_run(options, outcome):
+            if _ends_run(options, suite, case, outcome):
                 return True
     finally:
         session.close()
@@ -216,7 +237,7 @@ def _in_workers(suite: Suite, plan: RunPlan, options: RunOptions, outcomes: _Out
                 continue
             for outcome in found:
                 outcomes.record(by_id[outcome.case_id], outcome)
-                if _ends_run(options, outcome):
+                if _ends_run(options, suite, by_id[outcome.case_id], outcome):
                     return True
     return False
 

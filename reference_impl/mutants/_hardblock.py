@@ -49,6 +49,16 @@ class _ReusedResultWithoutNote(ToolNode):
         return self.prose_for(result)  # the bare result, as if the call had just run
 
 
+class _ReusedResultTextOnly(ToolNode):
+    """Tells a reused map result that holds a ``result`` text as that text alone."""
+
+    def reused_message(self, result: Mapping[str, object]) -> str:
+        data = result.get("data")
+        if isinstance(data, Mapping) and isinstance(data.get("result"), str):
+            return super().reused_message({**result, "data": data["result"]})
+        return super().reused_message(result)
+
+
 class _ReadOnlyToolBlocked(ToolNode):
     def checked_against(self, ctx: PassContext, tool: ToolSpec) -> Snapshot | None:
         return ctx.snapshot  # a read-only tool is checked like a write
@@ -188,6 +198,13 @@ MUTANTS = (
         ("DR-3#c2",),
         "a write answered from the journal comes back without the note saying so",
         with_node(_ReusedResultWithoutNote),
+    ),
+    Mutant(
+        "reused-result-told-by-its-result-text",
+        ("DR-3#c2",),
+        "a write answered from the journal whose result is a map holding a `result` text "
+        "gives the model that text alone, without the map's other values",
+        with_node(_ReusedResultTextOnly),
     ),
     Mutant(
         "read-only-tool-blocked",

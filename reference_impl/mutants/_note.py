@@ -40,6 +40,19 @@ class _NoteSkipsEmptyResults(Behaviour):
         return super().resume_prompt(Journal(shown, journal.interrupted))
 
 
+class _NoteMarksEveryResultCut(Behaviour):
+    """Follows every completed call's short result with an ellipsis, short or not."""
+
+    def resume_prompt(self, journal: Journal | None) -> str:
+        if journal is None:
+            return super().resume_prompt(journal)
+        marked = tuple(
+            replace(entry, result=f"{short_result(entry.result).rstrip('…')}…")
+            for entry in journal.completed
+        )
+        return super().resume_prompt(Journal(marked, journal.interrupted))
+
+
 class _NoteOmitsInterruptedCalls(Behaviour):
     def resume_prompt(self, journal: Journal | None) -> str:
         if journal is None:
@@ -107,6 +120,13 @@ MUTANTS = (
         ("DR-2#c2",),
         "the note leaves out a completed call whose result is empty",
         with_behaviour(_NoteSkipsEmptyResults),
+    ),
+    Mutant(
+        "note-marks-short-results-cut",
+        ("DR-2#c2",),
+        "the note follows every completed call's result with an ellipsis, so a result short "
+        "enough to show whole reads as the start of a longer one",
+        with_behaviour(_NoteMarksEveryResultCut),
     ),
     Mutant(
         "note-omits-interrupted-calls",

@@ -71,6 +71,32 @@ def test_a_run_tries_the_named_cases_first_and_may_stop_at_the_first_failure(
     assert rt9 and all("stopped at its first failing case" in c["message"] for c in rt9)
 
 
+def test_the_first_failure_stops_a_run_only_where_it_stays_a_failure(tmp_path: Path) -> None:
+    """A case that fails where the standing then reads it as untested (no situation its
+    clause names was reached) does not stop an ``--exitfirst`` run: the mutant, which
+    never continues a turn cut by its time limit, fails RT-TOOL-10 ¶2's case of a retry
+    refused on resume without reaching its situations, and the run must go on to DR-5's
+    cases and fail, not end with nothing failed (exit 0, the mutant a survivor)."""
+    out = tmp_path / "out"
+    done = rttool(
+        "run",
+        *("--mutant", "time-limit-ends-turn", "--no-hunt", "-q"),
+        *("--only", "RT-TOOL-10", "--only", "DR-5", "--first", "RT-TOOL-10", "-x"),
+        *("--report-dir", str(out)),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    standing = json.loads((out / "standing.json").read_text(encoding="utf-8"))
+    failed = {
+        clause["id"]
+        for rule in standing["rules"]
+        for clause in rule["clauses"]
+        for check in clause["checks"]
+        if check["outcome"] == "failed"
+    }
+    assert failed and all(clause.startswith("DR-5#") for clause in failed)
+
+
 def test_a_quiet_run_prints_its_summary_only(tmp_path: Path) -> None:
     """``--quiet`` prints the table and one line counting what fails the gate; the
     failures themselves are in the reports, never one line each on the terminal."""

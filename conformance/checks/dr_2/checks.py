@@ -12,6 +12,7 @@ from conformance.checks.dr_2._long import (
     check_note_keeps_a_long_results_key_value,
 )
 from conformance.checks.dr_2._prompt import SHORT, appended
+from conformance.checks.dr_2._short_whole import check_short_result_not_marked_cut
 from conformance.toolkit import (
     CONTINUES_ON_ITS_OWN,
     CheckContext,
@@ -404,4 +405,5 @@ CHECKS = (
     check_empty_journal_appends_nothing,
     check_failed_ledger_read_does_not_block,
     check_note_keeps_a_long_results_key_value,
+    check_short_result_not_marked_cut,
 )

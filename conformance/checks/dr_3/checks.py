@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from adapters.scenario import Answer, Restart, StartTurn, Step, Wait
 from adapters.trace import Trace
 from conformance.checks.dr_3._claims_across_a_pause import check_claim_outlasts_a_pause
+from conformance.checks.dr_3._reused_result_whole import check_reused_result_carried_whole
 from conformance.checks.dr_3._scenarios import (
     ANA,
     CONSUMED,
@@ -278,6 +279,7 @@ def check_fresh_runs_untouched(ctx: CheckContext, variant: Fresh) -> None:
 CHECKS = (
     check_snapshot_taken_once_before_chunk,
     check_completed_write_not_repeated,
+    check_reused_result_carried_whole,
     check_read_only_never_blocked,
     check_match_by_content_not_position,
     check_entry_consumed_once,
