@@ -114,15 +114,18 @@ class SelftestResult:
         return sum(1 for result in self.mutants if result.caught)
 
     @property
-    def exit_code(self) -> int:
-        """0 when every mutant, clause, case, invariant and variant is as it must be."""
-        clean = (
-            not self.uncovered
-            and not self.unproven
-            and not self.quiet_invariants
-            and all(result.clean for result in self.mutants)
+    def judged_soundly(self) -> bool:
+        """Every mutant caught by its own clauses, every variant conforming, every
+        runtime shape judged as the rule text says."""
+        return (
+            all(result.clean for result in self.mutants)
             and all(variant.conforms for variant in self.variants)
             and all(shape.sound for shape in self.shapes)
-            and (self.blame is None or self.blame.clean)
         )
-        return 0 if clean else 1
+
+    @property
+    def exit_code(self) -> int:
+        """0 when every mutant, clause, case, invariant and variant is as it must be."""
+        unproven = self.uncovered or self.unproven or self.quiet_invariants
+        blamed = self.blame is not None and not self.blame.clean
+        return 0 if self.judged_soundly and not unproven and not blamed else 1

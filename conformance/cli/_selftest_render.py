@@ -19,6 +19,7 @@ from conformance.cli._selftest_model import (
     VariantsStarting,
 )
 from conformance.cli._selftest_shapes import (
+    blame_findings,
     blame_json,
     blame_lines,
     shape_failure,
@@ -237,8 +238,13 @@ def failures(result: SelftestResult) -> list[str]:
     found = [why for r in result.mutants if (why := _mutant_failure(r)) is not None]
     found += [why for v in result.variants if (why := _variant_failure(v)) is not None]
     found += [why for s in result.shapes if (why := shape_failure(s)) is not None]
-    if result.blame is not None and not result.blame.clean:
-        found.append(result.blame.lines()[0].removeprefix("blame: "))
+    found += [line.removeprefix("blame: ") for line in blame_findings(result.blame)]
+    return found + _unproven(result)
+
+
+def _unproven(result: SelftestResult) -> list[str]:
+    """The first clause, case and invariant no mutant proved, each in a few words."""
+    found = []
     if result.uncovered:
         found.append(f"clause {result.uncovered[0]} is broken by no mutant")
     if result.unproven:

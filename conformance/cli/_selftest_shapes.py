@@ -13,30 +13,20 @@ if TYPE_CHECKING:
     from conformance._blame import BlameVerdict
     from conformance._shapes import ShapeResult
 
-__all__ = ["blame_json", "blame_lines", "shape_failure", "shape_lines", "shapes_json"]
+__all__ = [
+    "blame_findings",
+    "blame_json",
+    "blame_lines",
+    "shape_failure",
+    "shape_lines",
+    "shapes_json",
+]
 
 
 def shape_lines(judged: Sequence[ShapeResult], width: int) -> list[str]:
     """A line per shape, and for one not judged as the rule text says, what it failed
     beyond its own clauses, which of its own it did not fail, and what erred."""
-    lines = []
-    for shape in judged:
-        verdict = "yes" if shape.sound else "NO "
-        own = ", ".join(shape.clauses) if shape.kind == "gap" else "nothing"
-        lines.append(
-            f"  {shape.name:<{width}}  {shape.kind:<5} fails {own:<26}  as said: {verdict}"
-        )
-        if shape.error is not None:
-            lines.append(f"      {printable(shape.error)}")
-        beyond = dict(shape.failed)
-        lines += [
-            f"      fails {clause} too: {printable(beyond[clause][:300])}"
-            for clause in shape.beyond
-        ]
-        lines += [f"      does not fail {clause}" for clause in shape.missed]
-        lines += [
-            f"      {clause} in error: {printable(said[:300])}" for clause, said in shape.erred
-        ]
+    lines = [line for shape in judged for line in _shape_lines(shape, width)]
     unsound = [shape.name for shape in judged if not shape.sound]
     if unsound:
         lines.append(f"rttool: runtime shapes the suite misjudges: {', '.join(unsound)}")
@@ -45,6 +35,26 @@ def shape_lines(judged: Sequence[ShapeResult], width: int) -> list[str]:
             f"rttool: every runtime shape judged as the rule text says ({len(judged)} shapes)"
         )
     return lines
+
+
+def _shape_lines(shape: ShapeResult, width: int) -> list[str]:
+    verdict = "yes" if shape.sound else "NO "
+    own = ", ".join(shape.clauses) if shape.kind == "gap" else "nothing"
+    lines = [f"  {shape.name:<{width}}  {shape.kind:<5} fails {own:<26}  as said: {verdict}"]
+    if shape.error is not None:
+        lines.append(f"      {printable(shape.error)}")
+    beyond = dict(shape.failed)
+    lines += [
+        f"      fails {clause} too: {printable(beyond[clause][:300])}" for clause in shape.beyond
+    ]
+    lines += [f"      does not fail {clause}" for clause in shape.missed]
+    lines += [f"      {clause} in error: {printable(m[:300])}" for clause, m in shape.erred]
+    return lines
+
+
+def blame_findings(verdict: BlameVerdict | None) -> list[str]:
+    """The blame gate's findings (none where it was not judged, or is clean)."""
+    return [] if verdict is None else verdict.lines()
 
 
 def shape_failure(shape: ShapeResult) -> str | None:

@@ -74,6 +74,7 @@ def test_a_mutant_nothing_catches_survives_and_fails_the_selftest(
             "caught_by": [],
             "missed": ["RT-TOOL-1#c1"],
             "caught_by_cases": [],
+            "beyond": [],
         }
     ]
     assert (report["killed"], report["total"], report["uncovered"]) == (0, 1, [])

@@ -12,14 +12,13 @@ from __future__ import annotations
 from adapters.scenario import Return, StartTurn
 from conformance.checks.dr_2._calls import ANA, TICKET
 from conformance.toolkit import (
+    CONTINUES_ON_ITS_OWN,
     CheckContext,
     calls,
     check,
-    continued_on_its_own,
     cut,
     failure,
     located_continuations,
-    located_runs,
     names_call,
     nudge,
     one_turn,
@@ -76,7 +75,7 @@ def _marked_cut(note: str, value: object) -> str | None:
     return first
 
 
-@check("DR-2#c2", variants=SHORT_ONES)
+@check("DR-2#c2", variants=SHORT_ONES, through=(CONTINUES_ON_ITS_OWN,))
 def check_short_result_not_marked_cut(ctx: CheckContext, variant: tuple[Return, object]) -> None:
     """A completed call whose result is short already is named with that result whole,
     not followed by a mark that it was cut."""
@@ -94,8 +93,6 @@ def check_short_result_not_marked_cut(ctx: CheckContext, variant: tuple[Return, 
         ],
     )
     resumed = located_continuations(trace)
-    cut_off = sum(1 for _, one in located_runs(trace) if one.end == "interrupted")
-    continued_on_its_own(ctx, ["time_limit"], cut_off, len(resumed))
     prompt = resume_prompt(resumed[-1][1], nudge(ctx)) if resumed else None
     ctx.need(
         prompt is not None and names_call(prompt.note, "create_ticket", TICKET),

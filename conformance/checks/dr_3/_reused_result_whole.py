@@ -17,13 +17,12 @@ from adapters.scenario import StartTurn, Wait
 from adapters.trace import Trace
 from conformance.checks.dr_3._scenarios import TICKET
 from conformance.toolkit import (
+    CONTINUES_ON_ITS_OWN,
     CheckContext,
     calls,
     check,
-    continued_on_its_own,
     cut,
     leaves,
-    located_continuations,
     located_runs,
     mapping,
     one_turn,
@@ -69,7 +68,7 @@ def _told_for(trace: Trace, call_id: str) -> tuple[str, str] | None:
     return found
 
 
-@check("DR-3#c2", variants=WHOLE)
+@check("DR-3#c2", variants=WHOLE, through=(CONTINUES_ON_ITS_OWN,))
 def check_reused_result_carried_whole(ctx: CheckContext, variant: Mapping[str, object]) -> None:
     """A write answered from the journal gives the model every value of its journaled
     result, not only the ``result`` text beside them."""
@@ -80,8 +79,6 @@ def check_reused_result_carried_whole(ctx: CheckContext, variant: Mapping[str, o
         model=[calls(ticket(TICKET, "c1")), calls(ticket(TICKET, "r1")), say("done")],
         steps=[cut("after_tool_done", on="create_ticket"), StartTurn("t1"), Wait()],
     )
-    cut_off = sum(1 for _, one in located_runs(trace) if one.end == "interrupted")
-    continued_on_its_own(ctx, ["time_limit"], cut_off, len(located_continuations(trace)))
     said, at = runs_of(trace, "r1")
     ctx.expect(
         not ran(trace, "r1"),
