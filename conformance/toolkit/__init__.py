@@ -15,6 +15,14 @@ Checks:
     :func:`continued_on_its_own` blocks a durable-resume case whose turn did not
     continue by itself; :func:`expect_withheld_from_the_model` expects a text kept from
     the model.
+Channels:
+    What a case's observation goes through, declared with ``through=`` on a check, a
+    binding or an invariant (a :class:`Channel`, with the clause that makes it hold): a
+    failure seen where one is broken is blocked by that clause.  The tool-call rules':
+    :data:`GUARD_HOLDS` (RT-TOOL-9 ¶1, read by :func:`ran_again` over each run's
+    :func:`stretches`), :data:`UNWIRED_CALLS_ANSWERED` (RT-TOOL-10 ¶2),
+    :data:`UNIDENTIFIED_CALLS_ANSWERED` (RT-TOOL-10 ¶4) and :data:`WORK_PORTS`
+    (RT-TOOL-10 ¶1).
 Scenarios:
     :func:`scenario`, :func:`tool`, :func:`output`, :func:`failure`, :func:`artifact`,
     :func:`link`, :func:`canary`, :func:`calls`, :func:`call`, :func:`say`,
@@ -78,6 +86,7 @@ from conformance.toolkit._bounds import (
     warnings_text,
     wire_pointer,
 )
+from conformance.toolkit._channels import Channel
 from conformance.toolkit._context import NOT_COMPARED, CheckContext
 from conformance.toolkit._durable import (
     CHUNK_PAUSES,
@@ -167,6 +176,14 @@ from conformance.toolkit._situations import (
     situation,
 )
 from conformance.toolkit._states import describe, in_state, state_of, stopped_with_continue
+from conformance.toolkit._through import WORK_PORTS
+from conformance.toolkit._through_calls import (
+    GUARD_HOLDS,
+    UNIDENTIFIED_CALLS_ANSWERED,
+    UNWIRED_CALLS_ANSWERED,
+    ran_again,
+    stretches,
+)
 from conformance.toolkit._told import (
     ResumePrompt,
     leaves,
@@ -195,10 +212,15 @@ from conformance.toolkit._vectors import Binding, Stage, VectorRun
 
 __all__ = [
     "CHUNK_PAUSES",
+    "GUARD_HOLDS",
     "NOT_COMPARED",
     "RESUMING",
+    "UNIDENTIFIED_CALLS_ANSWERED",
+    "UNWIRED_CALLS_ANSWERED",
+    "WORK_PORTS",
     "Binding",
     "Breach",
+    "Channel",
     "CheckContext",
     "ChunkPause",
     "ClauseSituation",
@@ -281,6 +303,7 @@ __all__ = [
     "produced_then_completed",
     "projection",
     "ran",
+    "ran_again",
     "read_from_the_implementation",
     "resume",
     "resume_prompt",
@@ -299,6 +322,7 @@ __all__ = [
     "situation",
     "state_of",
     "stopped_with_continue",
+    "stretches",
     "string_values",
     "strings",
     "text_of",

@@ -7,10 +7,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from adapters.trace import PassRecord
-from conformance.checks.rt_tool_10._work import CALL_A, Batch, Judged, judge, play
-from conformance.toolkit import CheckContext, Untested, check, show
+from conformance.checks.rt_tool_10._work import CALL_A, Batch, Judged, failed_in, judge, play
+from conformance.toolkit import (
+    GUARD_HOLDS,
+    UNWIRED_CALLS_ANSWERED,
+    WORK_PORTS,
+    CheckContext,
+    Untested,
+    check,
+    show,
+)
 
-__all__ = ["MALFORMED", "WITHOUT_IDS", "Unguarded"]
+__all__ = ["MALFORMED", "THROUGH", "WITHOUT_IDS", "Unguarded"]
 
 
 @dataclass(frozen=True)
@@ -49,9 +57,19 @@ def _unguarded(
     first: Callable[[list[tuple[str, PassRecord]]], None] | None = None,
 ) -> None:
     """Play ``variant``; judge ``first`` (what needs no port), then the ports, which are
-    RT-TOOL-10 ¶1's: a pass without them blocks this clause's account of them."""
+    RT-TOOL-10 ¶1's: a pass without them blocks this clause's account of them (the
+    checks declare :data:`~conformance.toolkit.WORK_PORTS`)."""
     batches = [variant.judged] if variant.first is None else [variant.first, variant.judged]
-    _, found = play(ctx, name, batches, pause_after=0 if variant.pause else None, every_pass=False)
+    trace, found = play(
+        ctx, name, batches, pause_after=0 if variant.pause else None, every_pass=False
+    )
+    failed = failed_in(trace)
+    ctx.need(
+        failed is None,
+        f"the run ended failed in the pass at {failed}, never finishing it ({len(batches)} "
+        f"batches were to be sent, {len(found)} tool passes reported); {clause}",
+        at=None if failed is None else f"{failed}/results",
+    )
     if len(found) == len(batches) - 1 and variant.expected == Judged():
         # Once its malformed calls are dropped, the batch is empty: a runtime that never
         # runs its tool step for a reply without calls (RT-TOOL-10 ¶3's own situation)
@@ -74,7 +92,13 @@ def _unguarded(
     judge(ctx, found[-1][0], found[-1][1], variant.expected, clause)
 
 
-@check("RT-TOOL-10#c4", variants=WITHOUT_IDS)
+#: What ¶4's checks observe through: the ports (¶1), the guard that skips the repeat some
+#: variants send beside the call (RT-TOOL-9 ¶1), the result a call naming an unwired
+#: tool gets (¶2).
+THROUGH = (WORK_PORTS, GUARD_HOLDS, UNWIRED_CALLS_ANSWERED)
+
+
+@check("RT-TOOL-10#c4", variants=WITHOUT_IDS, through=THROUGH)
 def check_call_without_id_is_work_on_neither_list(ctx: CheckContext, variant: Unguarded) -> None:
     """A call with no identifier always runs: it appears on neither list and sets
     `executed_any`."""
@@ -104,14 +128,22 @@ MALFORMED = {
     "beside-a-repeat": Unguarded(
         (CALL_A, *_BLANK, *_NOT_SCALAR), Judged(skipped=frozenset({"call_a"})), first=(CALL_A,)
     ),
+    # A numeric name is a scalar: the call reaches the guard, where it names a tool that
+    # is not wired (RT-TOOL-10 ¶2).  Beside it, a call naming an unwired tool by a string
+    # shows whether the runtime answers such calls at all: one that drops them all breaks
+    # ¶2 (the channel UNWIRED_CALLS_ANSWERED), one that drops only the number breaks ¶4.
     "numeric-name-is-a-scalar": Unguarded(
-        ({"name": 42, "args": {}, "tool_call_id": "call_n"}, *_BLANK[:1]),
-        Judged(executed=frozenset({"call_n"}), work=True),
+        (
+            {"name": 42, "args": {}, "tool_call_id": "call_n"},
+            *_BLANK[:1],
+            {"name": "no_such_tool", "args": {}, "tool_call_id": "call_u"},
+        ),
+        Judged(executed=frozenset({"call_n", "call_u"}), work=True),
     ),
 }
 
 
-@check("RT-TOOL-10#c4", variants=MALFORMED)
+@check("RT-TOOL-10#c4", variants=MALFORMED, through=THROUGH)
 def check_malformed_call_dropped_before_the_guard(ctx: CheckContext, variant: Unguarded) -> None:
     """A call that is not a map, or whose name is blank or not a scalar, is dropped before
     the guard: no result, on neither list, and it leaves `executed_any` false."""

@@ -3,7 +3,7 @@ the well-formed calls before and after it are handled as if it were not there.""
 
 from __future__ import annotations
 
-from conformance.checks.rt_tool_10._malformed import Unguarded, _unguarded
+from conformance.checks.rt_tool_10._malformed import THROUGH, Unguarded, _unguarded
 from conformance.checks.rt_tool_10._work import CALL_A, CALL_B, Judged
 from conformance.toolkit import CheckContext, check
 
@@ -19,7 +19,7 @@ AROUND: dict[str, Unguarded] = {
 }
 
 
-@check("RT-TOOL-10#c4", variants=AROUND)
+@check("RT-TOOL-10#c4", variants=AROUND, through=THROUGH)
 def check_malformed_call_leaves_the_rest_of_the_batch(
     ctx: CheckContext, variant: Unguarded
 ) -> None:

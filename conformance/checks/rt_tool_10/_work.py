@@ -26,7 +26,18 @@ from conformance.toolkit import (
     tool,
 )
 
-__all__ = ["CALL_A", "CALL_B", "GATED", "TOOLS", "Batch", "Judged", "batch_ids", "judge", "play"]
+__all__ = [
+    "CALL_A",
+    "CALL_B",
+    "GATED",
+    "TOOLS",
+    "Batch",
+    "Judged",
+    "batch_ids",
+    "failed_in",
+    "judge",
+    "play",
+]
 
 Batch = tuple[object, ...]
 TOOLS = [
@@ -43,10 +54,6 @@ TOOLS = [
 #: Two well-formed calls the checks send, first or again.
 CALL_A, CALL_B = call("do_thing", [], "call_a"), call("other_thing", [], "call_b")
 GATED = tool("gated_thing", output({"result": "sent"}), schema={}, gate=True)
-
-
-#: RT-TOOL-10 ¶1's ports: what a pass reports of the work it did.
-WORK_PORTS = ("executed_any", "executed", "skipped")
 
 
 @dataclass(frozen=True)
@@ -87,28 +94,13 @@ def play(
     return trace, found
 
 
-def judge(
-    ctx: CheckContext,
-    at: str,
-    one: PassRecord,
-    want: Judged,
-    clause: str,
-    *,
-    ports_judged: bool = False,
-) -> None:
+def judge(ctx: CheckContext, at: str, one: PassRecord, want: Judged, clause: str) -> None:
     """Hold one pass to ``want``, each port on its own, naming what it reported.
 
-    The ports are RT-TOOL-10 ¶1's: a pass that has none of them blocks every other
-    clause's judgement (``ports_judged`` is for ¶1's own checks, where their absence is
-    the failure)."""
+    The ports are RT-TOOL-10 ¶1's: every check of another clause declares the channel
+    :data:`~conformance.toolkit.WORK_PORTS`, so that a pass without them blocks its
+    judgement instead of failing it."""
     reported = ports(one)
-    if not ports_judged:
-        ctx.prerequisite(
-            "RT-TOOL-10#c1",
-            any(name in reported for name in WORK_PORTS),
-            f"the pass reports no executed_any, executed or skipped port (its ports: "
-            f"{show(sorted(reported))})",
-        )
     any_ = reported.get("executed_any")
     if ctx.expect(
         isinstance(any_, bool),
@@ -134,6 +126,15 @@ def judge(
             at=f"{at}/ports/{name}",
             reading="executed-order",
         )
+
+
+def failed_in(trace: Trace) -> str | None:
+    """The pointer of the pass the run failed in (cut, or its run's last, in a run that
+    ended ``failed``), if one was: the runtime never finished handling that batch."""
+    for at, run, one in located_passes(trace):
+        if run.end == "failed" and (one.cut or one is run.passes[-1]):
+            return at
+    return None
 
 
 def batch_ids(batch: Batch) -> frozenset[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from adapters.scenario import Approve, StartTurn, Tool
 from adapters.trace import PassRecord, Trace
 from conformance.toolkit import (
+    GUARD_HOLDS,
     Binding,
     CheckContext,
     Stage,
@@ -112,5 +113,6 @@ def _resumed(ctx: CheckContext, run: VectorRun) -> None:
 
 BINDINGS = (
     Binding("RT-TOOL-9", ("skipped", "recorded"), ("RT-TOOL-9#c1", "RT-TOOL-9#c2"), _recorded),
-    Binding("RT-TOOL-9", ("resumed", "mixed"), ("RT-TOOL-9#c4",), _resumed),
+    # The call that returned before the pause is skipped only where the guard holds.
+    Binding("RT-TOOL-9", ("resumed", "mixed"), ("RT-TOOL-9#c4",), _resumed, (GUARD_HOLDS,)),
 )

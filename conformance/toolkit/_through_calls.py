@@ -1,0 +1,185 @@
+"""The channels of the tool-call rules: the at-most-once guard (RT-TOOL-9 ¶1), the
+answer a call naming an unwired tool gets (RT-TOOL-10 ¶2), and the answer a call without
+an identifier gets (RT-TOOL-10 ¶4).
+
+A check of another clause that sends a repeat, an unwired call or a call without an
+identifier observes through these: a runtime that runs a recorded call again reports
+that call as executed and runs its tool twice, one that drops an unwired call reports no
+result for it, one that fails the run on a call without an identifier never finishes
+the pass.  What the check then sees is the governing clause's failure.  Each test says
+a channel is broken only where the trace shows it broken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from adapters.handshake import Handshake
+from adapters.scenario import Scenario
+from adapters.trace import RunRecord, Trace
+from conformance.toolkit._channels import Channel
+from conformance.toolkit._json import mapping
+from conformance.toolkit._passes import (
+    Seen,
+    doubtful_ids,
+    guarded_results,
+    identifier,
+    paired,
+    seen_passes,
+    well_formed,
+)
+from conformance.toolkit._shown import show
+
+__all__ = [
+    "GUARD_HOLDS",
+    "UNIDENTIFIED_CALLS_ANSWERED",
+    "UNWIRED_CALLS_ANSWERED",
+    "ran_again",
+    "stretches",
+]
+
+
+def stretches(trace: Trace) -> dict[str, tuple[str, str, int]]:
+    """Each run's stretch of its turn: ``(conversation, turn, cuts before it)``.  The
+    guard's record must last across pauses; whether it lasts across a cut and the run
+    that resumes it, the rules leave open (docs/interpretations.md#guard-scope)."""
+    cuts: dict[tuple[str, str], int] = {}
+    out: dict[str, tuple[str, str, int]] = {}
+    for run in trace.runs():
+        key = (run.conversation, run.turn)
+        out[run.id] = (*key, cuts.get(key, 0))
+        if run.end in ("interrupted", "crashed"):
+            cuts[key] = cuts.get(key, 0) + 1
+    return out
+
+
+def ran_again(trace: Trace) -> str | None:
+    """Where a call whose execution returned was executed again in its turn's stretch
+    (RT-TOOL-9 ¶1's words broken), or ``None``: a later pass reports it executed again, or
+    its body ran in two runs of the stretch, the first having returned it.  A body cut
+    before it returned was never recorded, and may run again; so may a call whose run's
+    write-back failed (the run is retried from the state before it), a call of an earlier
+    stretch, before a cut, and an identifier repeated inside one batch
+    (docs/interpretations.md, guard-scope and same-batch-repeats)."""
+    stretch = stretches(trace)
+    returned: dict[tuple[object, ...], Seen] = {}
+    for seen in seen_passes(trace):
+        now: list[tuple[object, ...]] = []
+        for index, result, call_id in guarded_results(seen):
+            key: tuple[object, ...] = (*stretch[seen.run.id], call_id)
+            first = returned.get(key)
+            if result.disposition == "executed" and first is not None:
+                return (
+                    f"call {show(call_id, 60)} returned in run {first.run.id} ({first.run.cause}, "
+                    f"at {first.at}) and was executed again in run {seen.run.id} "
+                    f"({seen.run.cause}, at {seen.at}/results/{index}) of turn {seen.run.turn}"
+                )
+            if result.disposition in ("executed", "reused") and seen.run.end != "failed":
+                now.append(key)  # it returned a result (its body's, or the journal's)
+        for key in now:
+            returned.setdefault(key, seen)
+    return _body_ran_again(trace, stretch)
+
+
+def _body_ran_again(trace: Trace, stretch: Mapping[str, tuple[str, str, int]]) -> str | None:
+    """A body that ran in two runs of one stretch of a turn, its first run having
+    returned it (the side effects say so even where a pass under-reports its results)."""
+    first_run: dict[tuple[object, ...], RunRecord] = {}
+    returned = {
+        (seen.run.id, call_id)
+        for seen in seen_passes(trace)
+        for _, result, call_id in guarded_results(seen)
+        if result.disposition == "executed" and seen.run.end != "failed"
+    }
+    doubtful = {i for seen in seen_passes(trace) for i in doubtful_ids(seen.one)}
+    for run in trace.runs():
+        for effect in run.side_effects:
+            call_id = mapping(effect).get("tool_call_id")
+            if not isinstance(call_id, str) or not call_id.strip() or call_id in doubtful:
+                continue
+            key = (*stretch[run.id], call_id)
+            earlier = first_run.get(key)
+            if earlier is None:
+                first_run[key] = run
+            elif earlier.id != run.id and (earlier.id, call_id) in returned:
+                return (
+                    f"the body of call {show(call_id, 60)} ran in run {earlier.id} "
+                    f"({earlier.cause}), where it returned, and again in run {run.id} "
+                    f"({run.cause}) of turn {run.turn}"
+                )
+    return None
+
+
+def _guard_broken(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    return ran_again(trace)
+
+
+#: RT-TOOL-9 ¶1: "does not invoke a call whose identifier it has already recorded".  A
+#: check that sends a repeat (to see it skipped, re-emitted, counted as no work) sees
+#: through the guard: where the repeat ran again there is no repeat to judge.
+GUARD_HOLDS = Channel(
+    "the at-most-once guard (a call that returned is not run again in its turn)",
+    "RT-TOOL-9#c1",
+    _guard_broken,
+)
+
+
+def _finished(seen: Seen) -> bool | None:
+    """Whether the pass ran to its end (``True``), the run failed in it (``False``), or
+    neither can be said (paused, or cut by a time limit or a crash: ``None``)."""
+    if seen.run.end == "failed" and (seen.one.cut or seen.one is seen.run.passes[-1]):
+        return False
+    if seen.one.cut or seen.one.paused:
+        return None
+    return True
+
+
+def _unwired_unanswered(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    wired = {tool.name for tool in scenario.tools}
+    for seen in seen_passes(trace):
+        finished = _finished(seen)
+        if finished is None:
+            continue
+        answered = {r.model_call_id for r in seen.one.results}
+        for call in well_formed(seen.one.batch):
+            name, call_id = call.get("name"), identifier(call)
+            if not isinstance(name, str) or name in wired or not isinstance(call_id, str):
+                continue
+            if call_id not in answered:
+                how = "the pass ended" if finished else "the run failed in the pass"
+                return (
+                    f"call {show(call_id, 60)} names {show(name, 60)}, a tool that is not "
+                    f"wired, and {how} without a result for it (at {seen.at}/results)"
+                )
+    return None
+
+
+#: RT-TOOL-10 ¶2: a call naming a tool that is not wired is handled, its recoverable "not
+#: an available tool" result new.  A check that sends one beside what it judges sees
+#: through that result: where the call is dropped, or fails the run, the pass it reports
+#: is not the one the clause's words describe.
+UNWIRED_CALLS_ANSWERED = Channel(
+    "the result a call naming an unwired tool gets", "RT-TOOL-10#c2", _unwired_unanswered
+)
+
+
+def _unidentified_unanswered(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    for seen in seen_passes(trace):
+        if _finished(seen) is not False:
+            continue
+        sent = [call for call in well_formed(seen.one.batch) if identifier(call) is None]
+        answered = [r for r, call in paired(seen.one) if identifier(call) is None]
+        if len(answered) < len(sent):
+            return (
+                f"run {seen.run.id} failed in a pass with {len(sent)} calls without an "
+                f"identifier, {len(answered)} of them answered (at {seen.at}/results)"
+            )
+    return None
+
+
+#: RT-TOOL-10 ¶4: "a call with no identifier always runs and appears in neither while
+#: setting `executed_any`".  A check that sends one sees through the pass that answers
+#: it: where the run fails instead, nothing after that call was ever handled.
+UNIDENTIFIED_CALLS_ANSWERED = Channel(
+    "the pass that answers a call without an identifier", "RT-TOOL-10#c4", _unidentified_unanswered
+)
