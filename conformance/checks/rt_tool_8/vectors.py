@@ -7,6 +7,7 @@ import json
 from collections.abc import Mapping
 
 from conformance.checks.rt_tool_8._argument_cases import Reconcile
+from conformance.checks.rt_tool_8._observed import KEYS_KEPT
 from conformance.checks.rt_tool_8.checks import judge_arguments
 from conformance.toolkit import Binding, CheckContext, Stage, VectorRun, mapping
 
@@ -70,6 +71,6 @@ def _untouched(ctx: CheckContext, run: VectorRun) -> None:
 
 
 BINDINGS = (
-    Binding("RT-TOOL-8", ("sent", "decoded"), ("RT-TOOL-8#c4",), _decoded),
+    Binding("RT-TOOL-8", ("sent", "decoded"), ("RT-TOOL-8#c4",), _decoded, (KEYS_KEPT,)),
     Binding("RT-TOOL-8", ("sent",), ("RT-TOOL-8#c3",), _untouched),
 )
