@@ -32,10 +32,14 @@ step that never runs for a reply without calls, as for ¶3's empty batch) is unt
 nothing shows where the calls were dropped or what ``executed_any`` was left at; a pass
 that answers them is judged.
 
-The checks observe through RT-TOOL-10 ¶1's ports (a pass without them blocks the other
-clauses' judgement of them), the guard of RT-TOOL-9 ¶1 (a repeat that ran again is no
-repeat), and ¶2's answer to an unwired call (one dropped, or failing the run, leaves no
-pass to judge the lists of).
+Each clause judges its own words of a pass: ¶1 that ``executed_any`` is a boolean and
+which list each identified call is on; ¶2 and ¶3 what ``executed_any`` is; ¶4 which calls
+the lists may name at all, which are answered, and what a call without an identifier or a
+malformed one leaves ``executed_any`` at.  The checks observe through RT-TOOL-10 ¶1's
+ports (a pass without them blocks the other clauses' judgement of them), the guard of
+RT-TOOL-9 ¶1 (a repeat that ran again is no repeat), ¶2's answer to an unwired call (one
+dropped, or failing the run, leaves no pass to judge the lists of), and ¶2's pass of
+nothing but repeats reporting no work.
 
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
 invariants in ``invariants.py``, the situations the clauses name (which a passing case

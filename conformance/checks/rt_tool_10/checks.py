@@ -28,6 +28,7 @@ from conformance.checks.rt_tool_10._work import (
     batch_ids,
     failed_in,
     judge,
+    judge_work,
     play,
 )
 from conformance.toolkit import (
@@ -131,7 +132,7 @@ FIRST_TIME: dict[str, Batch] = {
 @check("RT-TOOL-10#c2", variants=FIRST_TIME, through=(WORK_PORTS,))
 def check_first_time_handling_is_work(ctx: CheckContext, variant: Batch) -> None:
     """A call handled for the first time is work, though no tool ran or it failed: a batch
-    of only such a call reports `executed_any` true, and the call on `executed`."""
+    of only such a call reports `executed_any` true."""
     name = str(mapping(variant[0]).get("name"))
     steps: list[Step] = [StartTurn("t1")]
     model: list[Reply] = [calls(*variant)]
@@ -164,13 +165,8 @@ def check_first_time_handling_is_work(ctx: CheckContext, variant: Batch) -> None
         'that is not wired gets the recoverable "not an available tool" result',
         at=f"{at}/results",
     )
-    judge(
-        ctx,
-        at,
-        one,
-        Judged(frozenset({"call_x"}), frozenset(), True),
-        "RT-TOOL-10 ¶2: a call handled for the first time is work",
-    )
+    # Which list the call is on is ¶1's word (executed-complements-skipped judges it).
+    judge_work(ctx, at, one, True, "RT-TOOL-10 ¶2: a call handled for the first time is work")
     if name == "no_such_tool":
         _judge_not_available(ctx, at, one)
 
@@ -226,17 +222,11 @@ def check_all_repeat_pass_is_idle(ctx: CheckContext, variant: Repeats) -> None:
     )
     # A repeat that ran again (RT-TOOL-9 ¶1's gap) leaves no pass of nothing but
     # repeats: the check declares the guard's channel.
-    ids = batch_ids(variant.batch)
     first = "RT-TOOL-10 ¶2: a call handled for the first time is work"
-    judge(ctx, found[0][0], found[0][1], Judged(ids, frozenset(), True), first)
+    judge_work(ctx, found[0][0], found[0][1], True, first)
     for at, one in found[1:]:
-        judge(
-            ctx,
-            at,
-            one,
-            Judged(frozenset(), ids, False),
-            "RT-TOOL-10 ¶2: a pass of nothing but repeats did no work",
-        )
+        # The repeats are on skipped: ¶1's word, and RT-TOOL-9 ¶2's.
+        judge_work(ctx, at, one, False, "RT-TOOL-10 ¶2: a pass of nothing but repeats did no work")
 
 
 EMPTY: dict[str, tuple[tuple[Batch, ...], int | None]] = {
@@ -262,7 +252,7 @@ def check_empty_batch_reports_false(
             f"{len(found)} tool passes reported)"
         )
     at, one = empty[-1]
-    judge(ctx, at, one, Judged(), "RT-TOOL-10 ¶3: an empty batch reports false")
+    judge_work(ctx, at, one, False, "RT-TOOL-10 ¶3: an empty batch reports false")
 
 
 EXPOSURES: dict[str, dict[str, bool] | None] = {
