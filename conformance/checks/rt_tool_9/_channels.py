@@ -1,5 +1,11 @@
-"""An assumption RT-TOOL-9's gated checks make of a trace: each approve step decides one
-gated call.
+"""What RT-TOOL-9's checks observe through, beside the toolkit's guard: a repeat's
+tool message re-emitted (¶3), and one decision per approve step (an assumption).
+
+A repeat's stored message that is dropped instead of re-emitted is ¶3's gap ("Re-emitting
+rather than dropping is required"): ¶2's check, which compares the re-emitted message
+with the stored one, has nothing to compare then.
+
+The assumption the gated checks make: each approve step decides one gated call.
 
 A batch with two gated calls is approved by two approve steps, one for each pause.  A
 runtime may instead decide every pending gate at once (one decision for the batch): no
@@ -14,9 +20,9 @@ from __future__ import annotations
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
-from conformance.toolkit import Channel
+from conformance.toolkit import Channel, located_passes, mapping, show
 
-__all__ = ["ONE_DECISION_PER_APPROVAL"]
+__all__ = ["ONE_DECISION_PER_APPROVAL", "REPEATS_RE_EMITTED"]
 
 
 def _approval_decided_nothing(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
@@ -42,4 +48,24 @@ ONE_DECISION_PER_APPROVAL = Channel(
     "one decision per approve step (each approval decides one gated call)",
     None,
     _approval_decided_nothing,
+)
+
+
+def _repeat_dropped(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    for at, _, one in located_passes(trace):
+        if one.cut or one.paused:
+            continue
+        emitted = {mapping(m).get("tool_call_id") for m in one.tool_messages}
+        for index, result in enumerate(one.results):
+            if result.disposition == "skipped" and result.tool_call_id not in emitted:
+                return (
+                    f"the repeat of call {show(result.tool_call_id, 60)} is reported (at "
+                    f"{at}/results/{index}) and its pass emits no tool message for it"
+                )
+    return None
+
+
+#: RT-TOOL-9 ¶3: "Re-emitting rather than dropping is required".
+REPEATS_RE_EMITTED = Channel(
+    "the repeat's tool message, re-emitted rather than dropped", "RT-TOOL-9#c3", _repeat_dropped
 )

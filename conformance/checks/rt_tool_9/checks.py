@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from adapters.scenario import Answer, Approve, Reply, Restart, Return, StartTurn, Step
 from adapters.trace import Trace
-from conformance.checks.rt_tool_9._approvals import ONE_DECISION_PER_APPROVAL
+from conformance.checks.rt_tool_9._channels import ONE_DECISION_PER_APPROVAL, REPEATS_RE_EMITTED
 from conformance.checks.rt_tool_9._scope import (
     check_guard_keeps_to_its_own_conversation,
 )
@@ -111,11 +111,12 @@ SECOND_PASSES: dict[str, Repeat] = {
 }
 
 
-@check("RT-TOOL-9#c2", variants=SECOND_PASSES, through=(GUARD_HOLDS,))
+@check("RT-TOOL-9#c2", variants=SECOND_PASSES, through=(GUARD_HOLDS, REPEATS_RE_EMITTED))
 def check_repeat_reported_and_re_emitted(ctx: CheckContext, variant: Repeat) -> None:
     """The repeat is reported on `skipped`, and its stored first result (message and success)
     is re-emitted and counted in the batch's outcome.  A repeat that ran again (¶1's gap)
-    leaves no skipped repeat to report: the check observes through the guard."""
+    leaves no skipped repeat to report, and one whose message was dropped (¶3's) none to
+    compare: the check observes through the guard and the re-emission."""
     trace = _repeat(ctx, "rt9-c2-re-emitted", variant)
     passes = located_passes(trace)
     ctx.need(len(passes) >= 2, f"two batches were sent, {len(passes)} tool passes reported")

@@ -15,6 +15,7 @@ from adapters.scenario import Scenario
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit import (
     UNIDENTIFIED_CALLS_ANSWERED,
+    Breach,
     Invariant,
     Seen,
     guarded_results,
@@ -30,6 +31,10 @@ from conformance.toolkit import (
 )
 
 __all__ = ["INVARIANTS", "stretches"]
+
+
+#: The clauses of RT-TOOL-9 ¶2 and ¶3, which a repeat's re-emission is charged to.
+C2, C3 = "RT-TOOL-9#c2", "RT-TOOL-9#c3"
 
 
 def at_most_once(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
@@ -128,20 +133,25 @@ def repeat_re_emitted(scenario: Scenario, trace: Trace, handshake: Handshake) ->
                 # A repeat inside the batch re-emits what this pass just stored.
                 candidates = [c for k in keys for c in fresh.get(k, []) + stored.get(k, [])]
                 if success not in {first for first, _ in candidates}:
-                    return (
+                    return Breach(
                         f"the repeat of call {show(call_id, 60)} re-emits success "
                         f"{show(success)} (at {seen.at}/results/{index}), but its first "
-                        f"execution's was {show(candidates[0][0])}"
+                        f"execution's was {show(candidates[0][0])}",
+                        (C2,),
                     )
                 stored_messages = {m for _, m in candidates} - {None}
                 # A pass cut or paused midway may not have fed its messages back yet, and
                 # a paused pass may have stored none: nothing to compare with then.
                 complete = not seen.one.paused and not seen.one.cut
                 if complete and stored_messages and not any(c in stored_messages for c in sent):
-                    return (
+                    # None at all is the repeat dropped (¶3: "Re-emitting rather than
+                    # dropping is required"); another message, the stored one not
+                    # re-emitted (¶2).
+                    return Breach(
                         f"the repeat of call {show(call_id, 60)} emits the tool messages "
                         f"{show(sent)} (at {seen.at}/tool_messages), not the stored "
-                        f"{show(candidates[0][1])}"
+                        f"{show(candidates[0][1])}",
+                        (C2,) if sent else (C3,),
                     )
         stored.update(fresh)
         if repeats and not seen.one.cut:
@@ -156,9 +166,11 @@ def _outcome_problem(seen: Seen) -> str | None:
     expected = {"succeeded": succeeded, "failed": len(seen.one.results) - succeeded}
     got = {key: mapping(seen.one.outcome).get(key) for key in expected}
     if got != expected:
-        return (
+        # ¶2: the stored result is "counted in the batch's outcome".
+        return Breach(
             f"a pass with a repeat reports the outcome {show(got)} (at {seen.at}/outcome); "
-            f"its results count {show(expected)}"
+            f"its results count {show(expected)}",
+            (C2,),
         )
     return None
 
@@ -273,7 +285,7 @@ INVARIANTS: tuple[Invariant, ...] = (
     ),
     invariant(
         "repeat-re-emitted",
-        ("RT-TOOL-9#c2", "RT-TOOL-9#c3"),
+        (C2, C3),
         repeat_re_emitted,
         "a repeat skipped",
         _repeat_skipped,
