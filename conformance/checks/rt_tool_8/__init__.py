@@ -54,6 +54,12 @@ number too large for a double (out-of-range-numbers).  Left unjudged: schemas th
 declare a type through ``anyOf``, ``oneOf`` or ``$ref``, and strings nested below the
 top-level parameters, which ¶2 does not call arguments.
 
+Whose words a wrong reconciliation breaks is read argument by argument (``_observed``),
+and each check observes through the other clauses' parts of it (``_channels``): the body
+handed the reconciliation its result reports (¶1), the JSON decoding (¶2), the pass-through
+that never fails a run (¶3), the reference decoding (¶4), the keys and plain text kept
+(¶5).  A case whose trace breaks one of them is blocked by that clause.
+
 The checks are in ``checks.py``, the example vectors in ``vectors.py``, the hunt's
 invariants in ``invariants.py``, the situations the clauses name (which a passing case
 must reach for a clause to conform) in ``situations.py``.

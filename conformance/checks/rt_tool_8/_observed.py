@@ -12,34 +12,38 @@ something other than the reconciliation the runtime reports, or where nothing at
 reconciled although both repairs had work to do; where only one repair had work, the
 missing repair is that repair's clause, the narrower words.
 
-The same reading makes RT-TOOL-8's channels (:data:`JSON_DECODED`,
-:data:`REFERENCES_DECODED`, :data:`KEYS_KEPT`): a check of one clause that sends an
-argument another repair works on observes through that repair.
+The same reading makes RT-TOOL-8's channels (``_channels``): a check of one clause that
+sends an argument another repair works on observes through that repair.
 """
 
 from __future__ import annotations
 
+import html
+import json
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.checks.rt_tool_8._reconcile import declared_types, readings
-from conformance.toolkit import Channel, mapping, paired, same_json, seen_passes, show, well_formed
+from conformance.toolkit import mapping, paired, same_json, seen_passes, well_formed
 
 __all__ = [
     "ALL_CLAUSES",
-    "JSON_DECODED",
-    "KEYS_KEPT",
-    "REFERENCES_DECODED",
+    "C1",
+    "C2",
+    "C3",
+    "C4",
+    "C5",
     "Reconciled",
     "broken_clauses",
     "reconciled_calls",
 ]
 
 ALL_CLAUSES = ("RT-TOOL-8#c1", "RT-TOOL-8#c2", "RT-TOOL-8#c3", "RT-TOOL-8#c4", "RT-TOOL-8#c5")
+C1, C2, C3, C4, C5 = ALL_CLAUSES
 
 
 @dataclass(frozen=True)
@@ -75,7 +79,10 @@ def reconciled_calls(
     for the id and the batch sent the id once (which body got which arguments is not
     known otherwise)."""
     schemas = {tool.name: tool.input_schema for tool in scenario.tools}
-    bound = handshake.limits.normalize_passes
+    # A declared bound on decoding passes is never below two: a doubly escaped value
+    # resolves fully (docs/interpretations.md, decoding-pass-bound).
+    declared = handshake.limits.normalize_passes
+    bound = None if declared is None else max(2, declared)
     for seen in seen_passes(trace):
         bodies = Counter(mapping(e).get("tool_call_id") for e in seen.run.side_effects)
         received = {
@@ -105,10 +112,10 @@ def reconciled_calls(
 def broken_clauses(sent: object, schema: object, got: object, expected: object) -> tuple[str, ...]:
     """The clauses of RT-TOOL-8 whose words ``got`` breaks, argument by argument: a JSON
     string left undecoded breaks ¶2, a string decoded or a parse substituted where one
-    of the three conditions fails ¶3, a character reference left in ¶4, a key changed or
-    reference-free text changed ¶5.  Arguments that come back exactly as sent, where both
-    repairs had work to do, were not reconciled at all: ¶1.  Every clause, when none can
-    be told."""
+    of the three conditions fails ¶3, a character reference left in ¶4 (or a text that
+    held one, changed otherwise), a key changed or a text that held no reference changed
+    ¶5.  Arguments that come back exactly as sent, where both repairs had work to do,
+    were not reconciled at all: ¶1.  Every clause, when none can be told."""
     if not (
         isinstance(sent, Mapping) and isinstance(got, Mapping) and isinstance(expected, Mapping)
     ):
@@ -116,7 +123,7 @@ def broken_clauses(sent: object, schema: object, got: object, expected: object) 
     declared = declared_types(schema)
     found: set[str] = set()
     if set(map(str, got)) != set(map(str, sent)):
-        found.add("RT-TOOL-8#c5")
+        found.add(C5)
     for key, value in sent.items():
         if key not in got or key not in expected:
             continue
@@ -125,65 +132,48 @@ def broken_clauses(sent: object, schema: object, got: object, expected: object) 
             continue
         decodable = declared.get(str(key)) in ("array", "object") and isinstance(value, str)
         if isinstance(value, str) and not isinstance(mine, str) and isinstance(want, str):
-            found.add("RT-TOOL-8#c3")  # decoded where it had to pass through
+            found.add(C3)  # decoded where it had to pass through
         elif decodable and isinstance(mine, str) and not isinstance(want, str):
-            found.add("RT-TOOL-8#c2")  # a JSON string left undecoded
-        elif same_json(value, want):
-            found.add("RT-TOOL-8#c5")  # text without a reference came back changed
+            found.add(C2)  # a JSON string left undecoded
         else:
-            found.add("RT-TOOL-8#c4")  # references not decoded to stable
-    if {"RT-TOOL-8#c2", "RT-TOOL-8#c4"} <= found and same_json(got, sent):
-        return ("RT-TOOL-8#c1",)  # nothing was reconciled, though both repairs had work
+            found |= _differences(_as_sent(value, want), mine, want) or {C4}
+    if {C2, C4} <= found and same_json(got, sent):
+        return (C1,)  # nothing was reconciled, though both repairs had work
     return tuple(clause for clause in ALL_CLAUSES if clause in found) or ALL_CLAUSES
 
 
-def _repair_undone(clause: str) -> Callable[[Scenario, Trace, Handshake], str | None]:
-    """A channel broken where a call's reconciliation, as the trace shows it, breaks
-    ``clause``'s words (and the call was reconciled at all)."""
-
-    def broken(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
-        for found in reconciled_calls(scenario, trace, handshake):
-            value = found.observed
-            if value is None or value in found.expected:
-                continue
-            if clause in found.broken(value):
-                return (
-                    f"{found.tool} was sent {show(found.sent, 120)} and its reconciled "
-                    f"arguments are {show(value, 120)} (at {found.at})"
-                )
-        return None
-
-    return broken
+def _referenced(text: str) -> bool:
+    """Whether ``text`` holds a character reference that decodes to something else."""
+    return html.unescape(text) != text
 
 
-#: RT-TOOL-8 ¶2: a JSON text for a parameter declared array or object is decoded.
-JSON_DECODED = Channel(
-    "the decoding of JSON texts the schema declares array or object",
-    "RT-TOOL-8#c2",
-    _repair_undone("RT-TOOL-8#c2"),
-)
-#: RT-TOOL-8 ¶4: every string leaf has its character references decoded until stable.
-REFERENCES_DECODED = Channel(
-    "the decoding of character references in every string leaf",
-    "RT-TOOL-8#c4",
-    _repair_undone("RT-TOOL-8#c4"),
-)
+def _as_sent(value: object, want: object) -> object:
+    """What the model sent of a value, leaf by leaf beside ``want``: the value itself, or,
+    for a JSON text decoded, what it parses to (``None`` where it does not parse)."""
+    if isinstance(value, str) and not isinstance(want, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return None
+    return value
 
 
-def _keys_changed(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
-    for found in reconciled_calls(scenario, trace, handshake):
-        value = found.observed
-        if not isinstance(found.sent, Mapping) or not isinstance(value, Mapping):
-            continue
-        sent, kept = set(map(str, found.sent)), set(map(str, value))
-        if sent != kept:
-            return (
-                f"{found.tool} was sent the arguments {show(sorted(sent), 120)} and its "
-                f"reconciled arguments have {show(sorted(kept), 120)} (at {found.at})"
-            )
-    return None
-
-
-#: RT-TOOL-8 ¶5: "Keys are never modified": an argument the runtime dropped (a closed
-#: input that refuses what its schema does not declare) never reaches the tool at all.
-KEYS_KEPT = Channel("the arguments' keys, never modified", "RT-TOOL-8#c5", _keys_changed)
+def _differences(sent: object, mine: object, want: object) -> set[str]:
+    """The clauses a value's leaves break: a text left holding a reference, or one that
+    held one and came back otherwise changed, ¶4's; a text that held none changed, or a
+    map's keys changed, ¶5's.  A shape that differs otherwise is told by the caller."""
+    if same_json(mine, want):
+        return set()
+    if isinstance(mine, str) and isinstance(want, str):
+        if _referenced(mine) or not isinstance(sent, str) or _referenced(sent):
+            return {C4}
+        return {C5}
+    if isinstance(mine, Mapping) and isinstance(want, Mapping):
+        if set(map(str, mine)) != set(map(str, want)):
+            return {C5}
+        inner = sent if isinstance(sent, Mapping) else {}
+        return {c for k in want for c in _differences(inner.get(k), mine[k], want[k])}
+    if isinstance(mine, list) and isinstance(want, list) and len(mine) == len(want):
+        items = sent if isinstance(sent, list) and len(sent) == len(want) else [None] * len(want)
+        return {c for s, m, w in zip(items, mine, want, strict=True) for c in _differences(s, m, w)}
+    return set()

@@ -23,7 +23,13 @@ from conformance.checks.rt_tool_8._argument_cases import (
     declared_as,
     escaped,
 )
-from conformance.checks.rt_tool_8._observed import JSON_DECODED, KEYS_KEPT, REFERENCES_DECODED
+from conformance.checks.rt_tool_8._channels import (
+    BODY_GETS_THE_RECONCILIATION,
+    JSON_DECODED,
+    PASS_THROUGH_NEVER_FAILS,
+    REFERENCES_DECODED,
+    TEXT_KEPT,
+)
 from conformance.toolkit import (
     NOT_COMPARED,
     CheckContext,
@@ -141,7 +147,7 @@ def judge_arguments(
 CLAUSE_1 = "RT-TOOL-8 ¶1: before a tool is invoked, the model's arguments are reconciled"
 
 
-@check("RT-TOOL-8#c1", variants=INVOCATIONS, through=(JSON_DECODED, REFERENCES_DECODED))
+@check("RT-TOOL-8#c1", variants=INVOCATIONS, through=(JSON_DECODED, REFERENCES_DECODED, TEXT_KEPT))
 def check_reconciled_before_invocation(ctx: CheckContext, variant: Invocation) -> None:
     """The tool body receives the reconciled arguments, not the model's raw ones, wherever
     the call comes.  Which repairs reconciling makes is ¶2's and ¶4's word: where the
@@ -171,7 +177,12 @@ CLAUSE_2 = (
 )
 
 
-@check("RT-TOOL-8#c2", variants=DECODED)
+#: What ¶2's checks observe through: the body handed the reconciliation (¶1), and the
+#: text inside a decoded value left as it was (¶5).
+THROUGH_2 = (BODY_GETS_THE_RECONCILIATION, TEXT_KEPT)
+
+
+@check("RT-TOOL-8#c2", variants=DECODED, through=THROUGH_2)
 def check_json_decoded_when_all_three_hold(ctx: CheckContext, variant: Reconcile) -> None:
     """A JSON string is decoded for a parameter declared `array` or `object` when it parses
     to that shape."""
@@ -197,9 +208,11 @@ CLAUSE_4 = (
 )
 
 
-#: What ¶4's checks observe through: the JSON decoding some of their arguments also
-#: need (¶2), and the arguments' keys (¶5): an argument dropped never reaches the tool.
-THROUGH_4 = (JSON_DECODED, KEYS_KEPT)
+#: What ¶4's checks observe through: the body handed the reconciliation (¶1), the JSON
+#: decoding some of their arguments also need (¶2) and the pass-through of a JSON text
+#: that does not parse before its references are decoded (¶3), and the arguments' keys
+#: and plain text (¶5): an argument dropped never reaches the tool.
+THROUGH_4 = (BODY_GETS_THE_RECONCILIATION, JSON_DECODED, PASS_THROUGH_NEVER_FAILS, TEXT_KEPT)
 
 
 @check("RT-TOOL-8#c4", variants=LEAVES, through=THROUGH_4)
