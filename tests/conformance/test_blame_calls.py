@@ -22,8 +22,9 @@ from adapters.scenario import Scenario
 from adapters.trace import PassRecord, RunRecord, Trace
 from conformance.checks.rt_tool_9.invariants import INVARIANTS as RT9_INVARIANTS
 from conformance.engine import Case, CaseOutcome, Suite, charged, judge
+from conformance.hunt import breached
 from conformance.rules import load_corpus
-from conformance.toolkit import mapping
+from conformance.toolkit import Breach, mapping
 from tests.conformance._support import REFERENCE
 
 CASES = {case.id: case for case in Suite.over(load_corpus()).cases()}
@@ -102,13 +103,16 @@ def test_a_node_without_the_work_ports_fails_their_clause_alone(played: Make) ->
         ("RT-TOOL-10#c2/", "RT-TOOL-10#c2"),
         ("RT-TOOL-10#c3/", "RT-TOOL-10#c3"),
         ("RT-TOOL-10#c4/call-without-id-is-work-on-neither-list[absent]", "RT-TOOL-10#c4"),
-        ("RT-TOOL-10#c4/malformed-call-leaves-the-rest-of-the-batch[", "RT-TOOL-10#c4"),
+        ("RT-TOOL-10#c4/malformed-call-dropped-before-the-guard[blank-name]", "RT-TOOL-10#c4"),
         ("RT-TOOL-10#c5/", "RT-TOOL-10#c5"),
     ):
         for case in _cases(prefix):
             _blocked(case, runner, clause, "RT-TOOL-10 ¶1")
     (own, *_) = _cases("RT-TOOL-10#c1/executed-complements-skipped[")
     assert _on(own, runner, "RT-TOOL-10#c1").outcome == "failed"
+    # What needs no port is still judged: the calls around a malformed one are answered.
+    for case in _cases("RT-TOOL-10#c4/malformed-call-leaves-the-rest-of-the-batch["):
+        assert _on(case, runner, "RT-TOOL-10#c4").outcome == "passed", case.id
 
 
 # --- RT-TOOL-9 ¶1's guard ----------------------------------------------------------------
@@ -421,3 +425,127 @@ def test_two_gated_calls_under_one_id_may_run_on_one_approval(played: Make) -> N
         *_cases("RT-TOOL-9#c4/recorded-only-once-returned["),
     ]:
         assert judge(case, runner).verdict == "passed", case.id
+
+
+# --- catalogue mutants whose blame spilled onto a neighbouring clause ----------------------
+
+
+@pytest.mark.parametrize(
+    ("mutant", "case_id", "clause", "by"),
+    [
+        # executed lists the skipped repeats too: the lists are ¶1's, not ¶2's or ¶4's
+        (
+            "executed-lists-skipped-calls",
+            "RT-TOOL-10#c2/all-repeat-pass-is-idle[second-pass]",
+            "RT-TOOL-10#c2",
+            None,
+        ),
+        (
+            "executed-lists-skipped-calls",
+            "RT-TOOL-10#c4/call-without-id-is-work-on-neither-list[beside-a-repeat]",
+            "RT-TOOL-10#c4",
+            None,
+        ),
+        # executed_any only for a success: its value is ¶2's, not ¶1's or ¶4's
+        (
+            "work-means-a-success",
+            "RT-TOOL-10#c1/executed-complements-skipped[every-kind-of-result]",
+            "RT-TOOL-10#c1",
+            None,
+        ),
+        (
+            "work-means-a-success",
+            "RT-TOOL-10#c4/malformed-call-dropped-before-the-guard[numeric-name-is-a-scalar]",
+            "RT-TOOL-10#c4",
+            None,
+        ),
+        # a repeat counted as work: beside malformed calls, the pass of the repeat alone
+        # shows it is ¶2's
+        (
+            "repeats-counted-as-work",
+            "RT-TOOL-10#c4/malformed-call-dropped-before-the-guard[beside-a-repeat]",
+            "RT-TOOL-10#c4",
+            "RT-TOOL-10 ¶2",
+        ),
+        # the repeat's message dropped: ¶3's, and ¶2 has nothing to compare
+        (
+            "repeat-message-dropped",
+            "RT-TOOL-9#c2/repeat-reported-and-re-emitted[stored-success]",
+            "RT-TOOL-9#c2",
+            "RT-TOOL-9 ¶3",
+        ),
+        # the body handed the raw arguments: ¶1's, the repairs' checks read the body
+        (
+            "raw-arguments-reach-tool",
+            "RT-TOOL-8#c2/json-decoded-when-all-three-hold[array-and-object]",
+            "RT-TOOL-8#c2",
+            "RT-TOOL-8 ¶1",
+        ),
+        (
+            "raw-arguments-reach-tool",
+            "RT-TOOL-8#c4/character-references-decoded-until-stable[doubly-escaped]",
+            "RT-TOOL-8#c4",
+            "RT-TOOL-8 ¶1",
+        ),
+        # one decoding pass where a declared bound of one is below the floor of two
+        (
+            "entities-decoded-once",
+            "RT-TOOL-8#c1/reconciled-before-invocation[first-call]",
+            "RT-TOOL-8#c1",
+            "RT-TOOL-8 ¶4",
+        ),
+        # the run failed on a JSON text that does not parse before its references do
+        (
+            "unparsable-argument-fails-the-run",
+            "RT-TOOL-8#c4/character-references-decoded-until-stable[escaped-json-text]",
+            "RT-TOOL-8#c4",
+            "RT-TOOL-8 ¶3",
+        ),
+        # plain text trimmed: a decoded value's text is ¶5's
+        (
+            "plain-text-whitespace-trimmed",
+            "RT-TOOL-8#c2/json-decoded-when-all-three-hold[whitespace-escapes-and-non-ascii]",
+            "RT-TOOL-8#c2",
+            "RT-TOOL-8 ¶5",
+        ),
+        (
+            "plain-text-whitespace-trimmed",
+            "RT-TOOL-8#c4/character-references-decoded-until-stable[non-ascii-around-references]",
+            "RT-TOOL-8#c4",
+            None,
+        ),
+    ],
+)
+def test_a_mutant_is_charged_to_its_own_clause_only(
+    played: Make, mutant: str, case_id: str, clause: str, by: str | None
+) -> None:
+    """Each case used to fail against the mutant, whose gap is another clause's."""
+    runner = played(f"?mutant={mutant}")
+    if by is None:
+        assert _on(CASES[case_id], runner, clause).outcome == "passed"
+    else:
+        _blocked(CASES[case_id], runner, clause, by)
+
+
+@pytest.mark.parametrize(
+    ("mutant", "broken"),
+    [
+        ("repeat-left-out-of-outcome", ("RT-TOOL-9#c2",)),
+        ("repeat-message-dropped", ("RT-TOOL-9#c3",)),
+    ],
+)
+def test_the_re_emission_invariant_charges_the_clause_its_counterexample_breaks(
+    played: Make, mutant: str, broken: tuple[str, ...]
+) -> None:
+    """``repeat-re-emitted`` is bound to RT-TOOL-9 ¶2 and ¶3; it charged both for any
+    finding: an outcome that leaves the repeat out is ¶2's ("counted in the batch's
+    outcome"), a message dropped ¶3's ("Re-emitting rather than dropping is required")."""
+    invariant = next(i for i in RT9_INVARIANTS if i.name == "repeat-re-emitted")
+    runner = played(f"?mutant={mutant}")
+    judged = judge(CASES["RT-TOOL-9#c2/repeat-reported-and-re-emitted[stored-success]"], runner)
+    assert judged.context is not None
+    made, trace = judged.context.evidence.runs[-1]
+    assert trace is not None
+    reason = invariant.judge(made, trace, runner.handshake())
+    assert isinstance(reason, Breach), reason
+    assert breached(invariant, reason) == broken
