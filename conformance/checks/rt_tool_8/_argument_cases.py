@@ -124,13 +124,15 @@ DECODED: dict[str, Reconcile] = {
     ),
     # A union naming array or object (and not string) declares the parameter that shape
     # to one reading, and is not the word `array` to another: either is accepted
-    # (docs/interpretations.md, union-types).
+    # (docs/interpretations.md, union-types).  Beside them, a parameter declared `array`
+    # alone is decoded under both.
     "union-types": Reconcile(
-        declared_as(a=["array", "null"], o=["object", "integer"]),
-        {"a": "[1]", "o": '{"k": 1}'},
+        declared_as(a=["array", "null"], o=["object", "integer"], plain="array"),
+        {"a": "[1]", "o": '{"k": 1}', "plain": "[2]"},
         {
             "a": Either(([1], "[1]"), "union-types"),
             "o": Either(({"k": 1}, '{"k": 1}'), "union-types"),
+            "plain": [2],
         },
     ),
     "keys-in-an-unusual-order": Reconcile(
