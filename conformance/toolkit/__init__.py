@@ -20,9 +20,11 @@ Channels:
     binding or an invariant (a :class:`Channel`, with the clause that makes it hold): a
     failure seen where one is broken is blocked by that clause.  The tool-call rules':
     :data:`GUARD_HOLDS` (RT-TOOL-9 ¶1, read by :func:`ran_again` over each run's
-    :func:`stretches`), :data:`UNWIRED_CALLS_ANSWERED` (RT-TOOL-10 ¶2),
-    :data:`UNIDENTIFIED_CALLS_ANSWERED` (RT-TOOL-10 ¶4) and :data:`WORK_PORTS`
-    (RT-TOOL-10 ¶1).
+    :func:`stretches`), :data:`RECORDED_ONCE_RETURNED` (RT-TOOL-9 ¶4, read by
+    :func:`skipped_unrecorded`), :data:`UNIDENTIFIED_CALLS_RUN` (RT-TOOL-9 ¶5),
+    :data:`UNWIRED_CALLS_ANSWERED` (RT-TOOL-10 ¶2), :data:`UNIDENTIFIED_CALLS_ANSWERED`
+    (RT-TOOL-10 ¶4), :data:`WORK_PORTS` (RT-TOOL-10 ¶1) and
+    :data:`BODY_GETS_THE_RECONCILIATION` (RT-TOOL-8 ¶1).
 Scenarios:
     :func:`scenario`, :func:`tool`, :func:`output`, :func:`failure`, :func:`artifact`,
     :func:`link`, :func:`canary`, :func:`calls`, :func:`call`, :func:`say`,
@@ -178,10 +180,14 @@ from conformance.toolkit._situations import (
 from conformance.toolkit._states import describe, in_state, state_of, stopped_with_continue
 from conformance.toolkit._through import WORK_PORTS
 from conformance.toolkit._through_calls import (
+    BODY_GETS_THE_RECONCILIATION,
     GUARD_HOLDS,
+    RECORDED_ONCE_RETURNED,
     UNIDENTIFIED_CALLS_ANSWERED,
+    UNIDENTIFIED_CALLS_RUN,
     UNWIRED_CALLS_ANSWERED,
     ran_again,
+    skipped_unrecorded,
     stretches,
 )
 from conformance.toolkit._told import (
@@ -211,11 +217,14 @@ from conformance.toolkit._traces import (
 from conformance.toolkit._vectors import Binding, Stage, VectorRun
 
 __all__ = [
+    "BODY_GETS_THE_RECONCILIATION",
     "CHUNK_PAUSES",
     "GUARD_HOLDS",
     "NOT_COMPARED",
+    "RECORDED_ONCE_RETURNED",
     "RESUMING",
     "UNIDENTIFIED_CALLS_ANSWERED",
+    "UNIDENTIFIED_CALLS_RUN",
     "UNWIRED_CALLS_ANSWERED",
     "WORK_PORTS",
     "Binding",
@@ -320,6 +329,7 @@ __all__ = [
     "shown_key",
     "shows",
     "situation",
+    "skipped_unrecorded",
     "state_of",
     "stopped_with_continue",
     "stretches",

@@ -1,6 +1,8 @@
-"""The channels of the tool-call rules: the at-most-once guard (RT-TOOL-9 ¶1), the
-answer a call naming an unwired tool gets (RT-TOOL-10 ¶2), and the answer a call without
-an identifier gets (RT-TOOL-10 ¶4).
+"""The channels of the tool-call rules: the at-most-once guard (RT-TOOL-9 ¶1), a call
+recorded only once it returned (¶4), a call without an identifier run every time (¶5),
+the answer a call naming an unwired tool gets (RT-TOOL-10 ¶2), the answer a call without
+an identifier gets (RT-TOOL-10 ¶4), and the tool body handed the reconciled arguments
+(RT-TOOL-8 ¶1).
 
 A check of another clause that sends a repeat, an unwired call or a call without an
 identifier observes through these: a runtime that runs a recorded call again reports
@@ -12,6 +14,7 @@ a channel is broken only where the trace shows it broken.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 
 from adapters.handshake import Handshake
@@ -31,10 +34,14 @@ from conformance.toolkit._passes import (
 from conformance.toolkit._shown import show
 
 __all__ = [
+    "BODY_GETS_THE_RECONCILIATION",
     "GUARD_HOLDS",
+    "RECORDED_ONCE_RETURNED",
     "UNIDENTIFIED_CALLS_ANSWERED",
+    "UNIDENTIFIED_CALLS_RUN",
     "UNWIRED_CALLS_ANSWERED",
     "ran_again",
+    "skipped_unrecorded",
     "stretches",
 ]
 
@@ -182,4 +189,90 @@ def _unidentified_unanswered(scenario: Scenario, trace: Trace, handshake: Handsh
 #: it: where the run fails instead, nothing after that call was ever handled.
 UNIDENTIFIED_CALLS_ANSWERED = Channel(
     "the pass that answers a call without an identifier", "RT-TOOL-10#c4", _unidentified_unanswered
+)
+
+
+def skipped_unrecorded(trace: Trace) -> str | None:
+    """Where a call was reported skipped though no execution of its identifier had
+    returned before (RT-TOOL-9 ¶4's words broken: "recorded only once it has returned a
+    result ... never before it is invoked"), or ``None``.  Which first handlings are
+    recorded (an unwired tool's, a declined call's) the rules leave open: any result
+    counts as one."""
+    returned: set[tuple[str, str]] = set()
+    for seen in seen_passes(trace):
+        conversation = seen.run.conversation
+        for index, result, call_id in guarded_results(seen):
+            key = (conversation, call_id)
+            if result.disposition == "skipped" and key not in returned:
+                return (
+                    f"call {show(call_id, 60)} was skipped in run {seen.run.id} "
+                    f"({seen.run.cause}, at {seen.at}/results/{index}), though no call with "
+                    "its identifier had returned a result"
+                )
+            if result.disposition != "skipped":
+                returned.add(key)
+    return None
+
+
+def _recorded_early(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    return skipped_unrecorded(trace)
+
+
+#: RT-TOOL-9 ¶4: a call that paused for approval was never recorded, so it never looks
+#: already executed.  A check of what a declined or approved call is reported as (work,
+#: on ``executed``) sees through it.
+RECORDED_ONCE_RETURNED = Channel(
+    "a call recorded only once it returned", "RT-TOOL-9#c4", _recorded_early
+)
+
+
+def _unidentified_skipped(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    for seen in seen_passes(trace):
+        for result, call in paired(seen.one):
+            if identifier(call) is None and result.disposition == "skipped":
+                index = next(i for i, one in enumerate(seen.one.results) if one is result)
+                return (
+                    f"a call without an identifier was skipped in run {seen.run.id} (at "
+                    f"{seen.at}/results/{index})"
+                )
+    return None
+
+
+#: RT-TOOL-9 ¶5: "A call that carries no identifier cannot be guarded and always runs".
+#: A check of the work such a call is (RT-TOOL-10 ¶4) sees through it: a call skipped as
+#: a repeat did no work.
+UNIDENTIFIED_CALLS_RUN = Channel(
+    "a call without an identifier, run every time", "RT-TOOL-9#c5", _unidentified_skipped
+)
+
+
+def _body_differs(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    for seen in seen_passes(trace):
+        bodies = Counter(mapping(e).get("tool_call_id") for e in seen.run.side_effects)
+        received = {
+            mapping(e).get("tool_call_id"): mapping(e).get("input")
+            for e in seen.run.side_effects
+            if bodies[mapping(e).get("tool_call_id")] == 1
+        }
+        sent = Counter(mapping(call).get("tool_call_id") for call in well_formed(seen.one.batch))
+        for index, result in enumerate(seen.one.results):
+            call_id = result.model_call_id
+            if result.arguments is None or call_id is None or sent[call_id] != 1:
+                continue
+            if call_id in received and received[call_id] != result.arguments:
+                return (
+                    f"call {show(call_id, 60)}'s result reports the reconciled arguments "
+                    f"{show(result.arguments, 120)} and its body received "
+                    f"{show(received[call_id], 120)} (at {seen.at}/results/{index})"
+                )
+    return None
+
+
+#: RT-TOOL-8 ¶1: "Before a tool is invoked, the arguments a model supplied are
+#: reconciled": the body receives the reconciliation.  A check that reads what a body
+#: received (a repair of RT-TOOL-8, an identical retry of durable resume) sees through
+#: it: where the body got other arguments than the reconciliation its result reports,
+#: that is ¶1's.
+BODY_GETS_THE_RECONCILIATION = Channel(
+    "the tool body handed the reconciled arguments", "RT-TOOL-8#c1", _body_differs
 )

@@ -21,6 +21,7 @@ from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import PassRecord, RunRecord, Trace
 from conformance.checks.rt_tool_9.invariants import INVARIANTS as RT9_INVARIANTS
+from conformance.checks.rt_tool_10.invariants import INVARIANTS as RT10_INVARIANTS
 from conformance.engine import Case, CaseOutcome, Suite, charged, judge
 from conformance.hunt import breached
 from conformance.rules import load_corpus
@@ -467,6 +468,27 @@ def test_two_gated_calls_under_one_id_may_run_on_one_approval(played: Make) -> N
             "RT-TOOL-10#c4",
             "RT-TOOL-10 ¶2",
         ),
+        # a gated call recorded as it paused: declined, it looks like a repeat (RT-TOOL-9 ¶4)
+        (
+            "gated-call-recorded-before-approval",
+            "RT-TOOL-10#c2/first-time-handling-is-work[declined-call]",
+            "RT-TOOL-10#c2",
+            "RT-TOOL-9 ¶4",
+        ),
+        # a call without an id guarded by its content: skipped, it did no work (RT-TOOL-9 ¶5)
+        (
+            "call-without-id-guarded-by-content",
+            "RT-TOOL-10#c4/call-without-id-is-work-on-neither-list[sent-again]",
+            "RT-TOOL-10#c4",
+            "RT-TOOL-9 ¶5",
+        ),
+        # RT-TOOL-9's example names the executed output: RT-TOOL-10 ¶1's port
+        (
+            "executed-lists-skipped-calls",
+            "RT-TOOL-9#e3/resumed-mixed",
+            "RT-TOOL-9#c4",
+            "RT-TOOL-10 ¶1",
+        ),
         # the repeat's message dropped: ¶3's, and ¶2 has nothing to compare
         (
             "repeat-message-dropped",
@@ -543,6 +565,43 @@ def test_the_re_emission_invariant_charges_the_clause_its_counterexample_breaks(
     invariant = next(i for i in RT9_INVARIANTS if i.name == "repeat-re-emitted")
     runner = played(f"?mutant={mutant}")
     judged = judge(CASES["RT-TOOL-9#c2/repeat-reported-and-re-emitted[stored-success]"], runner)
+    assert judged.context is not None
+    made, trace = judged.context.evidence.runs[-1]
+    assert trace is not None
+    reason = invariant.judge(made, trace, runner.handshake())
+    assert isinstance(reason, Breach), reason
+    assert breached(invariant, reason) == broken
+
+
+@pytest.mark.parametrize(
+    ("mutant", "case_id", "broken"),
+    [
+        (
+            "work-missed-beside-a-repeat",
+            "RT-TOOL-10#c4/call-without-id-is-work-on-neither-list[beside-a-repeat]",
+            ("RT-TOOL-10#c4",),
+        ),
+        (
+            "malformed-calls-counted-as-work",
+            "RT-TOOL-10#c4/malformed-call-dropped-before-the-guard[blank-name]",
+            ("RT-TOOL-10#c4",),
+        ),
+        (
+            "repeats-counted-as-work",
+            "RT-TOOL-10#c4/malformed-call-dropped-before-the-guard[beside-a-repeat]",
+            ("RT-TOOL-10#c2",),
+        ),
+    ],
+)
+def test_the_work_invariant_charges_the_clause_its_counterexample_breaks(
+    played: Make, mutant: str, case_id: str, broken: tuple[str, ...]
+) -> None:
+    """``work-reported`` charged any executed_any at odds with the results to ¶2 (¶3 for
+    an empty batch): a call without an id left unreported, and malformed calls reported
+    as work, are ¶4's words; beside a repeat reported as work too, the repeat's (¶2)."""
+    (invariant,) = RT10_INVARIANTS
+    runner = played(f"?mutant={mutant}")
+    judged = judge(CASES[case_id], runner)
     assert judged.context is not None
     made, trace = judged.context.evidence.runs[-1]
     assert trace is not None

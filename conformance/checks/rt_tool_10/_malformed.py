@@ -28,6 +28,7 @@ from conformance.checks.rt_tool_10._work import (
 )
 from conformance.toolkit import (
     GUARD_HOLDS,
+    UNIDENTIFIED_CALLS_RUN,
     UNWIRED_CALLS_ANSWERED,
     WORK_PORTS,
     CheckContext,
@@ -144,9 +145,17 @@ def _answered(
 
 
 #: What ¶4's checks observe through: the ports (¶1), the guard that skips the repeat some
-#: variants send beside the call (RT-TOOL-9 ¶1), the result a call naming an unwired tool
-#: gets (¶2), and a pass of nothing but that repeat reporting no work (¶2).
-THROUGH = (WORK_PORTS, GUARD_HOLDS, UNWIRED_CALLS_ANSWERED, REPEATS_NO_WORK)
+#: variants send beside the call (RT-TOOL-9 ¶1), a call without an identifier run every
+#: time it is sent (RT-TOOL-9 ¶5: one skipped as a repeat did no work), the result a call
+#: naming an unwired tool gets (¶2), and a pass of nothing but a repeat reporting no work
+#: (¶2).
+THROUGH = (
+    WORK_PORTS,
+    GUARD_HOLDS,
+    UNIDENTIFIED_CALLS_RUN,
+    UNWIRED_CALLS_ANSWERED,
+    REPEATS_NO_WORK,
+)
 
 
 @check("RT-TOOL-10#c4", variants=WITHOUT_IDS, through=THROUGH)

@@ -42,6 +42,7 @@ __all__ = [
     "judge",
     "judge_work",
     "play",
+    "repeats_reported_as_work",
 ]
 
 Batch = tuple[object, ...]
@@ -148,13 +149,19 @@ def _only_repeats(one: PassRecord) -> bool:
     )
 
 
-def _repeats_worked(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+def repeats_reported_as_work(trace: Trace) -> str | None:
+    """Where a finished pass of nothing but repeats reports ``executed_any`` true (¶2's
+    words broken: a repeat is no work), or ``None``."""
     for at, _, one in located_passes(trace):
         if one.cut or one.paused or not _only_repeats(one):
             continue
         if ports(one).get("executed_any") is True:
             return f"a pass of nothing but repeats reports executed_any true (at {at}/ports)"
     return None
+
+
+def _repeats_worked(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    return repeats_reported_as_work(trace)
 
 
 #: RT-TOOL-10 ¶2: a pass of nothing but repeats did no work.  A check that sends a repeat

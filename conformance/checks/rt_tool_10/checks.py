@@ -33,6 +33,7 @@ from conformance.checks.rt_tool_10._work import (
 )
 from conformance.toolkit import (
     GUARD_HOLDS,
+    RECORDED_ONCE_RETURNED,
     UNWIRED_CALLS_ANSWERED,
     WORK_PORTS,
     CheckContext,
@@ -129,7 +130,9 @@ FIRST_TIME: dict[str, Batch] = {
 }
 
 
-@check("RT-TOOL-10#c2", variants=FIRST_TIME, through=(WORK_PORTS,))
+#: A declined call is handled for the first time only where it was never recorded as it
+#: paused (RT-TOOL-9 ¶4): one recorded then looks like a repeat when declined.
+@check("RT-TOOL-10#c2", variants=FIRST_TIME, through=(WORK_PORTS, RECORDED_ONCE_RETURNED))
 def check_first_time_handling_is_work(ctx: CheckContext, variant: Batch) -> None:
     """A call handled for the first time is work, though no tool ran or it failed: a batch
     of only such a call reports `executed_any` true."""

@@ -4,7 +4,9 @@ off the trace as :mod:`conformance.checks.rt_tool_8._observed` reads it.
 A check of one clause sends arguments another clause's repair also works on (¶1's
 arguments need both repairs; ¶4's doubly escaped JSON text needs ¶2's decoding).  Where
 the runtime's reconciliation, as its result reports it, breaks that other clause's
-words, what the check sees is that clause's failure: the case is blocked by it.
+words, what the check sees is that clause's failure: the case is blocked by it.  (¶1's
+own channel, the body handed the reconciliation, is the toolkit's
+``BODY_GETS_THE_RECONCILIATION``: durable resume's identical retries read bodies too.)
 """
 
 from __future__ import annotations
@@ -15,12 +17,11 @@ from collections.abc import Callable, Mapping
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
-from conformance.checks.rt_tool_8._observed import C1, C2, C3, C4, C5, reconciled_calls
+from conformance.checks.rt_tool_8._observed import C2, C3, C4, C5, reconciled_calls
 from conformance.checks.rt_tool_8._reconcile import declared_types
 from conformance.toolkit import Channel, located_passes, paired, show, well_formed
 
 __all__ = [
-    "BODY_GETS_THE_RECONCILIATION",
     "JSON_DECODED",
     "PASS_THROUGH_NEVER_FAILS",
     "REFERENCES_DECODED",
@@ -62,27 +63,6 @@ REFERENCES_DECODED = Channel(
 #: not declare) or a plain text trimmed.
 TEXT_KEPT = Channel(
     "the arguments' keys and reference-free text, never modified", C5, _repair_undone(C5)
-)
-
-
-def _body_differs(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
-    for found in reconciled_calls(scenario, trace, handshake):
-        if found.reported is None or found.received is None:
-            continue
-        if found.received != found.reported:
-            return (
-                f"{found.tool}'s result reports the reconciled arguments "
-                f"{show(found.reported, 120)} and its body received "
-                f"{show(found.received, 120)} (at {found.at})"
-            )
-    return None
-
-
-#: RT-TOOL-8 ¶1: "Before a tool is invoked, the arguments ... are reconciled": the body
-#: receives the reconciliation.  A check of a repair reads what the body received; where
-#: the body got other arguments than the reconciliation its result reports, that is ¶1's.
-BODY_GETS_THE_RECONCILIATION = Channel(
-    "the tool body handed the reconciled arguments", C1, _body_differs
 )
 
 

@@ -24,13 +24,13 @@ from conformance.checks.rt_tool_8._argument_cases import (
     escaped,
 )
 from conformance.checks.rt_tool_8._channels import (
-    BODY_GETS_THE_RECONCILIATION,
     JSON_DECODED,
     PASS_THROUGH_NEVER_FAILS,
     REFERENCES_DECODED,
     TEXT_KEPT,
 )
 from conformance.toolkit import (
+    BODY_GETS_THE_RECONCILIATION,
     NOT_COMPARED,
     CheckContext,
     Untested,

@@ -7,9 +7,16 @@ import json
 from collections.abc import Mapping
 
 from conformance.checks.rt_tool_8._argument_cases import Reconcile
-from conformance.checks.rt_tool_8._channels import BODY_GETS_THE_RECONCILIATION, TEXT_KEPT
+from conformance.checks.rt_tool_8._channels import TEXT_KEPT
 from conformance.checks.rt_tool_8.checks import judge_arguments
-from conformance.toolkit import Binding, CheckContext, Stage, VectorRun, mapping
+from conformance.toolkit import (
+    BODY_GETS_THE_RECONCILIATION,
+    Binding,
+    CheckContext,
+    Stage,
+    VectorRun,
+    mapping,
+)
 
 __all__ = ["BINDINGS", "STAGES"]
 

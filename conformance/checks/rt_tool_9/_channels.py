@@ -20,9 +20,9 @@ from __future__ import annotations
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
-from conformance.toolkit import Channel, located_passes, mapping, show
+from conformance.toolkit import Channel, located_passes, mapping, port, show
 
-__all__ = ["ONE_DECISION_PER_APPROVAL", "REPEATS_RE_EMITTED"]
+__all__ = ["EXECUTED_LISTS_NEW_CALLS", "ONE_DECISION_PER_APPROVAL", "REPEATS_RE_EMITTED"]
 
 
 def _approval_decided_nothing(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
@@ -68,4 +68,26 @@ def _repeat_dropped(scenario: Scenario, trace: Trace, handshake: Handshake) -> s
 #: RT-TOOL-9 ¶3: "Re-emitting rather than dropping is required".
 REPEATS_RE_EMITTED = Channel(
     "the repeat's tool message, re-emitted rather than dropped", "RT-TOOL-9#c3", _repeat_dropped
+)
+
+
+def _repeat_listed(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    for at, _, one in located_passes(trace):
+        listed = port(one, "executed")
+        if one.cut or one.paused or not isinstance(listed, list):
+            continue
+        skipped = {r.tool_call_id for r in one.results if r.disposition == "skipped"}
+        both = [call_id for call_id in listed if call_id in skipped]
+        if both:
+            return (
+                f"the pass lists {show(both, 80)} on executed (at {at}/ports/executed), whose "
+                "results say they were skipped"
+            )
+    return None
+
+
+#: RT-TOOL-10 ¶1: ``executed`` is "the complement of the `skipped` list".  RT-TOOL-9's
+#: example names what the executed output of a resumed run holds: it reads that port.
+EXECUTED_LISTS_NEW_CALLS = Channel(
+    "the executed output, the complement of skipped", "RT-TOOL-10#c1", _repeat_listed
 )

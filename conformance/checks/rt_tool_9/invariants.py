@@ -26,6 +26,7 @@ from conformance.toolkit import (
     ran_again,
     seen_passes,
     show,
+    skipped_unrecorded,
     stretches,
     well_formed,
 )
@@ -67,23 +68,9 @@ def skipped_only_when_recorded(
     scenario: Scenario, trace: Trace, handshake: Handshake
 ) -> str | None:
     """A call is skipped only when an execution of its identifier returned before: a call
-    that paused for approval, or was cut before it returned, was never recorded."""
-    returned: set[tuple[str, str]] = set()
-    for seen in seen_passes(trace):
-        conversation = seen.run.conversation
-        for index, result, call_id in guarded_results(seen):
-            key = (conversation, call_id)
-            if result.disposition == "skipped" and key not in returned:
-                return (
-                    f"call {show(call_id, 60)} was skipped in run {seen.run.id} "
-                    f"({seen.run.cause}, at {seen.at}/results/{index}), though no call with "
-                    "its identifier had returned a result"
-                )
-            if result.disposition != "skipped":
-                # Which first handlings are recorded (an unwired tool's, a declined call's)
-                # the rules leave open: any result may have been.
-                returned.add(key)
-    return None
+    that paused for approval, or was cut before it returned, was never recorded.  The
+    same test is the channel :data:`~conformance.toolkit.RECORDED_ONCE_RETURNED`."""
+    return skipped_unrecorded(trace)
 
 
 def _approved(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
