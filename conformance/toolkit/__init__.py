@@ -73,12 +73,17 @@ Channels:
     a failure seen where the channel is broken is its clause's, and the case is blocked
     there.  The artifacts on their way: :data:`RESULTS_SHAPED`, :data:`DATA_AS_PRODUCED`
     (RT-TOOL-1 ¶1), :data:`ARTIFACTS_LISTED` (RT-TOOL-1 ¶2), :data:`ARTIFACTS_ATTACHED`
-    (RT-TOOL-2 ¶3),
-    :data:`RESERVED_KEY_REMOVED` (RT-TOOL-2 ¶4), :data:`TOOL_ARTIFACTS_PORT` (RT-TOOL-3
-    ¶1), :data:`ARTIFACTS_ON_MESSAGES` (RT-TOOL-4 ¶1), :data:`TOOL_ARTIFACTS_FIELD`
-    (RT-TOOL-4 ¶3); :data:`DELIVERY`, what a check reading delivery on the messages goes
-    through; and :data:`CONTINUES_ON_ITS_OWN` (DR-5 ¶1), what a durable-resume case
-    waiting for a turn to continue goes through.
+    (RT-TOOL-2 ¶3), :data:`RESERVED_KEY_REMOVED` (RT-TOOL-2 ¶4),
+    :data:`TOOL_ARTIFACTS_PORT` (RT-TOOL-3 ¶1), :data:`ARTIFACTS_ON_MESSAGES` (RT-TOOL-4
+    ¶1), :data:`TOOL_ARTIFACTS_FIELD` (RT-TOOL-4 ¶3); :data:`DELIVERY`, what a check
+    reading delivery on the messages goes through; and :data:`CONTINUES_ON_ITS_OWN`
+    (DR-5 ¶1), what a durable-resume case waiting for a turn to continue goes through.
+    The tool-call rules': :data:`GUARD_HOLDS` (RT-TOOL-9 ¶1, read by :func:`ran_again`
+    over each run's :func:`stretches`), :data:`RECORDED_ONCE_RETURNED` (RT-TOOL-9 ¶4,
+    read by :func:`skipped_unrecorded`), :data:`UNIDENTIFIED_CALLS_RUN` (RT-TOOL-9 ¶5),
+    :data:`UNWIRED_CALLS_ANSWERED` (RT-TOOL-10 ¶2), :data:`UNIDENTIFIED_CALLS_ANSWERED`
+    (RT-TOOL-10 ¶4), :data:`WORK_PORTS` (RT-TOOL-10 ¶1) and
+    :data:`BODY_GETS_THE_RECONCILIATION` (RT-TOOL-8 ¶1).
 """
 
 from conformance.toolkit._bounds import (
@@ -88,6 +93,7 @@ from conformance.toolkit._bounds import (
     warnings_text,
     wire_pointer,
 )
+from conformance.toolkit._channels import Channel
 from conformance.toolkit._context import NOT_COMPARED, CheckContext
 from conformance.toolkit._durable import (
     CHUNK_PAUSES,
@@ -182,7 +188,7 @@ from conformance.toolkit._situations import (
     stretches,
 )
 from conformance.toolkit._states import describe, in_state, state_of, stopped_with_continue
-from conformance.toolkit._through import RESERVED_KEY_REMOVED, RESULTS_SHAPED
+from conformance.toolkit._through import RESERVED_KEY_REMOVED, RESULTS_SHAPED, WORK_PORTS
 from conformance.toolkit._through_artifacts import (
     ARTIFACTS_ATTACHED,
     ARTIFACTS_LISTED,
@@ -193,6 +199,16 @@ from conformance.toolkit._through_artifacts import (
     TOOL_ARTIFACTS_PORT,
 )
 from conformance.toolkit._through_durable import CONTINUES_ON_ITS_OWN
+from conformance.toolkit._through_calls import (
+    BODY_GETS_THE_RECONCILIATION,
+    GUARD_HOLDS,
+    RECORDED_ONCE_RETURNED,
+    UNIDENTIFIED_CALLS_ANSWERED,
+    UNIDENTIFIED_CALLS_RUN,
+    UNWIRED_CALLS_ANSWERED,
+    ran_again,
+    skipped_unrecorded,
+)
 from conformance.toolkit._told import (
     ResumePrompt,
     leaves,
@@ -223,18 +239,26 @@ __all__ = [
     "ARTIFACTS_ATTACHED",
     "ARTIFACTS_LISTED",
     "ARTIFACTS_ON_MESSAGES",
+    "BODY_GETS_THE_RECONCILIATION",
     "CHUNK_PAUSES",
     "CONTINUES_ON_ITS_OWN",
     "DATA_AS_PRODUCED",
     "DELIVERY",
+    "GUARD_HOLDS",
     "NOT_COMPARED",
+    "RECORDED_ONCE_RETURNED",
     "RESERVED_KEY_REMOVED",
     "RESULTS_SHAPED",
     "RESUMING",
     "TOOL_ARTIFACTS_FIELD",
     "TOOL_ARTIFACTS_PORT",
+    "UNIDENTIFIED_CALLS_ANSWERED",
+    "UNIDENTIFIED_CALLS_RUN",
+    "UNWIRED_CALLS_ANSWERED",
+    "WORK_PORTS",
     "Binding",
     "Breach",
+    "Channel",
     "CheckContext",
     "ChunkPause",
     "ClauseSituation",
@@ -316,6 +340,7 @@ __all__ = [
     "produced_then_completed",
     "projection",
     "ran",
+    "ran_again",
     "read_from_the_implementation",
     "resume",
     "resume_prompt",
@@ -332,6 +357,7 @@ __all__ = [
     "shown_key",
     "shows",
     "situation",
+    "skipped_unrecorded",
     "state_of",
     "stopped_with_continue",
     "stretches",

@@ -71,7 +71,7 @@ def _work_ports(scenario: Scenario, trace: Trace, handshake: Handshake) -> str |
         reported = mapping(seen.one.ports)
         missing = [name for name in _WORK if name not in reported]
         if missing:
-            return f"a pass reports no {', '.join(missing)} port (at {seen.at}/ports)"
+            return f"a pass reports no {' or '.join(missing)} port (at {seen.at}/ports)"
         if not isinstance(reported["executed_any"], bool):
             return f"a pass's executed_any is {show(reported['executed_any'])} (at {seen.at}/ports)"
     return None

@@ -58,6 +58,29 @@ class _RecordsAfterTheBatch(ToolNode):
         return super().recorded(ctx, call)
 
 
+class _ConsentKeyedByCallId(_RecordsAfterTheBatch):
+    """Keys the operator's consent by the call's identifier, for the turn: approving (or
+    declining) the call the node paused on decides every call the batch declares under
+    that identifier.  The guard looks calls up in the record as it stood when the batch
+    began, so a second gated call under the same identifier runs on the first one's
+    approval, without a pause of its own."""
+
+    def consent(self, ctx: PassContext, call: Call, args: object) -> tuple[str, str | None]:
+        if call.id is None:
+            return super().consent(ctx, call, args)
+        by_id = f"id:{call.id}"
+        with ctx.store.transaction() as conn:
+            decision = records.take_consent(conn, ctx.turn_id, by_id)
+            if decision is not None:
+                records.put_consent(conn, ctx.turn_id, by_id, *decision)  # it lasts the turn
+        if decision is not None:
+            return decision
+        decision = super().consent(ctx, call, args)  # the operator's, or a pause
+        with ctx.store.transaction() as conn:
+            records.put_consent(conn, ctx.turn_id, by_id, *decision)
+        return decision
+
+
 class _GuardResetAfterACut(ToolNode):
     """Keeps a fresh record for each stretch of the turn between cuts: a call recorded
     before the run was cut (a time limit, an error, a crash) and resumed by itself or by
@@ -113,6 +136,14 @@ VARIANTS: tuple[Variant, ...] = (
         ("RT-TOOL-9#c1", "RT-TOOL-10#c4"),
         'a call\'s "args": [] is read as no arguments (an empty map)',
         lambda: Components(node=_EmptyListArgumentsReadAsMap()),
+    ),
+    Variant(
+        "consent-keyed-by-call-id",
+        "gated-calls-sharing-an-id",
+        ("RT-TOOL-9#c1", "RT-TOOL-9#c4"),
+        "a consent is keyed by the call's identifier for the turn: approving one of two "
+        "gated calls that share an identifier runs the other as well",
+        lambda: Components(node=_ConsentKeyedByCallId()),
     ),
     Variant(
         "calls-recorded-after-the-batch",

@@ -148,6 +148,17 @@ class _UnionWithStringDecoded(Normalizer):
         return super().decode_json(value, declared)
 
 
+class _UnionsLeftUndecoded(Normalizer):
+    """Decodes a JSON text only for a parameter whose ``type`` is the one word ``array``
+    or ``object``: a union type (``["array", "null"]``) is not that word, and its text is
+    passed through."""
+
+    def decode_json(self, value: object, declared: set[str]) -> object:
+        if len(declared) > 1:
+            return value
+        return super().decode_json(value, declared)
+
+
 class _OutOfRangeNumbersParsed(Normalizer):
     """Parses a JSON number no double holds (``1e999``) as JavaScript's ``JSON.parse``
     does, to an infinity, which it then hands on as a JSON encoder writes it: null."""
@@ -279,6 +290,14 @@ VARIANTS: tuple[Variant, ...] = (
         ("RT-TOOL-8#c2", "RT-TOOL-8#c3"),
         "a parameter typed [string, array] or [string, object] has its JSON text decoded",
         lambda: _node(normalizer=_UnionWithStringDecoded),
+    ),
+    Variant(
+        "unions-left-undecoded",
+        "union-types",
+        ("RT-TOOL-8#c2", "RT-TOOL-8#c3"),
+        "a parameter typed [array, null] or [object, integer] has its JSON text passed "
+        "through: only the one word array or object declares the shape",
+        lambda: _node(normalizer=_UnionsLeftUndecoded),
     ),
     Variant(
         "out-of-range-numbers-parsed",

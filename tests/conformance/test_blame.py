@@ -191,15 +191,19 @@ def _reconciled_trace(mutant: str) -> tuple[object, object, Handshake]:
 @pytest.mark.parametrize(
     ("mutant", "broken"),
     [
-        ("entities-decoded-once", ("RT-TOOL-8#c1", "RT-TOOL-8#c4")),
-        ("json-string-arguments-never-decoded", ("RT-TOOL-8#c1", "RT-TOOL-8#c2")),
+        ("entities-decoded-once", ("RT-TOOL-8#c4",)),
+        ("json-string-arguments-never-decoded", ("RT-TOOL-8#c2",)),
+        ("raw-arguments-reach-tool", ("RT-TOOL-8#c1",)),
     ],
 )
 def test_arguments_reconciled_charges_the_clause_its_counterexample_breaks(
     mutant: str, broken: tuple[str, ...]
 ) -> None:
     """``arguments-reconciled`` is bound to RT-TOOL-8 ¶1–¶5; it used to charge a missing
-    decoding to all five, ¶3 (pass through unmodified) included."""
+    decoding to all five, ¶3 (pass through unmodified) included, and then a missing
+    repair to ¶1 beside the repair's own clause.  A reconciliation that left one repair
+    undone breaks that repair's words; ¶1's are broken by a body handed other arguments
+    than the reconciliation its result reports."""
     (reconciled,) = RT8_INVARIANTS
     made, trace, handshake = _reconciled_trace(mutant)
     reason = reconciled.judge(made, trace, handshake)  # type: ignore[arg-type]

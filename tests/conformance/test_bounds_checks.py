@@ -228,7 +228,7 @@ FIRES = [
     (
         "RT-TOOL-10#c4/call-without-id-is-work-on-neither-list[beside-a-repeat]",
         "call-without-id-given-fresh-id",
-        'the pass reports executed ["auto-',
+        'the pass lists ["auto-',
     ),
     (
         "RT-TOOL-10#c4/malformed-call-dropped-before-the-guard[blank-name]",

@@ -1,5 +1,16 @@
 """RT-TOOL-10 ¶4: calls without an identifier, and malformed calls.  The rule's overview
-(:mod:`conformance.checks.rt_tool_10`) lists what the checks vary."""
+(:mod:`conformance.checks.rt_tool_10`) lists what the checks vary.
+
+¶4 says which calls reach the guard, and so which the two lists may name: "The two lists
+partition only the calls that reach the guard: a call with no identifier always runs and
+appears in neither while setting `executed_any`, and a malformed call ... is dropped
+before the guard, appears in neither, and leaves `executed_any` false."  Its checks hold
+a pass to that: the lists name no call but the identified, well-formed ones the batch
+sent; a malformed call gets no result; a call ¶4 says reaches the guard (a numeric name,
+the calls around a malformed one) gets one; and ``executed_any`` is what the call
+without an identifier, or the malformed one, leaves it.  On which of the two lists an
+identified call sits is ¶1's word, judged by its own check.
+"""
 
 from __future__ import annotations
 
@@ -7,37 +18,53 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from adapters.trace import PassRecord
-from conformance.checks.rt_tool_10._work import CALL_A, Batch, Judged, judge, play
-from conformance.toolkit import CheckContext, Untested, check, show
+from conformance.checks.rt_tool_10._work import (
+    CALL_A,
+    REPEATS_NO_WORK,
+    Batch,
+    failed_in,
+    judge_work,
+    play,
+)
+from conformance.toolkit import (
+    GUARD_HOLDS,
+    UNIDENTIFIED_CALLS_RUN,
+    UNWIRED_CALLS_ANSWERED,
+    WORK_PORTS,
+    CheckContext,
+    Untested,
+    check,
+    identifier,
+    port,
+    show,
+    well_formed,
+)
 
-__all__ = ["MALFORMED", "WITHOUT_IDS", "Unguarded"]
+__all__ = ["MALFORMED", "THROUGH", "WITHOUT_IDS", "Unguarded"]
 
 
 @dataclass(frozen=True)
 class Unguarded:
-    """A judged batch (after ``first``, a question answered in between with ``pause``),
-    and what it must report."""
+    """A judged batch, after the batches ``first`` (a question answered after the first
+    of them, with ``pause``): the ``executed_any`` its pass must report (``None``: not
+    this clause's to say), the calls of it that must be answered (they reach the guard),
+    and what the first pass must report of its own work (``also_first``)."""
 
     judged: Batch
-    expected: Judged
-    first: Batch | None = None
+    work: bool | None
+    answered: frozenset[str] = frozenset()
+    first: tuple[Batch, ...] = ()
     pause: bool = False
-    also_first: Judged | None = None
+    also_first: bool | None = None
 
 
 _BARE = {"name": "do_thing", "args": {}}
 WITHOUT_IDS = {
-    "absent": Unguarded((_BARE,), Judged(work=True)),
-    "null": Unguarded(({**_BARE, "tool_call_id": None},), Judged(work=True)),
-    "beside-a-repeat": Unguarded(
-        (CALL_A, _BARE), Judged(skipped=frozenset({"call_a"}), work=True), first=(CALL_A,)
-    ),
-    "sent-again": Unguarded(
-        (_BARE,), Judged(work=True), first=(_BARE,), also_first=Judged(work=True)
-    ),
-    "after-an-answer": Unguarded(
-        (_BARE,), Judged(work=True), first=(_BARE,), pause=True, also_first=Judged(work=True)
-    ),
+    "absent": Unguarded((_BARE,), True),
+    "null": Unguarded(({**_BARE, "tool_call_id": None},), True),
+    "beside-a-repeat": Unguarded((CALL_A, _BARE), True, first=((CALL_A,),)),
+    "sent-again": Unguarded((_BARE,), True, first=((_BARE,),), also_first=True),
+    "after-an-answer": Unguarded((_BARE,), True, first=((_BARE,),), pause=True, also_first=True),
 }
 
 
@@ -49,10 +76,20 @@ def _unguarded(
     first: Callable[[list[tuple[str, PassRecord]]], None] | None = None,
 ) -> None:
     """Play ``variant``; judge ``first`` (what needs no port), then the ports, which are
-    RT-TOOL-10 ¶1's: a pass without them blocks this clause's account of them."""
-    batches = [variant.judged] if variant.first is None else [variant.first, variant.judged]
-    _, found = play(ctx, name, batches, pause_after=0 if variant.pause else None, every_pass=False)
-    if len(found) == len(batches) - 1 and variant.expected == Judged():
+    RT-TOOL-10 ¶1's: a pass without them blocks this clause's account of them (the
+    checks declare :data:`~conformance.toolkit.WORK_PORTS`)."""
+    batches = [*variant.first, variant.judged]
+    trace, found = play(
+        ctx, name, batches, pause_after=0 if variant.pause else None, every_pass=False
+    )
+    failed = failed_in(trace)
+    ctx.need(
+        failed is None,
+        f"the run ended failed in the pass at {failed}, never finishing it ({len(batches)} "
+        f"batches were to be sent, {len(found)} tool passes reported); {clause}",
+        at=None if failed is None else f"{failed}/results",
+    )
+    if len(found) == len(batches) - 1 and variant.work is False and not variant.answered:
         # Once its malformed calls are dropped, the batch is empty: a runtime that never
         # runs its tool step for a reply without calls (RT-TOOL-10 ¶3's own situation)
         # reports no pass, and nothing shows where the calls were dropped or what
@@ -70,11 +107,58 @@ def _unguarded(
     if first is not None:
         first(found)
     if variant.also_first is not None:
-        judge(ctx, found[0][0], found[0][1], variant.also_first, clause)
-    judge(ctx, found[-1][0], found[-1][1], variant.expected, clause)
+        judge_work(ctx, found[0][0], found[0][1], variant.also_first, clause)
+    at, one = found[-1]
+    _neither(ctx, at, one, clause)
+    _answered(ctx, at, one, variant.answered, clause)
+    if variant.work is not None:
+        judge_work(ctx, at, one, variant.work, clause)
 
 
-@check("RT-TOOL-10#c4", variants=WITHOUT_IDS)
+def _neither(ctx: CheckContext, at: str, one: PassRecord, clause: str) -> None:
+    """The lists name no call but the identified, well-formed ones the batch sent: not a
+    call without an identifier (under an id the runtime made up), not a malformed one."""
+    sent = {identifier(call) for call in well_formed(one.batch)}
+    for name in ("executed", "skipped"):
+        listed = port(one, name)
+        stray = [i for i in listed if i not in sent] if isinstance(listed, list) else []
+        ctx.expect(
+            not stray,
+            f"the pass lists {show(stray)} on {name} (at {at}/ports/{name}), which no "
+            f"identified, well-formed call of the batch carries; {clause}",
+            at=f"{at}/ports/{name}",
+        )
+
+
+def _answered(
+    ctx: CheckContext, at: str, one: PassRecord, ids: frozenset[str], clause: str
+) -> None:
+    """The calls ``ids`` reach the guard: each is answered by a result."""
+    answered = {result.model_call_id for result in one.results}
+    missing = sorted(ids - answered)
+    ctx.expect(
+        not missing,
+        f"the pass reports no result for calls {show(missing)} (at {at}/results), which "
+        f"reach the guard; {clause}",
+        at=f"{at}/results",
+    )
+
+
+#: What ¶4's checks observe through: the ports (¶1), the guard that skips the repeat some
+#: variants send beside the call (RT-TOOL-9 ¶1), a call without an identifier run every
+#: time it is sent (RT-TOOL-9 ¶5: one skipped as a repeat did no work), the result a call
+#: naming an unwired tool gets (¶2), and a pass of nothing but a repeat reporting no work
+#: (¶2).
+THROUGH = (
+    WORK_PORTS,
+    GUARD_HOLDS,
+    UNIDENTIFIED_CALLS_RUN,
+    UNWIRED_CALLS_ANSWERED,
+    REPEATS_NO_WORK,
+)
+
+
+@check("RT-TOOL-10#c4", variants=WITHOUT_IDS, through=THROUGH)
 def check_call_without_id_is_work_on_neither_list(ctx: CheckContext, variant: Unguarded) -> None:
     """A call with no identifier always runs: it appears on neither list and sets
     `executed_any`."""
@@ -98,28 +182,40 @@ _NOT_SCALAR = (
     {"name": None, "tool_call_id": "m7"},
 )
 MALFORMED = {
-    "not-a-map": Unguarded(("not a call", 42, None, True, ["do_thing", {}, "m0"]), Judged()),
-    "blank-name": Unguarded(_BLANK, Judged()),
-    "name-not-a-scalar": Unguarded(_NOT_SCALAR, Judged()),
+    "not-a-map": Unguarded(("not a call", 42, None, True, ["do_thing", {}, "m0"]), False),
+    "blank-name": Unguarded(_BLANK, False),
+    "name-not-a-scalar": Unguarded(_NOT_SCALAR, False),
+    # Beside a repeat, executed_any stays false only where a repeat is no work (¶2): a
+    # pass of the repeat alone comes first, and shows it.
     "beside-a-repeat": Unguarded(
-        (CALL_A, *_BLANK, *_NOT_SCALAR), Judged(skipped=frozenset({"call_a"})), first=(CALL_A,)
+        (CALL_A, *_BLANK, *_NOT_SCALAR), False, first=((CALL_A,), (CALL_A,))
     ),
+    # A numeric name is a scalar: the call reaches the guard, where it names a tool that
+    # is not wired (whose result, and the work it is, are ¶2's).  Beside it, a call naming
+    # an unwired tool by a string shows whether the runtime answers such calls at all: one
+    # that drops them all breaks ¶2 (the channel UNWIRED_CALLS_ANSWERED), one that drops
+    # only the number breaks ¶4.
     "numeric-name-is-a-scalar": Unguarded(
-        ({"name": 42, "args": {}, "tool_call_id": "call_n"}, *_BLANK[:1]),
-        Judged(executed=frozenset({"call_n"}), work=True),
+        (
+            {"name": 42, "args": {}, "tool_call_id": "call_n"},
+            *_BLANK[:1],
+            {"name": "no_such_tool", "args": {}, "tool_call_id": "call_u"},
+        ),
+        None,
+        frozenset({"call_n"}),
     ),
 }
 
 
-@check("RT-TOOL-10#c4", variants=MALFORMED)
+@check("RT-TOOL-10#c4", variants=MALFORMED, through=THROUGH)
 def check_malformed_call_dropped_before_the_guard(ctx: CheckContext, variant: Unguarded) -> None:
     """A call that is not a map, or whose name is blank or not a scalar, is dropped before
     the guard: no result, on neither list, and it leaves `executed_any` false."""
 
     def no_stray_result(found: list[tuple[str, PassRecord]]) -> None:
         at, one = found[-1]
-        reached = variant.expected.executed | variant.expected.skipped
-        stray = [r.tool_call_id for r in one.results if r.tool_call_id not in reached]
+        reached = {identifier(call) for call in well_formed(one.batch)}
+        stray = [r.tool_call_id for r in one.results if r.model_call_id not in reached]
         ctx.expect(
             not stray,
             f"the pass reports results for calls {show(stray)}, dropped before the guard as "

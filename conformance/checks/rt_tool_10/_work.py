@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from adapters.scenario import Answer, Reply, StartTurn, Step
+from adapters.handshake import Handshake
+from adapters.scenario import Answer, Reply, Scenario, StartTurn, Step
 from adapters.trace import PassRecord, Trace
 from conformance.toolkit import (
+    Channel,
     CheckContext,
     ask,
     call,
@@ -24,9 +26,24 @@ from conformance.toolkit import (
     say,
     show,
     tool,
+    well_formed,
 )
 
-__all__ = ["CALL_A", "CALL_B", "GATED", "TOOLS", "Batch", "Judged", "batch_ids", "judge", "play"]
+__all__ = [
+    "CALL_A",
+    "CALL_B",
+    "GATED",
+    "REPEATS_NO_WORK",
+    "TOOLS",
+    "Batch",
+    "Judged",
+    "batch_ids",
+    "failed_in",
+    "judge",
+    "judge_work",
+    "play",
+    "repeats_reported_as_work",
+]
 
 Batch = tuple[object, ...]
 TOOLS = [
@@ -43,10 +60,6 @@ TOOLS = [
 #: Two well-formed calls the checks send, first or again.
 CALL_A, CALL_B = call("do_thing", [], "call_a"), call("other_thing", [], "call_b")
 GATED = tool("gated_thing", output({"result": "sent"}), schema={}, gate=True)
-
-
-#: RT-TOOL-10 ¶1's ports: what a pass reports of the work it did.
-WORK_PORTS = ("executed_any", "executed", "skipped")
 
 
 @dataclass(frozen=True)
@@ -87,41 +100,20 @@ def play(
     return trace, found
 
 
-def judge(
-    ctx: CheckContext,
-    at: str,
-    one: PassRecord,
-    want: Judged,
-    clause: str,
-    *,
-    ports_judged: bool = False,
-) -> None:
-    """Hold one pass to ``want``, each port on its own, naming what it reported.
-
-    The ports are RT-TOOL-10 ¶1's: a pass that has none of them blocks every other
-    clause's judgement (``ports_judged`` is for ¶1's own checks, where their absence is
-    the failure)."""
+def judge(ctx: CheckContext, at: str, one: PassRecord, want: Judged, clause: str) -> None:
+    """Hold one pass to ¶1's words: ``executed_any`` a boolean, and ``executed`` and
+    ``skipped`` the lists ``want`` names, each port on its own.  Whether ``executed_any``
+    is true is ¶2's to ¶4's word (:func:`judge_work`), and which calls reach the lists at
+    all ¶4's: a check of theirs judges it."""
     reported = ports(one)
-    if not ports_judged:
-        ctx.prerequisite(
-            "RT-TOOL-10#c1",
-            any(name in reported for name in WORK_PORTS),
-            f"the pass reports no executed_any, executed or skipped port (its ports: "
-            f"{show(sorted(reported))})",
-        )
     any_ = reported.get("executed_any")
-    if ctx.expect(
+    ctx.expect(
         isinstance(any_, bool),
         f"the pass reports executed_any {show(any_)}"
         + (f" (its ports: {show(sorted(reported))})" if any_ is None else "")
         + "; RT-TOOL-10 ¶1: a boolean (a missing port is not false)",
         at=f"{at}/ports/executed_any",
-    ):
-        ctx.expect(
-            any_ is want.work,
-            f"the pass reports executed_any {show(any_)}, expected {show(want.work)}; {clause}",
-            at=f"{at}/ports/executed_any",
-        )
+    )
     for name, expected in (("executed", want.executed), ("skipped", want.skipped)):
         value = port(one, name)
         listed = value if isinstance(value, list) else None
@@ -134,6 +126,60 @@ def judge(
             at=f"{at}/ports/{name}",
             reading="executed-order",
         )
+
+
+def judge_work(ctx: CheckContext, at: str, one: PassRecord, work: bool, clause: str) -> None:
+    """Hold one pass's ``executed_any`` to ``work``.  The port is ¶1's: every check that
+    calls this declares :data:`~conformance.toolkit.WORK_PORTS`, so that a pass without
+    a boolean there blocks its judgement instead of failing it."""
+    any_ = ports(one).get("executed_any")
+    ctx.expect(
+        any_ is work,
+        f"the pass reports executed_any {show(any_)}, expected {show(work)}; {clause}",
+        at=f"{at}/ports/executed_any",
+    )
+
+
+def _only_repeats(one: PassRecord) -> bool:
+    """A batch of nothing but repeats: every call well formed, and every result skipped."""
+    return (
+        bool(one.results)
+        and len(well_formed(one.batch)) == len(one.batch) == len(one.results)
+        and all(result.disposition == "skipped" for result in one.results)
+    )
+
+
+def repeats_reported_as_work(trace: Trace) -> str | None:
+    """Where a finished pass of nothing but repeats reports ``executed_any`` true (¶2's
+    words broken: a repeat is no work), or ``None``."""
+    for at, _, one in located_passes(trace):
+        if one.cut or one.paused or not _only_repeats(one):
+            continue
+        if ports(one).get("executed_any") is True:
+            return f"a pass of nothing but repeats reports executed_any true (at {at}/ports)"
+    return None
+
+
+def _repeats_worked(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    return repeats_reported_as_work(trace)
+
+
+#: RT-TOOL-10 ¶2: a pass of nothing but repeats did no work.  A check that sends a repeat
+#: beside what it judges (a malformed call beside it leaves ``executed_any`` false, ¶4)
+#: sees through it: where a pure repeat already reports work, the pass it judges cannot
+#: tell its own calls' part.
+REPEATS_NO_WORK = Channel(
+    "a pass of nothing but repeats reporting no work", "RT-TOOL-10#c2", _repeats_worked
+)
+
+
+def failed_in(trace: Trace) -> str | None:
+    """The pointer of the pass the run failed in (cut, or its run's last, in a run that
+    ended ``failed``), if one was: the runtime never finished handling that batch."""
+    for at, run, one in located_passes(trace):
+        if run.end == "failed" and (one.cut or one is run.passes[-1]):
+            return at
+    return None
 
 
 def batch_ids(batch: Batch) -> frozenset[str]:

@@ -23,23 +23,25 @@ from conformance.checks.rt_tool_10._work import (
     CALL_B,
     GATED,
     TOOLS,
-    WORK_PORTS,
     Batch,
     Judged,
     batch_ids,
+    failed_in,
     judge,
+    judge_work,
     play,
 )
 from conformance.toolkit import (
+    GUARD_HOLDS,
+    RECORDED_ONCE_RETURNED,
+    UNWIRED_CALLS_ANSWERED,
+    WORK_PORTS,
     CheckContext,
     Untested,
     call,
     calls,
     check,
-    has_port,
-    listing,
     located_passes,
-    located_side_effects,
     mapping,
     one_turn,
     say,
@@ -101,10 +103,12 @@ PARTITIONS = {
 }
 
 
-@check("RT-TOOL-10#c1", variants=PARTITIONS)
+@check("RT-TOOL-10#c1", variants=PARTITIONS, through=(GUARD_HOLDS, UNWIRED_CALLS_ANSWERED))
 def check_executed_complements_skipped(ctx: CheckContext, variant: Partition) -> None:
     """`executed_any` is a boolean, and `executed` lists exactly the calls that reached the
-    guard and were not skipped."""
+    guard and were not skipped.  Which calls those are is what the guard (RT-TOOL-9 ¶1)
+    and the answer to an unwired call (¶2) decide: where either is broken in the trace,
+    the lists are judged by those clauses' cases."""
     _, found = play(
         ctx,
         "rt10-c1-complement",
@@ -113,8 +117,8 @@ def check_executed_complements_skipped(ctx: CheckContext, variant: Partition) ->
     )
     clause = "RT-TOOL-10 ¶1: executed is the complement of skipped"
     first = Judged(batch_ids(variant.first), frozenset(), True)
-    judge(ctx, found[0][0], found[0][1], first, clause, ports_judged=True)
-    judge(ctx, found[1][0], found[1][1], variant.expected, clause, ports_judged=True)
+    judge(ctx, found[0][0], found[0][1], first, clause)
+    judge(ctx, found[1][0], found[1][1], variant.expected, clause)
 
 
 FIRST_TIME: dict[str, Batch] = {
@@ -126,10 +130,12 @@ FIRST_TIME: dict[str, Batch] = {
 }
 
 
-@check("RT-TOOL-10#c2", variants=FIRST_TIME)
+#: A declined call is handled for the first time only where it was never recorded as it
+#: paused (RT-TOOL-9 ¶4): one recorded then looks like a repeat when declined.
+@check("RT-TOOL-10#c2", variants=FIRST_TIME, through=(WORK_PORTS, RECORDED_ONCE_RETURNED))
 def check_first_time_handling_is_work(ctx: CheckContext, variant: Batch) -> None:
     """A call handled for the first time is work, though no tool ran or it failed: a batch
-    of only such a call reports `executed_any` true, and the call on `executed`."""
+    of only such a call reports `executed_any` true."""
     name = str(mapping(variant[0]).get("name"))
     steps: list[Step] = [StartTurn("t1")]
     model: list[Reply] = [calls(*variant)]
@@ -154,13 +160,16 @@ def check_first_time_handling_is_work(ctx: CheckContext, variant: Batch) -> None
     ]
     ctx.need(bool(judged), "no tool pass handled call_x to the end", at="/steps")
     at, one = judged[-1]
-    judge(
-        ctx,
-        at,
-        one,
-        Judged(frozenset({"call_x"}), frozenset(), True),
-        "RT-TOOL-10 ¶2: a call handled for the first time is work",
+    failed = failed_in(trace)
+    ctx.need(
+        failed != at,
+        "the run ended failed in the pass that handled call_x, never finishing it; "
+        "RT-TOOL-10 ¶2: a call handled for the first time is work, and one naming a tool "
+        'that is not wired gets the recoverable "not an available tool" result',
+        at=f"{at}/results",
     )
+    # Which list the call is on is ¶1's word (executed-complements-skipped judges it).
+    judge_work(ctx, at, one, True, "RT-TOOL-10 ¶2: a call handled for the first time is work")
     if name == "no_such_tool":
         _judge_not_available(ctx, at, one)
 
@@ -199,34 +208,28 @@ REPEATS = {
 }
 
 
-@check("RT-TOOL-10#c2", variants=REPEATS, name="all-repeat-pass-is-idle")
+@check(
+    "RT-TOOL-10#c2",
+    variants=REPEATS,
+    name="all-repeat-pass-is-idle",
+    through=(WORK_PORTS, GUARD_HOLDS),
+)
 def check_all_repeat_pass_is_idle(ctx: CheckContext, variant: Repeats) -> None:
     """A pass whose every call was already handled in the run reports `executed_any`
     false, although it re-emits results: only first-time handling is work."""
-    trace, found = play(
+    _, found = play(
         ctx,
         "rt10-c2-all-repeat",
         [variant.batch] * variant.times,
         pause_after=0 if variant.pause else None,
     )
-    ids = batch_ids(variant.batch)
-    ran = located_side_effects(trace)
-    ctx.prerequisite(
-        "RT-TOOL-9#c1",
-        len(ran) <= len(ids),
-        f"the repeats ran again ({len(ran)} tool bodies ran for {len(ids)} calls, at "
-        f"{listing([at for at, _ in ran])}), so no pass was of nothing but repeats",
-    )
+    # A repeat that ran again (RT-TOOL-9 ¶1's gap) leaves no pass of nothing but
+    # repeats: the check declares the guard's channel.
     first = "RT-TOOL-10 ¶2: a call handled for the first time is work"
-    judge(ctx, found[0][0], found[0][1], Judged(ids, frozenset(), True), first)
+    judge_work(ctx, found[0][0], found[0][1], True, first)
     for at, one in found[1:]:
-        judge(
-            ctx,
-            at,
-            one,
-            Judged(frozenset(), ids, False),
-            "RT-TOOL-10 ¶2: a pass of nothing but repeats did no work",
-        )
+        # The repeats are on skipped: ¶1's word, and RT-TOOL-9 ¶2's.
+        judge_work(ctx, at, one, False, "RT-TOOL-10 ¶2: a pass of nothing but repeats did no work")
 
 
 EMPTY: dict[str, tuple[tuple[Batch, ...], int | None]] = {
@@ -236,7 +239,7 @@ EMPTY: dict[str, tuple[tuple[Batch, ...], int | None]] = {
 }
 
 
-@check("RT-TOOL-10#c3", variants=EMPTY)
+@check("RT-TOOL-10#c3", variants=EMPTY, through=(WORK_PORTS,))
 def check_empty_batch_reports_false(
     ctx: CheckContext, variant: tuple[tuple[Batch, ...], int | None]
 ) -> None:
@@ -252,7 +255,7 @@ def check_empty_batch_reports_false(
             f"{len(found)} tool passes reported)"
         )
     at, one = empty[-1]
-    judge(ctx, at, one, Judged(), "RT-TOOL-10 ¶3: an empty batch reports false")
+    judge_work(ctx, at, one, False, "RT-TOOL-10 ¶3: an empty batch reports false")
 
 
 EXPOSURES: dict[str, dict[str, bool] | None] = {
@@ -261,7 +264,7 @@ EXPOSURES: dict[str, dict[str, bool] | None] = {
 }
 
 
-@check("RT-TOOL-10#c5", variants=EXPOSURES)
+@check("RT-TOOL-10#c5", variants=EXPOSURES, through=(WORK_PORTS,))
 def check_default_exposure(ctx: CheckContext, variant: dict[str, bool] | None) -> None:
     """`executed_any` is exposed by default, in every pass; `executed` is not."""
     trace = one_turn(
@@ -270,12 +273,6 @@ def check_default_exposure(ctx: CheckContext, variant: dict[str, bool] | None) -
         expose=variant,
         tools=TOOLS,
         model=[calls(CALL_A), calls(CALL_A, CALL_B), say("done")],
-    )
-    ctx.prerequisite(
-        "RT-TOOL-10#c1",
-        any(has_port(trace, name) for name in WORK_PORTS),
-        "no pass has an executed_any, executed or skipped port, so whether one is exposed "
-        "says nothing",
     )
     for at, _, one in located_passes(trace):
         exposed = mapping(one.exposed)

@@ -7,14 +7,20 @@ from collections.abc import Mapping
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import PassRecord, Trace
+from conformance.checks.rt_tool_10._work import repeats_reported_as_work
 from conformance.toolkit import (
+    GUARD_HOLDS,
+    RECORDED_ONCE_RETURNED,
+    UNIDENTIFIED_CALLS_RUN,
     Breach,
     Invariant,
     Seen,
     doubtful_ids,
     guarded_results,
+    identifier,
     invariant,
     mapping,
+    paired,
     seen_passes,
     show,
     well_formed,
@@ -54,12 +60,28 @@ def work_reported(scenario: Scenario, trace: Trace, handshake: Handshake) -> str
                 return Breach(
                     f"a pass of run {seen.run.id} reports executed_any {show(flag)} (at "
                     f"{at}/ports/executed_any), but {_handled_phrase(one, handled)}",
-                    (C2,) if one.batch else (C3,),
+                    (_work_clause(trace, one, handled),),
                 )
         problem = _partition_problem(seen, ports)
         if problem:
             return problem
     return None
+
+
+def _work_clause(trace: Trace, one: PassRecord, handled: bool) -> str:
+    """Whose words an ``executed_any`` at odds with the pass's results breaks: an empty
+    batch's ¶3; work left unreported where the only new calls carry no identifier ("a
+    call with no identifier ... setting executed_any"), or reported where malformed calls
+    were sent ("a malformed call ... leaves executed_any false"), ¶4's, unless a pass of
+    nothing but repeats reports work too (the repeats', then); otherwise ¶2's
+    (first-time handling is work, a repeat is not)."""
+    if not one.batch:
+        return C3
+    if handled:
+        fresh = [call for result, call in paired(one) if result.disposition != "skipped"]
+        return C4 if fresh and all(identifier(call) is None for call in fresh) else C2
+    malformed = len(well_formed(one.batch)) < len(one.batch)
+    return C4 if malformed and repeats_reported_as_work(trace) is None else C2
 
 
 def _handled_phrase(one: PassRecord, handled: bool) -> str:
@@ -116,5 +138,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         "a pass that handled nothing for the first time",
         _interesting_pass,
         rank=210,
+        # Which calls are repeats is the guard's (RT-TOOL-9 ¶1, ¶4, ¶5).
+        through=(GUARD_HOLDS, RECORDED_ONCE_RETURNED, UNIDENTIFIED_CALLS_RUN),
     ),
 )

@@ -67,11 +67,31 @@ def _json(args: object, declared: Mapping[str, object]) -> object:
     return out
 
 
+def _union_read_as_its_shape(declared: Mapping[str, object]) -> dict[str, object]:
+    """The declared types with a union that names one of ``array`` and ``object`` read as
+    declaring that shape (docs/interpretations.md, union-types and union-with-string)."""
+    out: dict[str, object] = {}
+    for name, kind in declared.items():
+        if isinstance(kind, list):
+            shapes = [shape for shape in ("array", "object") if shape in kind]
+            out[name] = shapes[0] if len(shapes) == 1 else kind
+        else:
+            out[name] = kind
+    return out
+
+
 def readings(args: object, schema: object, passes: int | None = None) -> list[object]:
-    """The reconciled arguments, once with JSON decoded first and once with character
-    references decoded first (equal for most arguments)."""
+    """The reconciled arguments under every reading the text allows: JSON decoded first or
+    character references decoded first, and a union type naming ``array`` or ``object``
+    read as declaring that shape or not (equal for most arguments)."""
     bound = passes or UNBOUNDED
     declared = declared_types(schema)
-    json_first = _entities(_json(args, declared), bound)
-    entities_first = _json(_entities(args, bound), declared)
-    return [json_first] if json_first == entities_first else [json_first, entities_first]
+    found: list[object] = []
+    for types in (declared, _union_read_as_its_shape(declared)):
+        for reading in (
+            _entities(_json(args, types), bound),
+            _json(_entities(args, bound), types),
+        ):
+            if reading not in found:
+                found.append(reading)
+    return found

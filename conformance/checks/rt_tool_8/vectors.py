@@ -7,8 +7,16 @@ import json
 from collections.abc import Mapping
 
 from conformance.checks.rt_tool_8._argument_cases import Reconcile
+from conformance.checks.rt_tool_8._channels import TEXT_KEPT
 from conformance.checks.rt_tool_8.checks import judge_arguments
-from conformance.toolkit import Binding, CheckContext, Stage, VectorRun, mapping
+from conformance.toolkit import (
+    BODY_GETS_THE_RECONCILIATION,
+    Binding,
+    CheckContext,
+    Stage,
+    VectorRun,
+    mapping,
+)
 
 __all__ = ["BINDINGS", "STAGES"]
 
@@ -70,6 +78,12 @@ def _untouched(ctx: CheckContext, run: VectorRun) -> None:
 
 
 BINDINGS = (
-    Binding("RT-TOOL-8", ("sent", "decoded"), ("RT-TOOL-8#c4",), _decoded),
+    Binding(
+        "RT-TOOL-8",
+        ("sent", "decoded"),
+        ("RT-TOOL-8#c4",),
+        _decoded,
+        (BODY_GETS_THE_RECONCILIATION, TEXT_KEPT),
+    ),
     Binding("RT-TOOL-8", ("sent",), ("RT-TOOL-8#c3",), _untouched),
 )

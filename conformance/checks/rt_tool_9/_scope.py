@@ -12,7 +12,7 @@ from conformance.toolkit import (
     calls,
     check,
     located_passes,
-    located_side_effects,
+    located_runs,
     mapping,
     one_turn,
     output,
@@ -39,7 +39,13 @@ def check_guard_keeps_to_its_own_conversation(ctx: CheckContext) -> None:
     trace = one_turn(
         ctx,
         "rt9-c1-per-conversation",
-        tools=[tool("lookup_account", *(output(out) for _, out in ASKED.values()))],
+        tools=[
+            tool(
+                "lookup_account",
+                *(output(out) for _, out in ASKED.values()),
+                schema={"type": "object", "properties": {"customer": {"type": "string"}}},
+            )
+        ],
         model=[
             reply
             for args, _ in ASKED.values()
@@ -51,15 +57,20 @@ def check_guard_keeps_to_its_own_conversation(ctx: CheckContext) -> None:
         "RT-TOOL-9 ¶1: a run records each call *it* has executed; a call another "
         "conversation ran under the same identifier was never executed here"
     )
-    found = {
-        str(mapping(effect.get("input")).get("customer"))
-        for _, effect in located_side_effects(trace, "lookup_account")
+    # Each conversation's call is found by its identifier, in that conversation's runs:
+    # what the tool body received of its arguments is RT-TOOL-8's, not the guard's.
+    ran = {
+        run.conversation
+        for _, run in located_runs(trace)
+        for effect in run.side_effects
+        if mapping(effect).get("tool") == "lookup_account"
+        and mapping(effect).get("tool_call_id") == CALL_ID
     }
     for name, (args, _) in ASKED.items():
         ctx.expect(
-            str(args["customer"]) in found,
+            name in ran,
             f"conversation {name}'s call {CALL_ID} lookup_account {show(args)} never ran "
-            f"(the tool ran for {show(sorted(found))}); {clause}",
+            f"(its body ran under {CALL_ID} in conversations {show(sorted(ran))}); {clause}",
         )
     passes = located_passes(trace)
     ctx.need(len(passes) >= 2, f"two conversations called a tool, {len(passes)} passes reported")

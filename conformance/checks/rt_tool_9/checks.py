@@ -8,11 +8,15 @@ from dataclasses import dataclass
 
 from adapters.scenario import Answer, Approve, Reply, Restart, Return, StartTurn, Step
 from adapters.trace import Trace
+from conformance.checks.rt_tool_9._channels import ONE_DECISION_PER_APPROVAL, REPEATS_RE_EMITTED
 from conformance.checks.rt_tool_9._scope import (
     check_guard_keeps_to_its_own_conversation,
 )
 from conformance.toolkit import (
+    GUARD_HOLDS,
+    UNIDENTIFIED_CALLS_ANSWERED,
     CheckContext,
+    Untested,
     ask,
     call,
     calls,
@@ -107,18 +111,13 @@ SECOND_PASSES: dict[str, Repeat] = {
 }
 
 
-@check("RT-TOOL-9#c2", variants=SECOND_PASSES)
+@check("RT-TOOL-9#c2", variants=SECOND_PASSES, through=(GUARD_HOLDS, REPEATS_RE_EMITTED))
 def check_repeat_reported_and_re_emitted(ctx: CheckContext, variant: Repeat) -> None:
     """The repeat is reported on `skipped`, and its stored first result (message and success)
-    is re-emitted and counted in the batch's outcome."""
+    is re-emitted and counted in the batch's outcome.  A repeat that ran again (¶1's gap)
+    leaves no skipped repeat to report, and one whose message was dropped (¶3's) none to
+    compare: the check observes through the guard and the re-emission."""
     trace = _repeat(ctx, "rt9-c2-re-emitted", variant)
-    ran = _ran(trace, "do_thing")
-    ctx.prerequisite(
-        "RT-TOOL-9#c1",
-        len(ran) == 1,
-        f"the repeat of {show(variant.call_id, 40)} was invoked again (it ran {len(ran)} "
-        f"times, at {listing(ran) or 'nowhere'}), so there is no skipped repeat to report",
-    )
     passes = located_passes(trace)
     ctx.need(len(passes) >= 2, f"two batches were sent, {len(passes)} tool passes reported")
     (first_at, _, first), (at, _, repeat) = passes[0], passes[1]
@@ -231,11 +230,23 @@ def _gate_trace(ctx: CheckContext, name: str, shape: GatedBatch) -> Trace:
     if shape.restart:
         steps.append(Restart())
     steps += [Approve("t1") for _ in shape.gates]
-    batch = calls(*(call(name, [], call_id) for name, call_id in shape.batch))
+    # Each gated call asks something of its own (a runtime may key a consent by what is
+    # asked, and decide each on its own).
+    batch = calls(
+        *(
+            call(name, {"to": call_id} if name == "gated_thing" else [], call_id)
+            for name, call_id in shape.batch
+        )
+    )
     return one_turn(ctx, name, tools=tools, model=[batch, say("done")], steps=steps)
 
 
-@check("RT-TOOL-9#c3", variants=GATED)
+#: What the gated checks observe through: the guard, which keeps the calls that returned
+#: before a pause from running again (¶1), and one decision per approve step.
+GATED_THROUGH = (GUARD_HOLDS, ONE_DECISION_PER_APPROVAL)
+
+
+@check("RT-TOOL-9#c3", variants=GATED, through=GATED_THROUGH)
 def check_no_declared_call_left_unanswered(ctx: CheckContext, variant: GatedBatch) -> None:
     """After a batch paused midway is re-issued, every declared call is answered, the
     already-executed ones by their re-emitted results: in the tool messages the re-issued
@@ -270,7 +281,7 @@ def check_no_declared_call_left_unanswered(ctx: CheckContext, variant: GatedBatc
     )
 
 
-@check("RT-TOOL-9#c4", variants=GATED)
+@check("RT-TOOL-9#c4", variants=GATED, through=GATED_THROUGH)
 def check_recorded_only_once_returned(ctx: CheckContext, variant: GatedBatch) -> None:
     """A call that paused for approval was never recorded: once approved it runs, and the
     calls that had returned before the pause are skipped, never run again."""
@@ -334,9 +345,13 @@ NO_IDS: dict[str, Unguarded] = {
 }
 
 
-@check("RT-TOOL-9#c5", variants=NO_IDS)
+@check("RT-TOOL-9#c5", variants=NO_IDS, through=(UNIDENTIFIED_CALLS_ANSWERED,))
 def check_call_without_id_always_runs(ctx: CheckContext, variant: Unguarded) -> None:
-    """A call with no identifier cannot be guarded: it runs every time it is sent."""
+    """A call with no identifier cannot be guarded: it runs every time it is sent.  What
+    was sent is what the runtime received: a batch the model was never asked for (the
+    run ended before) was never sent; a run that failed in the pass over such a call,
+    before it answered them all, is RT-TOOL-10 ¶4's gap (the check observes through
+    the pass that answers the call)."""
     bare: dict[str, object] = {"name": "do_thing", "args": []}
     if variant.null_id:
         bare["tool_call_id"] = None
@@ -356,11 +371,11 @@ def check_call_without_id_always_runs(ctx: CheckContext, variant: Unguarded) -> 
         model=[*model, say("done")],
         steps=steps,
     )
-    sent = variant.passes * (2 if variant.twice else 1)
+    planned = variant.passes * (2 if variant.twice else 1)
     ran = _ran(trace, "do_thing")
     if variant.numeric_id is not None:
         ctx.expect(
-            len(ran) == sent,
+            len(ran) == planned,
             f"a call whose identifier is the number {variant.numeric_id}, sent once, ran "
             f"{len(ran)} times (at {listing(ran) or 'nowhere'}); its one sending runs whether "
             f"the number counts as no identifier ({CLAUSE_5}) or as one not yet recorded "
@@ -368,10 +383,35 @@ def check_call_without_id_always_runs(ctx: CheckContext, variant: Unguarded) -> 
             reading="malformed-calls",
         )
         return
+    sent = _sent_without_id(trace, model)
+    if sent < planned and sent < 2:
+        ends = sorted({run.end for run in trace.runs()})
+        raise Untested(
+            f"the call without an identifier was to be sent {planned} times and reached the "
+            f"runtime {sent} time(s): the model was asked for the replies carrying it no "
+            f"more often (its runs ended {', '.join(ends) or 'nowhere'}), so it was never "
+            "sent again"
+        )
     ctx.expect(
         len(ran) == sent,
         f"a call without an identifier, sent {sent} times, ran {len(ran)} times (at "
         f"{listing(ran) or 'nowhere'}); {CLAUSE_5}",
+    )
+
+
+def _sent_without_id(trace: Trace, model: Sequence[Reply]) -> int:
+    """How many calls without an identifier reached the runtime: those of the replies the
+    model was asked for (one per model input, in order), or of the batches its passes
+    received, whichever shows more."""
+    asked = sum(len(run.model_inputs) for run in trace.runs())
+    replied = sum(_unidentified(reply.tool_calls or ()) for reply in model[:asked])
+    received = sum(_unidentified(one.batch) for _, one in trace.passes())
+    return max(replied, received)
+
+
+def _unidentified(batch: Sequence[object]) -> int:
+    return sum(
+        1 for call in batch if isinstance(call, Mapping) and call.get("tool_call_id") is None
     )
 
 

@@ -10,44 +10,32 @@ identifiers or as none.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit import (
+    UNIDENTIFIED_CALLS_ANSWERED,
+    Breach,
     Invariant,
     Seen,
-    doubtful_ids,
     guarded_results,
     identifier,
     invariant,
     mapping,
     paired,
+    ran_again,
     seen_passes,
     show,
+    skipped_unrecorded,
+    stretches,
     well_formed,
 )
 
 __all__ = ["INVARIANTS", "stretches"]
 
-#: The dispositions of a call handled for the first time that did not run its tool body
-#: by the RT-TOOL rules' choice (durable resume answers or refuses some calls instead).
-_DURABLE = frozenset({"reused", "refused"})
 
-
-def stretches(trace: Trace) -> dict[str, tuple[str, str, int]]:
-    """Each run's stretch of its turn: ``(conversation, turn, cuts before it)``.  The
-    guard's record must last across pauses; whether it lasts across a cut and the run
-    that resumes it, the rules leave open (docs/interpretations.md#guard-scope)."""
-    cuts: dict[tuple[str, str], int] = {}
-    out: dict[str, tuple[str, str, int]] = {}
-    for run in trace.runs():
-        key = (run.conversation, run.turn)
-        out[run.id] = (*key, cuts.get(key, 0))
-        if run.end in ("interrupted", "crashed"):
-            cuts[key] = cuts.get(key, 0) + 1
-    return out
+#: The clauses of RT-TOOL-9 ¶2 and ¶3, which a repeat's re-emission is charged to.
+C2, C3 = "RT-TOOL-9#c2", "RT-TOOL-9#c3"
 
 
 def at_most_once(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
@@ -55,54 +43,10 @@ def at_most_once(scenario: Scenario, trace: Trace, handshake: Handshake) -> str 
     (after an answer, an approval, a decline, or a restart during the pause) skips it.
     A body cut before it returned was never recorded, and may run again; so may a call
     whose run's write-back failed (the run is retried from the state before it), and a
-    call of an earlier stretch of the turn, before a cut (docs/interpretations.md)."""
-    stretch = stretches(trace)
-    returned: dict[tuple[object, ...], Seen] = {}
-    for seen in seen_passes(trace):
-        now: list[tuple[object, ...]] = []
-        for index, result, call_id in guarded_results(seen):
-            key: tuple[object, ...] = (*stretch[seen.run.id], call_id)
-            first = returned.get(key)
-            if result.disposition == "executed" and first is not None:
-                return (
-                    f"call {show(call_id, 60)} returned in run {first.run.id} ({first.run.cause}, "
-                    f"at {first.at}) and was executed again in run {seen.run.id} "
-                    f"({seen.run.cause}, at {seen.at}/results/{index}) of turn {seen.run.turn}"
-                )
-            if result.disposition in ("executed", "reused") and seen.run.end != "failed":
-                now.append(key)  # it returned a result (its body's, or the journal's)
-        for key in now:
-            returned.setdefault(key, seen)
-    return _ran_again(trace, stretch)
-
-
-def _ran_again(trace: Trace, stretch: Mapping[str, tuple[str, str, int]]) -> str | None:
-    """A body that ran in two runs of one stretch of a turn, its first run having
-    returned it (the side effects say so even where a pass under-reports its results)."""
-    first_run: dict[tuple[object, ...], RunRecord] = {}
-    returned = {
-        (seen.run.id, call_id)
-        for seen in seen_passes(trace)
-        for _, result, call_id in guarded_results(seen)
-        if result.disposition == "executed" and seen.run.end != "failed"
-    }
-    doubtful = {i for seen in seen_passes(trace) for i in doubtful_ids(seen.one)}
-    for run in trace.runs():
-        for effect in run.side_effects:
-            call_id = mapping(effect).get("tool_call_id")
-            if not isinstance(call_id, str) or not call_id.strip() or call_id in doubtful:
-                continue
-            key = (*stretch[run.id], call_id)
-            earlier = first_run.get(key)
-            if earlier is None:
-                first_run[key] = run
-            elif earlier.id != run.id and (earlier.id, call_id) in returned:
-                return (
-                    f"the body of call {show(call_id, 60)} ran in run {earlier.id} "
-                    f"({earlier.cause}), where it returned, and again in run {run.id} "
-                    f"({run.cause}) of turn {run.turn}"
-                )
-    return None
+    call of an earlier stretch of the turn, before a cut (docs/interpretations.md).  The
+    same test is the channel :data:`~conformance.toolkit.GUARD_HOLDS` other clauses'
+    cases observe repeats through."""
+    return ran_again(trace)
 
 
 def _repeated_later(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
@@ -124,23 +68,9 @@ def skipped_only_when_recorded(
     scenario: Scenario, trace: Trace, handshake: Handshake
 ) -> str | None:
     """A call is skipped only when an execution of its identifier returned before: a call
-    that paused for approval, or was cut before it returned, was never recorded."""
-    returned: set[tuple[str, str]] = set()
-    for seen in seen_passes(trace):
-        conversation = seen.run.conversation
-        for index, result, call_id in guarded_results(seen):
-            key = (conversation, call_id)
-            if result.disposition == "skipped" and key not in returned:
-                return (
-                    f"call {show(call_id, 60)} was skipped in run {seen.run.id} "
-                    f"({seen.run.cause}, at {seen.at}/results/{index}), though no call with "
-                    "its identifier had returned a result"
-                )
-            if result.disposition != "skipped":
-                # Which first handlings are recorded (an unwired tool's, a declined call's)
-                # the rules leave open: any result may have been.
-                returned.add(key)
-    return None
+    that paused for approval, or was cut before it returned, was never recorded.  The
+    same test is the channel :data:`~conformance.toolkit.RECORDED_ONCE_RETURNED`."""
+    return skipped_unrecorded(trace)
 
 
 def _approved(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
@@ -190,20 +120,25 @@ def repeat_re_emitted(scenario: Scenario, trace: Trace, handshake: Handshake) ->
                 # A repeat inside the batch re-emits what this pass just stored.
                 candidates = [c for k in keys for c in fresh.get(k, []) + stored.get(k, [])]
                 if success not in {first for first, _ in candidates}:
-                    return (
+                    return Breach(
                         f"the repeat of call {show(call_id, 60)} re-emits success "
                         f"{show(success)} (at {seen.at}/results/{index}), but its first "
-                        f"execution's was {show(candidates[0][0])}"
+                        f"execution's was {show(candidates[0][0])}",
+                        (C2,),
                     )
                 stored_messages = {m for _, m in candidates} - {None}
                 # A pass cut or paused midway may not have fed its messages back yet, and
                 # a paused pass may have stored none: nothing to compare with then.
                 complete = not seen.one.paused and not seen.one.cut
                 if complete and stored_messages and not any(c in stored_messages for c in sent):
-                    return (
+                    # None at all is the repeat dropped (¶3: "Re-emitting rather than
+                    # dropping is required"); another message, the stored one not
+                    # re-emitted (¶2).
+                    return Breach(
                         f"the repeat of call {show(call_id, 60)} emits the tool messages "
                         f"{show(sent)} (at {seen.at}/tool_messages), not the stored "
-                        f"{show(candidates[0][1])}"
+                        f"{show(candidates[0][1])}",
+                        (C2,) if sent else (C3,),
                     )
         stored.update(fresh)
         if repeats and not seen.one.cut:
@@ -218,9 +153,11 @@ def _outcome_problem(seen: Seen) -> str | None:
     expected = {"succeeded": succeeded, "failed": len(seen.one.results) - succeeded}
     got = {key: mapping(seen.one.outcome).get(key) for key in expected}
     if got != expected:
-        return (
+        # ¶2: the stored result is "counted in the batch's outcome".
+        return Breach(
             f"a pass with a repeat reports the outcome {show(got)} (at {seen.at}/outcome); "
-            f"its results count {show(expected)}"
+            f"its results count {show(expected)}",
+            (C2,),
         )
     return None
 
@@ -230,15 +167,22 @@ def _repeat_skipped(scenario: Scenario, trace: Trace, handshake: Handshake) -> b
 
 
 def unguarded_always_runs(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
-    """A call without an identifier is never skipped, and runs every time it is sent to a
-    wired tool without a gate (durable resume may answer or refuse it instead).  A call
-    the model sent without an identifier stays one when the runtime gives it an id of
-    its own: its result is paired with the call it answers, not read by its id."""
+    """A call without an identifier is never skipped, and is handled every time it is sent
+    to a wired tool without a gate: its body runs, or its arguments are refused by
+    validation, or durable resume answers or refuses it; what it never is, is guarded.
+    A call the model sent without an identifier stays one when the runtime gives it an id
+    of its own: its result is paired with the call it answers, not read by its id.  Where
+    a pass reports no result for such a call, the run's side effects are read: a body that
+    ran was not guarded, whatever became of its output.  A pass the run failed in is not
+    judged: what it never handled is RT-TOOL-10 ¶4's (the channel
+    :data:`~conformance.toolkit.UNIDENTIFIED_CALLS_ANSWERED`)."""
     plain = {tool.name for tool in scenario.tools if not tool.gate}
     earlier: list[tuple[object, ...]] = []
+    sent: dict[str, int] = {}
+    answered: dict[str, tuple[int, str]] = {}
     for seen in seen_passes(trace):
-        answered = paired(seen.one)
-        unguarded = [result for result, call in answered if identifier(call) is None]
+        results = paired(seen.one)
+        unguarded = [result for result, call in results if identifier(call) is None]
         for result in unguarded:
             if result.disposition == "skipped":
                 index = next(i for i, one in enumerate(seen.one.results) if one is result)
@@ -248,30 +192,56 @@ def unguarded_always_runs(scenario: Scenario, trace: Trace, handshake: Handshake
                 )
         again = seen.one.batch in earlier
         earlier.append(seen.one.batch)
-        if seen.one.cut or seen.one.paused:
+        if seen.one.cut or seen.one.paused or _failed_in(seen):
             continue
-        if again and len(answered) < len(well_formed(seen.one.batch)):
+        if again and len(results) < len(well_formed(seen.one.batch)):
             # A later pass over the same reply that handled only part of it (the approved
             # call alone, a framework answering one call again): the batch was not sent
             # again, and its calls without an id ran where it was handled first.
             continue
-        sent = sum(
+        run_id = seen.run.id
+        sent[run_id] = sent.get(run_id, 0) + sum(
             1
             for call in well_formed(seen.one.batch)
             if identifier(call) is None and str(call.get("name")) in plain
         )
-        ran = sum(
-            1
-            for result in unguarded
-            if str(result.tool) in plain
-            and (result.disposition == "executed" or result.disposition in _DURABLE)
+        handled = sum(1 for result in unguarded if str(result.tool) in plain)
+        before, _ = answered.get(run_id, (0, ""))
+        answered[run_id] = (before + handled, f"{seen.at}/results")
+    for run in trace.runs():
+        count = sent.get(run.id, 0)
+        handled, at = answered.get(run.id, (0, ""))
+        if handled >= count or _bodies_without_an_id(run, plain) >= count:
+            continue
+        return (
+            f"{count} calls without an identifier were sent to wired tools in run {run.id}, "
+            f"{handled} were answered (last at {at}) and {_bodies_without_an_id(run, plain)} "
+            "tool bodies ran for calls without one"
         )
-        if ran < sent:
-            return (
-                f"{sent} calls without an identifier were sent to wired tools in one pass of "
-                f"run {seen.run.id}, {ran} ran (at {seen.at}/results)"
-            )
     return None
+
+
+def _failed_in(seen: Seen) -> bool:
+    """Whether the run failed in this pass (it never finished it)."""
+    return seen.run.end == "failed" and (seen.one.cut or seen.one is seen.run.passes[-1])
+
+
+def _bodies_without_an_id(run: RunRecord, plain: set[str]) -> int:
+    """How many bodies of ``plain`` tools ran in ``run`` for calls the model sent without
+    an identifier: every body not named by an identifier the run's batches sent (a
+    runtime may give such a call an id of its own)."""
+    named = {
+        identifier(call)
+        for one in run.passes
+        for call in well_formed(one.batch)
+        if isinstance(identifier(call), str)
+    }
+    return sum(
+        1
+        for effect in run.side_effects
+        if str(mapping(effect).get("tool")) in plain
+        and mapping(effect).get("tool_call_id") not in named
+    )
 
 
 def _unguarded_sent_again(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
@@ -302,7 +272,7 @@ INVARIANTS: tuple[Invariant, ...] = (
     ),
     invariant(
         "repeat-re-emitted",
-        ("RT-TOOL-9#c2", "RT-TOOL-9#c3"),
+        (C2, C3),
         repeat_re_emitted,
         "a repeat skipped",
         _repeat_skipped,
@@ -315,5 +285,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         "a call without an identifier sent a second time",
         _unguarded_sent_again,
         rank=200,
+        through=(UNIDENTIFIED_CALLS_ANSWERED,),
     ),
 )

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from adapters.scenario import Approve, StartTurn, Tool
 from adapters.trace import PassRecord, Trace
+from conformance.checks.rt_tool_9._channels import EXECUTED_LISTS_NEW_CALLS
 from conformance.toolkit import (
+    GUARD_HOLDS,
     Binding,
     CheckContext,
     Stage,
@@ -112,5 +114,13 @@ def _resumed(ctx: CheckContext, run: VectorRun) -> None:
 
 BINDINGS = (
     Binding("RT-TOOL-9", ("skipped", "recorded"), ("RT-TOOL-9#c1", "RT-TOOL-9#c2"), _recorded),
-    Binding("RT-TOOL-9", ("resumed", "mixed"), ("RT-TOOL-9#c4",), _resumed),
+    # The call that returned before the pause is skipped only where the guard holds; the
+    # executed output the example names is RT-TOOL-10 ¶1's port.
+    Binding(
+        "RT-TOOL-9",
+        ("resumed", "mixed"),
+        ("RT-TOOL-9#c4",),
+        _resumed,
+        (GUARD_HOLDS, EXECUTED_LISTS_NEW_CALLS),
+    ),
 )
