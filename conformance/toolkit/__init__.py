@@ -198,7 +198,6 @@ from conformance.toolkit._through_artifacts import (
     TOOL_ARTIFACTS_FIELD,
     TOOL_ARTIFACTS_PORT,
 )
-from conformance.toolkit._through_durable import CONTINUES_ON_ITS_OWN
 from conformance.toolkit._through_calls import (
     BODY_GETS_THE_RECONCILIATION,
     GUARD_HOLDS,
@@ -209,6 +208,7 @@ from conformance.toolkit._through_calls import (
     ran_again,
     skipped_unrecorded,
 )
+from conformance.toolkit._through_durable import CONTINUES_ON_ITS_OWN
 from conformance.toolkit._told import (
     ResumePrompt,
     leaves,

@@ -103,8 +103,54 @@ def _body_ran_again(trace: Trace, stretch: Mapping[str, tuple[str, str, int]]) -
     return None
 
 
+def asked_again(scenario: Scenario, trace: Trace) -> str | None:
+    """Where a gated call that returned was put to the operator again in its turn's
+    stretch (RT-TOOL-9 ¶1: a recorded call is not invoked, and a gate is asked only of a
+    call being invoked, ¶4), or ``None``: a run started by a decision paused once more
+    although every gated call of its batch had had a decision by then, and a call of that
+    batch that returned earlier was not among the results it reported.  Nothing but a
+    returned call is left to ask about, so the runtime took it for one not recorded."""
+    gated = {tool.name for tool in scenario.tools if tool.gate}
+    stretch = stretches(trace)
+    returned: dict[tuple[object, ...], str] = {}
+    decisions: dict[tuple[object, ...], int] = {}
+    for seen in seen_passes(trace):
+        place = stretch[seen.run.id]
+        if seen.run.cause in ("approve", "decline") and seen.order == _first_order(trace, seen):
+            decisions[place] = decisions.get(place, 0) + 1
+        calls = well_formed(seen.one.batch)
+        asked = [c for c in calls if c.get("name") in gated and isinstance(identifier(c), str)]
+        reported = {call_id for _, _, call_id in guarded_results(seen)}
+        left = [
+            str(identifier(c))
+            for c in calls
+            if (*place, identifier(c)) in returned and identifier(c) not in reported
+        ]
+        if (
+            seen.one.paused
+            and seen.run.cause in ("approve", "decline")
+            and decisions.get(place, 0) >= len(asked)
+            and left
+        ):
+            first = returned[(*place, left[0])]
+            return (
+                f"gated call {show(left[0], 60)} returned in run {first} and run "
+                f"{seen.run.id} ({seen.run.cause}, at {seen.at}) paused once more, every "
+                f"gated call of its batch decided, without reporting it"
+            )
+        for _, result, call_id in guarded_results(seen):
+            if result.disposition in ("executed", "reused") and seen.run.end != "failed":
+                returned.setdefault((*place, call_id), seen.run.id)
+    return None
+
+
+def _first_order(trace: Trace, seen: Seen) -> int:
+    """The order of the first pass of ``seen``'s run (a decision is counted once a run)."""
+    return next(other.order for other in seen_passes(trace) if other.run.id == seen.run.id)
+
+
 def _guard_broken(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
-    return ran_again(trace)
+    return ran_again(trace) or asked_again(scenario, trace)
 
 
 #: RT-TOOL-9 ¶1: "does not invoke a call whose identifier it has already recorded".  A

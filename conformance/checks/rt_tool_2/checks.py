@@ -23,6 +23,7 @@ from conformance.toolkit import (
     ARTIFACTS_ATTACHED,
     ARTIFACTS_LISTED,
     DELIVERY,
+    GUARD_HOLDS,
     RESULTS_SHAPED,
     CheckContext,
     call,
@@ -335,7 +336,7 @@ def check_failed_call_carries_none(ctx: CheckContext, variant: Failing) -> None:
     "RT-TOOL-2#c5",
     name="declined-call-carries-no-artifacts",
     variants=DECLINES,
-    through=(ARTIFACTS_ATTACHED,),
+    through=(ARTIFACTS_ATTACHED, GUARD_HOLDS),
 )
 def check_declined_call_carries_none(ctx: CheckContext, variant: Declining) -> None:
     """A gated call the operator declined carries no artifacts (whatever its result says

@@ -19,6 +19,7 @@ from adapters.scenario import (
 from adapters.trace import StepRecord, Trace, TurnWire
 from conformance.toolkit import (
     DELIVERY,
+    GUARD_HOLDS,
     NOT_COMPARED,
     CheckContext,
     Untested,
@@ -144,7 +145,7 @@ FAILURES = {
 @check(
     "RT-TOOL-7#c4",
     variants=FAILURES,
-    through=DELIVERY,
+    through=(*DELIVERY, GUARD_HOLDS),
 )
 def check_failed_write_back_puts_back(ctx: CheckContext, variant: Failure) -> None:
     """A write-back that fails after taking the held list puts it back: the failure only
@@ -267,7 +268,7 @@ def _overflow_plan(ctx: CheckContext, variant: Overflow) -> tuple[Overflow, Boun
 @check(
     "RT-TOOL-7#c5",
     variants=OVERFLOWS,
-    through=DELIVERY,
+    through=(*DELIVERY, GUARD_HOLDS),
 )
 def check_held_list_bounded_newest_dropped(ctx: CheckContext, variant: Overflow) -> None:
     """Where the held list would exceed its bound, the newest entries are dropped, with a

@@ -11,6 +11,7 @@ from adapters.scenario import Answer, StartTurn
 from conformance.toolkit import (
     ARTIFACTS_ATTACHED,
     ARTIFACTS_LISTED,
+    GUARD_HOLDS,
     TOOL_ARTIFACTS_FIELD,
     CheckContext,
     Untested,
@@ -47,7 +48,7 @@ NEW_MESSAGE = "Something else, meanwhile (a new message)"
 @check(
     "RT-TOOL-7#c2",
     name="held-not-taken-by-another-turn",
-    through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, TOOL_ARTIFACTS_FIELD),
+    through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, TOOL_ARTIFACTS_FIELD, GUARD_HOLDS),
 )
 def check_held_not_taken_by_another_turn(ctx: CheckContext) -> None:
     """A turn pauses holding an artifact, and a new message in the same conversation
@@ -101,7 +102,7 @@ BESIDE = {
     "RT-TOOL-7#c2",
     name="held-taken-only-by-their-own-turn",
     variants=BESIDE,
-    through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, TOOL_ARTIFACTS_FIELD),
+    through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, TOOL_ARTIFACTS_FIELD, GUARD_HOLDS),
 )
 def check_held_taken_only_by_their_own_turn(ctx: CheckContext, variant: Beside) -> None:
     """Two turns are paused, each holding an artifact of its own, and each is answered in

@@ -34,6 +34,7 @@ from conformance.toolkit import (
     ARTIFACTS_ATTACHED,
     ARTIFACTS_LISTED,
     DELIVERY,
+    GUARD_HOLDS,
     TOOL_ARTIFACTS_FIELD,
     CheckContext,
     ask,
@@ -139,7 +140,7 @@ def _held_scenario(ctx: CheckContext, variant: Pause) -> tuple[Trace, dict[str, 
 @check(
     "RT-TOOL-7#c1",
     variants=PAUSES,
-    through=DELIVERY,
+    through=(*DELIVERY, GUARD_HOLDS),
 )
 def check_held_durably_off_the_wire(ctx: CheckContext, variant: Pause) -> None:
     """Artifacts produced before a pause are held against their turn (they survive a
@@ -217,7 +218,7 @@ MERGES = {
 @check(
     "RT-TOOL-7#c2",
     variants=MERGES,
-    through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, TOOL_ARTIFACTS_FIELD),
+    through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, TOOL_ARTIFACTS_FIELD, GUARD_HOLDS),
 )
 def check_held_prepended_on_resumed_message(ctx: CheckContext, variant: Merge) -> None:
     """The resume's write-back delivers the held artifacts first, then the resumed run's own,
@@ -288,7 +289,7 @@ AGAINS = {
 @check(
     "RT-TOOL-7#c3",
     variants=AGAINS,
-    through=DELIVERY,
+    through=(*DELIVERY, GUARD_HOLDS),
 )
 def check_pausing_again_holds_everything(ctx: CheckContext, variant: Again) -> None:
     """A resume that pauses again holds everything for the next one; the final delivery
@@ -349,7 +350,7 @@ TAKES = {"one-pause": 1, "two-pauses": 2, "after-a-failed-write-back": 0}
 @check(
     "RT-TOOL-7#c3",
     variants=TAKES,
-    through=DELIVERY,
+    through=(*DELIVERY, GUARD_HOLDS),
 )
 def check_taking_is_destructive(ctx: CheckContext, variant: int) -> None:
     """The write-back takes the held list: once delivered, nothing is left held to be

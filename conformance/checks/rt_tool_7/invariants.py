@@ -10,6 +10,7 @@ from adapters.scenario import FailWriteBack, Scenario
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit import (
     DELIVERY,
+    GUARD_HOLDS,
     Breach,
     Invariant,
     Produced,
@@ -217,7 +218,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         produced_then_completed(_before_a_pause),
         collecting=True,
         rank=30,
-        through=DELIVERY,
+        through=(*DELIVERY, GUARD_HOLDS),
     ),
     invariant(
         "no-loss-after-failed-write-back",
@@ -227,7 +228,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         _failed_write_back_held,
         collecting=True,
         rank=40,
-        through=DELIVERY,
+        through=(*DELIVERY, GUARD_HOLDS),
     ),
     invariant(
         "no-double-delivery",

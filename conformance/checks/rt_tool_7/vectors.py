@@ -6,6 +6,7 @@ from __future__ import annotations
 from adapters.scenario import Answer, Return, StartTurn
 from conformance.toolkit import (
     DELIVERY,
+    GUARD_HOLDS,
     Binding,
     CheckContext,
     Stage,
@@ -89,6 +90,6 @@ BINDINGS = (
         ("held",),
         ("RT-TOOL-7#c1", "RT-TOOL-7#c3"),
         held,
-        through=DELIVERY,
+        through=(*DELIVERY, GUARD_HOLDS),
     ),
 )
