@@ -27,15 +27,15 @@ Trace queries:
     their pointers (:func:`located_runs`, :func:`located_passes`,
     :func:`located_results`, :func:`located_side_effects`,
     :func:`located_continuations`, :func:`ran`, :func:`runs_of`,
-    :func:`located_warnings`); a pass's ports (:func:`ports`, :func:`port`,
-    :func:`has_port`); a turn on the wire (:func:`turn`, :func:`turn_pointer`,
-    :func:`wire_at`, :func:`wire_pointer`, :func:`delivered`, :func:`delivered_at`,
-    :func:`assistant_rows`, :func:`count_on_wire`); where a value is (:func:`pointers`,
-    :func:`locate`, :func:`escape_token`, :func:`in_model_inputs`,
-    :func:`in_tool_messages`); a turn's state as the handshake declares it
-    (:func:`state_of`, :func:`in_state`, :func:`stopped_with_continue`); what a model
-    was told (:func:`text_of`, :func:`resume_prompt`, :class:`ResumePrompt`,
-    :func:`names_call`, :func:`shows`, :func:`leaves`).
+    :func:`located_warnings`); a pass's ports (:func:`ports`, :func:`port`); a turn on
+    the wire (:func:`turn`, :func:`turn_pointer`, :func:`wire_at`, :func:`wire_pointer`,
+    :func:`delivered`, :func:`delivered_at`, :func:`assistant_rows`,
+    :func:`count_on_wire`); where a value is (:func:`pointers`, :func:`locate`,
+    :func:`escape_token`, :func:`in_model_inputs`, :func:`in_tool_messages`); a turn's
+    state as the handshake declares it (:func:`state_of`, :func:`in_state`,
+    :func:`stopped_with_continue`); what a model was told (:func:`text_of`,
+    :func:`resume_prompt`, :class:`ResumePrompt`, :func:`names_call`, :func:`shows`,
+    :func:`leaves`).
 Messages:
     :func:`show`, :func:`listing`, :func:`whereabouts`, :func:`misplaced`,
     :func:`shown_key`, :func:`describe`, :func:`unnamed`, :func:`warnings_text`,
@@ -69,7 +69,8 @@ Invariants:
     resumed run is owed (:func:`completed_calls`, :func:`interrupted_calls`,
     :func:`unreported_calls`, :func:`call_signature`).
 Channels:
-    What a check, a vector or an invariant observes through, declared with ``through=``:
+    What a check, a vector or an invariant observes through (a :class:`Channel`),
+    declared with ``through=``:
     a failure seen where the channel is broken is its clause's, and the case is blocked
     there.  The artifacts on their way: :data:`RESULTS_SHAPED`, :data:`DATA_AS_PRODUCED`
     (RT-TOOL-1 ¶1), :data:`ARTIFACTS_LISTED` (RT-TOOL-1 ¶2), :data:`ARTIFACTS_ATTACHED`
@@ -78,12 +79,12 @@ Channels:
     ¶1), :data:`TOOL_ARTIFACTS_FIELD` (RT-TOOL-4 ¶3); :data:`DELIVERY`, what a check
     reading delivery on the messages goes through; and :data:`CONTINUES_ON_ITS_OWN`
     (DR-5 ¶1), what a durable-resume case waiting for a turn to continue goes through.
-    The tool-call rules': :data:`GUARD_HOLDS` (RT-TOOL-9 ¶1, read by :func:`ran_again`
-    over each run's :func:`stretches`), :data:`RECORDED_ONCE_RETURNED` (RT-TOOL-9 ¶4,
-    read by :func:`skipped_unrecorded`), :data:`UNIDENTIFIED_CALLS_RUN` (RT-TOOL-9 ¶5),
-    :data:`UNWIRED_CALLS_ANSWERED` (RT-TOOL-10 ¶2), :data:`UNIDENTIFIED_CALLS_ANSWERED`
-    (RT-TOOL-10 ¶4), :data:`WORK_PORTS` (RT-TOOL-10 ¶1) and
-    :data:`BODY_GETS_THE_RECONCILIATION` (RT-TOOL-8 ¶1).
+    The tool-call rules': :data:`GUARD_HOLDS` (RT-TOOL-9 ¶1, read by :func:`ran_again`),
+    :data:`RECORDED_ONCE_RETURNED` (RT-TOOL-9 ¶4, read by :func:`skipped_unrecorded`),
+    :data:`UNIDENTIFIED_CALLS_RUN` (RT-TOOL-9 ¶5), :data:`UNWIRED_CALLS_ANSWERED`
+    (RT-TOOL-10 ¶2), :data:`UNIDENTIFIED_CALLS_ANSWERED` (RT-TOOL-10 ¶4),
+    :data:`WORK_PORTS` (RT-TOOL-10 ¶1) and :data:`BODY_GETS_THE_RECONCILIATION`
+    (RT-TOOL-8 ¶1).
 """
 
 from conformance.toolkit._bounds import (
@@ -165,7 +166,7 @@ from conformance.toolkit._resuming import (
     runs_by_turn,
     writes,
 )
-from conformance.toolkit._running import has_port, one_turn, port, ports
+from conformance.toolkit._running import one_turn, port, ports
 from conformance.toolkit._scenarios import (
     artifact,
     ask,
@@ -303,7 +304,6 @@ __all__ = [
     "expect_withheld_from_the_model",
     "failure",
     "guarded_results",
-    "has_port",
     "identifier",
     "in_model_inputs",
     "in_state",

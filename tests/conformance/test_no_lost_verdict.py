@@ -95,7 +95,11 @@ def test_every_selected_case_ends_in_the_standing(
     outcomes = [entry["outcome"] for entry in entries]
     if mode == "surrogate":
         assert outcomes.count("passed") < len(outcomes) / 4, outcomes
-        assert set(outcomes) <= {"failed", "error", "passed"}
+        # a case whose observation goes through RT-TOOL-1 ¶1's result shape, which the
+        # mangled results break, is blocked by that clause: untested, never lost
+        untested = [entry for entry in entries if entry["outcome"] == "skipped"]
+        assert all("blocked by RT-TOOL-1 ¶1" in str(e["message"]) for e in untested), untested
+        assert set(outcomes) <= {"failed", "error", "passed", "skipped"}
     else:  # every scenario's first step goes wrong: nothing can pass
         assert set(outcomes) <= {"failed", "error"}
 
@@ -133,7 +137,7 @@ def test_evidence_that_cannot_be_written_changes_no_verdict(tmp_path: Path) -> N
     assert any((written / "evidence").iterdir())
     kept = {(e["name"], e["outcome"]) for e in _entries(written)}
     assert {(e["name"], e["outcome"]) for e in _entries(blocked)} == kept
-    judged = [e for e in _entries(blocked) if e["outcome"] != "passed"]
+    judged = [e for e in _entries(blocked) if e["outcome"] in ("failed", "error")]
     assert judged and all("evidence not written" in str(e["message"]) for e in judged)
 
 
