@@ -234,11 +234,13 @@ EVIDENCE_KINDS: frozenset[CheckKind] = frozenset({"check", "vector"})
 def unreached_situations(
     checks: Iterable[CheckResult], situations: Iterable[str]
 ) -> tuple[str, ...]:
-    """The ``situations`` that no passing hand-written check or example vector reached."""
+    """The ``situations`` that no case reached where it counts: a passing hand-written
+    check or example vector (what makes a clause conform), or a failing case (what
+    makes it fail, and a failure shows the situation it was seen in was reached)."""
     reached = {
         situation
         for check in checks
-        if check.outcome == "passed" and check.kind in EVIDENCE_KINDS
+        if check.outcome == "failed" or (check.outcome == "passed" and check.kind in EVIDENCE_KINDS)
         for situation in check.reached
     }
     return tuple(situation for situation in situations if situation not in reached)

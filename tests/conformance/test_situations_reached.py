@@ -9,6 +9,7 @@ the scenarios that make one: they need `port_exposure`."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -93,3 +94,20 @@ def test_standing_counts_only_situations_passing_evidence_reached() -> None:
     )
     assert clause.unreached == ("c",)
     assert situations_phrase(clause) == "2 of 3 situations reached; not reached: c"
+
+
+def test_a_failing_clause_lists_unreached_only_what_no_case_reached() -> None:
+    """A clause's `unreached` used to count the passing cases alone: a clause whose every
+    case failed listed as unreached the very situations its failures were seen in
+    (RT-TOOL-8 ¶2 against a runtime that never decodes JSON text)."""
+    failed = CheckResult(name="f", outcome="failed", kind="check", reached=("a",))
+    clause = ClauseResult(
+        id="R-1#c1", rule="R-1", number=1, text="", checks=(failed,), situations=("a", "b")
+    )
+    assert clause.standing == "does-not-conform"
+    assert clause.unreached == ("b",)
+    # A case that was not judged reached nothing it can be judged on.
+    skipped = CheckResult(
+        name="s", outcome="skipped", skip_kind="untested", kind="check", reached=("b",)
+    )
+    assert dataclasses.replace(clause, checks=(failed, skipped)).unreached == ("b",)
