@@ -24,6 +24,7 @@ from conformance.engine._outcome import CaseOutcome
 from conformance.engine._standing import charged
 from conformance.hunt import breached
 from conformance.toolkit.machinery import (
+    Breach,
     CheckContext,
     ClauseSituation,
     Invariant,
@@ -40,11 +41,12 @@ def fail_on(ctx: CheckContext, invariant: Invariant, message: str, said: str) ->
     (the others are untested by it).  The case ends as failed, never concluded: what the
     invariant says of its other clauses is not known."""
     broken = breached(invariant, message)
+    direct = isinstance(message, Breach) and message.direct
     if broken == invariant.clauses:
-        ctx.fail(said)
+        ctx.fail(said, direct=direct)
     for clause in broken[:-1]:
-        ctx.expect(False, said, clause=clause)
-    ctx.fail(said, clause=broken[-1])
+        ctx.expect(False, said, clause=clause, direct=direct)
+    ctx.fail(said, clause=broken[-1], direct=direct)
 
 
 @dataclass(frozen=True)

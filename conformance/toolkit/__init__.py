@@ -80,6 +80,7 @@ Channels:
     reading delivery on the messages goes through; and :data:`CONTINUES_ON_ITS_OWN`
     (DR-5 ¶1), what a durable-resume case waiting for a turn to continue goes through.
     The tool-call rules': :data:`GUARD_HOLDS` (RT-TOOL-9 ¶1, read by :func:`ran_again`),
+    :func:`ran_unidentified`,
     :data:`RECORDED_ONCE_RETURNED` (RT-TOOL-9 ¶4, read by :func:`skipped_unrecorded`),
     :data:`UNIDENTIFIED_CALLS_RUN` (RT-TOOL-9 ¶5), :data:`UNWIRED_CALLS_ANSWERED`
     (RT-TOOL-10 ¶2), :data:`UNIDENTIFIED_CALLS_ANSWERED` (RT-TOOL-10 ¶4),
@@ -207,6 +208,7 @@ from conformance.toolkit._through_calls import (
     UNIDENTIFIED_CALLS_RUN,
     UNWIRED_CALLS_ANSWERED,
     ran_again,
+    ran_unidentified,
     skipped_unrecorded,
 )
 from conformance.toolkit._through_durable import CONTINUES_ON_ITS_OWN
@@ -341,6 +343,7 @@ __all__ = [
     "projection",
     "ran",
     "ran_again",
+    "ran_unidentified",
     "read_from_the_implementation",
     "resume",
     "resume_prompt",

@@ -79,6 +79,10 @@ class CheckContext:
         self.handshake = runner.handshake()
         self.evidence = Evidence()
         self.failures: list[Failure] = []
+        #: failures read off the implementation's own report of what the failing clause
+        #: speaks of (a port it lacks), through no other clause: never held to the case's
+        #: channels (:meth:`expect`'s ``direct``)
+        self.direct: list[Failure] = []
         #: clauses of this case it could not judge, with why ("blocked by ...")
         self.blocked: dict[str, str] = {}
         #: the check returned and every expectation was judged (none ended it early)
@@ -186,6 +190,7 @@ class CheckContext:
         clause: str | None = None,
         expected: object = _UNSAID,
         got: object = _UNSAID,
+        direct: bool = False,
     ) -> bool:
         """Record ``message`` as a failed expectation unless ``condition`` holds, and go on.
 
@@ -193,13 +198,21 @@ class CheckContext:
         ``reading`` the entry of ``docs/interpretations.md`` the expectation relies on;
         ``clause``, in a case bound to several clauses, the one whose words it tests;
         ``expected`` and ``got``, where the check compares a value with the one the
-        clause requires, the two values (a report shows them side by side).
-        Returns ``condition``, so that a check can skip what depends on it.
+        clause requires, the two values (a report shows them side by side); ``direct``,
+        where what failed was read straight off the implementation's own report of what
+        the clause speaks of (a port it does not report at all), so that no channel the
+        case observes through can have made it: such a failure stays the clause's,
+        whatever else the trace shows broken.  Returns ``condition``, so that a check
+        can skip what depends on it.
         """
         if not condition:
-            failure = self._failure(message, at, reading, clause, (expected, got))
-            self.failures.append(failure)
+            self._record(self._failure(message, at, reading, clause, (expected, got)), direct)
         return condition
+
+    def _record(self, failure: Failure, direct: bool) -> None:
+        self.failures.append(failure)
+        if direct:
+            self.direct.append(failure)
 
     def need(
         self,
@@ -211,11 +224,20 @@ class CheckContext:
         clause: str | None = None,
         expected: object = _UNSAID,
         got: object = _UNSAID,
+        direct: bool = False,
     ) -> None:
         """Like :meth:`expect`, but end the check when ``condition`` does not hold: what
         follows cannot be judged without it."""
         if not condition:
-            self.fail(message, at=at, reading=reading, clause=clause, expected=expected, got=got)
+            self.fail(
+                message,
+                at=at,
+                reading=reading,
+                clause=clause,
+                expected=expected,
+                got=got,
+                direct=direct,
+            )
 
     def fail(
         self,
@@ -226,10 +248,11 @@ class CheckContext:
         clause: str | None = None,
         expected: object = _UNSAID,
         got: object = _UNSAID,
+        direct: bool = False,
     ) -> NoReturn:
-        """Fail the check now, with every expectation that failed so far (``expected``
-        and ``got`` as for :meth:`expect`)."""
-        self.failures.append(self._failure(message, at, reading, clause, (expected, got)))
+        """Fail the check now, with every expectation that failed so far (``expected``,
+        ``got`` and ``direct`` as for :meth:`expect`)."""
+        self._record(self._failure(message, at, reading, clause, (expected, got)), direct)
         raise CheckFailed(self.failures)
 
     def conclude(self) -> None:

@@ -31,10 +31,14 @@ class Breach(str):
     """
 
     clauses: tuple[str, ...]
+    #: read straight off the implementation's own report of what the clauses speak of (a
+    #: port it does not report): never held to the invariant's channels
+    direct: bool
 
-    def __new__(cls, message: str, clauses: tuple[str, ...]) -> Breach:
+    def __new__(cls, message: str, clauses: tuple[str, ...], *, direct: bool = False) -> Breach:
         made = super().__new__(cls, message)
         made.clauses = tuple(clauses)
+        made.direct = direct
         return made
 
 

@@ -42,6 +42,7 @@ __all__ = [
     "UNIDENTIFIED_CALLS_RUN",
     "UNWIRED_CALLS_ANSWERED",
     "ran_again",
+    "ran_unidentified",
     "skipped_unrecorded",
 ]
 
@@ -213,7 +214,30 @@ def _unidentified_unanswered(scenario: Scenario, trace: Trace, handshake: Handsh
                 f"run {seen.run.id} failed in a pass with {len(sent)} calls without an "
                 f"identifier, {len(answered)} of them answered (at {seen.at}/results)"
             )
+    return _failed_unreported(trace)
+
+
+def _failed_unreported(trace: Trace) -> str | None:
+    """A run that failed having run the body of a call without an identifier, where no
+    pass of it was reported: the pass failed before it could report the call."""
+    for index, run in enumerate(trace.runs()):
+        ran = [e for e in run.side_effects if mapping(e).get("tool_call_id", "") is None]
+        if run.end == "failed" and ran and not run.passes:
+            return (
+                f"run {run.id} ran the body of a call without an identifier and failed "
+                f"before any pass of it was reported (run {index} of the trace)"
+            )
     return None
+
+
+def ran_unidentified(trace: Trace) -> bool:
+    """Whether the body of a call without an identifier ran in some run (a side effect
+    under no identifier): such a call reached the runtime, whatever its pass reported."""
+    return any(
+        mapping(effect).get("tool_call_id", "") is None
+        for run in trace.runs()
+        for effect in run.side_effects
+    )
 
 
 #: RT-TOOL-10 ¶4: "a call with no identifier always runs and appears in neither while

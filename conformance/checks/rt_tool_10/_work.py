@@ -113,14 +113,22 @@ def judge(ctx: CheckContext, at: str, one: PassRecord, want: Judged, clause: str
         + (f" (its ports: {show(sorted(reported))})" if any_ is None else "")
         + "; RT-TOOL-10 ¶1: a boolean (a missing port is not false)",
         at=f"{at}/ports/executed_any",
+        # what the pass reports at all is its own report, whatever the guard did
+        direct=True,
     )
     for name, expected in (("executed", want.executed), ("skipped", want.skipped)):
         value = port(one, name)
-        listed = value if isinstance(value, list) else None
+        if not ctx.expect(
+            isinstance(value, list),
+            f"the pass reports {name} {show(value)}, not a list; {clause}",
+            at=f"{at}/ports/{name}",
+            direct=True,
+        ):
+            continue
+        listed = value if isinstance(value, list) else []
+        # which calls are on the lists goes through the guard (what is a repeat)
         ctx.expect(
-            listed is not None
-            and len(listed) == len(set(map(str, listed)))
-            and set(listed) == set(expected),
+            len(listed) == len(set(map(str, listed))) and set(listed) == set(expected),
             f"the pass reports {name} {show(value)}, expected {show(sorted(expected))} in any "
             f"order; {clause}",
             at=f"{at}/ports/{name}",

@@ -52,7 +52,9 @@ def work_reported(scenario: Scenario, trace: Trace, handshake: Handshake) -> str
         flag = ports.get("executed_any")
         if not isinstance(flag, bool):
             return Breach(
-                f"a pass reports executed_any {show(flag)} (at {at}/ports/executed_any)", (C1,)
+                f"a pass reports executed_any {show(flag)} (at {at}/ports/executed_any)",
+                (C1,),
+                direct=True,
             )
         if not one.paused:
             handled = any(r.disposition != "skipped" for r in one.results)

@@ -23,6 +23,7 @@ from conformance.toolkit import (
     identifier,
     mapping,
     node_outputs,
+    ran_unidentified,
     seen_passes,
     situation,
     stretches,
@@ -119,8 +120,10 @@ def _approved(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
 
 def _unguarded(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:
     """A call sent without an identifier (or with one of a doubtful kind, a number, say,
-    which some readings take for none: docs/interpretations.md, malformed-calls)."""
-    return any(
+    which some readings take for none: docs/interpretations.md, malformed-calls), as a
+    pass's batch shows it or, where the run failed before reporting its pass, as the
+    body that ran under no identifier does."""
+    return ran_unidentified(trace) or any(
         not isinstance(identifier(call), str)
         for _, one in trace.passes()
         for call in well_formed(one.batch)
