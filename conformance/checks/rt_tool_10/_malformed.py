@@ -222,6 +222,8 @@ def check_malformed_call_dropped_before_the_guard(ctx: CheckContext, variant: Un
             "malformed; RT-TOOL-10 ¶4",
             at=f"{at}/results",
             reading="malformed-calls",
+            # read off the pass's own results: neither its ports nor the guard made it
+            direct=True,
         )
 
     _unguarded(

@@ -48,6 +48,7 @@ def work_reported(scenario: Scenario, trace: Trace, handshake: Handshake) -> str
                 f"{len(well_formed(one.batch))} well-formed calls (at {at}/results): a "
                 "malformed call is dropped before the guard",
                 (C4,),
+                direct=True,
             )
         flag = ports.get("executed_any")
         if not isinstance(flag, bool):
