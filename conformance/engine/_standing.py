@@ -274,10 +274,13 @@ def _shard_info(tally: Tally) -> ShardInfo | None:
     plan = tally.shard
     if plan is None:
         return None
+    # One entry per clause of each invariant: the situations its share of the examples
+    # reached are the clause's, and the merge joins every shard's.
     hunted = tuple(
-        ShardHunt(clause=case.clauses[0], check=check_result(case, outcome, case.clauses[0]))
+        ShardHunt(clause=clause, check=check_result(case, outcome, clause))
         for case in tally.cases
-        if case.kind == "hunt" and case.clauses and (outcome := tally.outcomes.get(case.id))
+        if case.kind == "hunt" and (outcome := tally.outcomes.get(case.id))
+        for clause in case.clauses
     )
     options = tally.options
     return ShardInfo(

@@ -206,7 +206,12 @@ def _shard(shard: ShardInfo) -> dict[str, object]:
         "rules": list(shard.rules),
         "left": list(shard.left),
         "hunt": [
-            {"clause": one.clause, "check": _check_as(f"{one.clause}::{one.check.name}", one.check)}
+            {
+                "clause": one.clause,
+                "check": _check_as(
+                    f"{one.clause}::{one.check.name}", one.check, reached=bool(one.check.reached)
+                ),
+            }
             for one in shard.hunt
         ],
     }

@@ -113,9 +113,10 @@ class SuiteInfo:
 
 @dataclass(frozen=True, kw_only=True)
 class ShardHunt:
-    """One hunt invariant as a shard judged it, kept whatever rules the shard owns: the
-    merge sums every shard's figures for it.  ``clause`` is the first clause it is bound
-    to (its check id is ``clause::name``)."""
+    """One hunt invariant as a shard judged it on one of its clauses, kept whatever rules
+    the shard owns: the merge sums every shard's figures for it and joins the situations
+    each shard's share of the examples reached.  ``clause`` is the clause (its check id
+    is ``clause::name``); a shard lists the invariant once per clause it is bound to."""
 
     clause: str
     check: CheckResult

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from conformance.report import (
     CheckResult,
+    ClauseResult,
     HuntFigures,
     HuntSummary,
     RuleResult,
@@ -66,8 +67,9 @@ def merge_standings(
             continue  # the shard selected it but nothing of it was reported
         rule = _with_hunts(owned, hunts)
         rules.append(rule)
-        for _, check in rule.checks():
-            held = hunts[check.name][1] if check.kind == "hunt" else owners[rule_id]
+        for clause, check in rule.checks():
+            hunted = hunts.get((clause.id, check.name)) if check.kind == "hunt" else None
+            held = hunted[1] if hunted is not None else owners[rule_id]
             evidence.update((path, held) for _, path in check.evidence.items())
     report = StandingReport(
         implementation=first.implementation,
@@ -162,13 +164,23 @@ def _budget(report: StandingReport) -> float | None:
     return None if report.hunt is None else report.hunt.budget_s
 
 
-def _merged_hunts(infos: Sequence[ShardInfo]) -> dict[str, tuple[CheckResult, int]]:
-    """Each invariant's check over every shard, with the shard its evidence is from."""
-    found: dict[str, list[tuple[CheckResult, int]]] = {}
+#: An invariant's check on one of its clauses: ``(clause, check name)``.
+HuntKey = tuple[str, str]
+
+
+def _merged_hunts(infos: Sequence[ShardInfo]) -> dict[HuntKey, tuple[CheckResult, int]]:
+    """Each invariant's check on each of its clauses over every shard, with the shard its
+    evidence is from, and the situations every shard's share of the examples reached."""
+    found: dict[HuntKey, list[tuple[CheckResult, int]]] = {}
     for info in infos:
         for one in info.hunt:
-            found.setdefault(one.check.name, []).append((one.check, info.index))
-    return {name: _merged_hunt(entries) for name, entries in found.items()}
+            found.setdefault((one.clause, one.check.name), []).append((one.check, info.index))
+    merged = {}
+    for key, entries in found.items():
+        check, index = _merged_hunt(entries)
+        reached = tuple(dict.fromkeys(s for one, _ in entries for s in one.reached))
+        merged[key] = (replace(check, reached=reached), index)
+    return merged
 
 
 def _merged_hunt(entries: list[tuple[CheckResult, int]]) -> tuple[CheckResult, int]:
@@ -203,19 +215,21 @@ def _merged_hunt(entries: list[tuple[CheckResult, int]]) -> tuple[CheckResult, i
     return replace(untested, message=message, hunt=summed, duration_s=duration), index
 
 
-def _with_hunts(rule: RuleResult, hunts: dict[str, tuple[CheckResult, int]]) -> RuleResult:
-    """``rule`` with each hunt check replaced by its merged verdict."""
+def _with_hunts(rule: RuleResult, hunts: dict[HuntKey, tuple[CheckResult, int]]) -> RuleResult:
+    """``rule`` with each hunt check replaced by its merged verdict, and the situations of
+    its clause that some shard's examples reached, in the clause's order."""
 
-    def merged(check: CheckResult) -> CheckResult:
-        if check.kind != "hunt" or check.name not in hunts:
+    def merged(clause: ClauseResult, check: CheckResult) -> CheckResult:
+        found = hunts.get((clause.id, check.name))
+        if check.kind != "hunt" or found is None:
             return check
-        # The situations a check reached are its clause's own: the owner's record says them.
-        return replace(hunts[check.name][0], reached=check.reached)
+        reached = [s for s in clause.situations if s in found[0].reached]
+        return replace(found[0], reached=tuple(reached))
 
     return replace(
         rule,
         clauses=tuple(
-            replace(clause, checks=tuple(merged(check) for check in clause.checks))
+            replace(clause, checks=tuple(merged(clause, check) for check in clause.checks))
             for clause in rule.clauses
         ),
     )
@@ -239,7 +253,7 @@ def _earliest(runs: Sequence[RunInfo]) -> str | None:
 
 
 def _merged_summary(
-    summaries: Sequence[HuntSummary | None], hunts: dict[str, tuple[CheckResult, int]]
+    summaries: Sequence[HuntSummary | None], hunts: dict[HuntKey, tuple[CheckResult, int]]
 ) -> HuntSummary | None:
     """The hunt as one search: the examples of every shard, each finding once."""
     present = [summary for summary in summaries if summary is not None]
@@ -254,7 +268,9 @@ def _merged_summary(
         budget_s=present[0].budget_s,
         elapsed_s=None if None in elapsed else max(e for e in elapsed if e is not None),
         examples=sum(s.examples for s in present),
-        counterexamples=sum(check.outcome == "failed" for check, _ in hunts.values()),
+        counterexamples=len(
+            {name for (_, name), (check, _) in hunts.items() if check.outcome == "failed"}
+        ),
         shrinks=total([s.shrinks for s in present]),
         replayed=total([s.replayed for s in present]),
     )

@@ -146,7 +146,7 @@ def verify_shares(shards: Sequence[tuple[str, StandingReport]], planner: Planner
                 shard=named,
                 rule=_differing(reported, share.reported),
             )
-        hunted = sorted(one.check.name for one in info.hunt)
+        hunted = sorted({one.check.name for one in info.hunt})
         if hunted != sorted(share.hunt):
             raise MergeRefused(
                 "a shard's hunt judged other invariants than the run's",
