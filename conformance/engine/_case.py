@@ -187,14 +187,15 @@ def held_to_channels(case: Case, context: CheckContext, outcome: CaseOutcome) ->
     blocked = dict(outcome.blocked)
     reasons: list[str] = []
     for failure in outcome.failures:
-        if failure in context.direct:  # read off the implementation's own report
-            kept.append(failure)
-            continue
         seen = [(s, t) for s, t in traces if s.id == failure.scenario] or traces
         # A failure is never held to the channel of the clause it is charged to: that
-        # clause's own words are what it breaks.
+        # clause's own words are what it breaks.  Its expectation may have said it went
+        # through other channels than the case's (none, read off the implementation's
+        # own report).
         own = (failure.clause,) if failure.clause else case.clauses
-        through = [channel for channel in case.through if channel.holds_failures_of(own)]
+        declared = context.channels_of(failure)
+        channels = case.through if declared is None else declared
+        through = [channel for channel in channels if channel.holds_failures_of(own)]
         breaks = [
             one
             for scenario, trace in seen

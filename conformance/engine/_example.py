@@ -41,12 +41,12 @@ def fail_on(ctx: CheckContext, invariant: Invariant, message: str, said: str) ->
     (the others are untested by it).  The case ends as failed, never concluded: what the
     invariant says of its other clauses is not known."""
     broken = breached(invariant, message)
-    direct = isinstance(message, Breach) and message.direct
+    through = message.through if isinstance(message, Breach) else None
     if broken == invariant.clauses:
-        ctx.fail(said, direct=direct)
+        ctx.fail(said, through=through)
     for clause in broken[:-1]:
-        ctx.expect(False, said, clause=clause, direct=direct)
-    ctx.fail(said, clause=broken[-1], direct=direct)
+        ctx.expect(False, said, clause=clause, through=through)
+    ctx.fail(said, clause=broken[-1], through=through)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from adapters.errors import ImplementationError
 from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
+from conformance.toolkit._channels import Channel
 from conformance.toolkit._outcomes import Blocked, CheckFailed, Failure, NotApplicable, Untested
 
 __all__ = ["NOT_COMPARED", "CheckContext", "Evidence", "ScenarioRunner"]
@@ -79,10 +80,10 @@ class CheckContext:
         self.handshake = runner.handshake()
         self.evidence = Evidence()
         self.failures: list[Failure] = []
-        #: failures read off the implementation's own report of what the failing clause
-        #: speaks of (a port it lacks), through no other clause: never held to the case's
-        #: channels (:meth:`expect`'s ``direct``)
-        self.direct: list[Failure] = []
+        #: failures whose observation goes through other channels than the case's (none,
+        #: for one read off the implementation's own report of what its clause speaks
+        #: of): :meth:`expect`'s ``through``
+        self.through: list[tuple[Failure, tuple[Channel, ...]]] = []
         #: clauses of this case it could not judge, with why ("blocked by ...")
         self.blocked: dict[str, str] = {}
         #: the check returned and every expectation was judged (none ended it early)
@@ -190,7 +191,7 @@ class CheckContext:
         clause: str | None = None,
         expected: object = _UNSAID,
         got: object = _UNSAID,
-        direct: bool = False,
+        through: tuple[Channel, ...] | None = None,
     ) -> bool:
         """Record ``message`` as a failed expectation unless ``condition`` holds, and go on.
 
@@ -198,21 +199,27 @@ class CheckContext:
         ``reading`` the entry of ``docs/interpretations.md`` the expectation relies on;
         ``clause``, in a case bound to several clauses, the one whose words it tests;
         ``expected`` and ``got``, where the check compares a value with the one the
-        clause requires, the two values (a report shows them side by side); ``direct``,
-        where what failed was read straight off the implementation's own report of what
-        the clause speaks of (a port it does not report at all), so that no channel the
-        case observes through can have made it: such a failure stays the clause's,
-        whatever else the trace shows broken.  Returns ``condition``, so that a check
-        can skip what depends on it.
+        clause requires, the two values (a report shows them side by side); ``through``,
+        where this expectation's observation goes through other channels than the case
+        declares: ``()`` where what failed is read straight off the implementation's own
+        report of what the clause speaks of (a port it does not report at all), so that
+        no channel can have made it and it stays the clause's whatever else the trace
+        shows broken.  Returns ``condition``, so that a check can skip what depends on
+        it.
         """
         if not condition:
-            self._record(self._failure(message, at, reading, clause, (expected, got)), direct)
+            self._record(self._failure(message, at, reading, clause, (expected, got)), through)
         return condition
 
-    def _record(self, failure: Failure, direct: bool) -> None:
+    def _record(self, failure: Failure, through: tuple[Channel, ...] | None) -> None:
         self.failures.append(failure)
-        if direct:
-            self.direct.append(failure)
+        if through is not None:
+            self.through.append((failure, through))
+
+    def channels_of(self, failure: Failure) -> tuple[Channel, ...] | None:
+        """The channels ``failure``'s observation went through where its expectation said
+        (``None``: the case's)."""
+        return next((channels for one, channels in self.through if one == failure), None)
 
     def need(
         self,
@@ -224,7 +231,7 @@ class CheckContext:
         clause: str | None = None,
         expected: object = _UNSAID,
         got: object = _UNSAID,
-        direct: bool = False,
+        through: tuple[Channel, ...] | None = None,
     ) -> None:
         """Like :meth:`expect`, but end the check when ``condition`` does not hold: what
         follows cannot be judged without it."""
@@ -236,7 +243,7 @@ class CheckContext:
                 clause=clause,
                 expected=expected,
                 got=got,
-                direct=direct,
+                through=through,
             )
 
     def fail(
@@ -248,11 +255,11 @@ class CheckContext:
         clause: str | None = None,
         expected: object = _UNSAID,
         got: object = _UNSAID,
-        direct: bool = False,
+        through: tuple[Channel, ...] | None = None,
     ) -> NoReturn:
         """Fail the check now, with every expectation that failed so far (``expected``,
-        ``got`` and ``direct`` as for :meth:`expect`)."""
-        self._record(self._failure(message, at, reading, clause, (expected, got)), direct)
+        ``got`` and ``through`` as for :meth:`expect`)."""
+        self._record(self._failure(message, at, reading, clause, (expected, got)), through)
         raise CheckFailed(self.failures)
 
     def conclude(self) -> None:

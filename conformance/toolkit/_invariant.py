@@ -31,14 +31,21 @@ class Breach(str):
     """
 
     clauses: tuple[str, ...]
-    #: read straight off the implementation's own report of what the clauses speak of (a
-    #: port it does not report): never held to the invariant's channels
-    direct: bool
+    #: the channels this breach was seen through, where not the invariant's (``()``: read
+    #: straight off the implementation's own report of what the clauses speak of, a port
+    #: it does not report, say, and so never held to a channel)
+    through: tuple[Channel, ...] | None
 
-    def __new__(cls, message: str, clauses: tuple[str, ...], *, direct: bool = False) -> Breach:
+    def __new__(
+        cls,
+        message: str,
+        clauses: tuple[str, ...],
+        *,
+        through: tuple[Channel, ...] | None = None,
+    ) -> Breach:
         made = super().__new__(cls, message)
         made.clauses = tuple(clauses)
-        made.direct = direct
+        made.through = through
         return made
 
 

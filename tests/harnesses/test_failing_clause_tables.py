@@ -17,8 +17,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# The published standing's folder under reports/ -> the harness package's folder.
-HARNESSES = {"langgraph": "langgraph", "pydantic-ai": "pydanticai", "adk": "adk"}
+# The published standing's folder under reports/ -> the harness's folder under harnesses/
+# (a path: the JavaScript harnesses live under harnesses/js/).
+HARNESSES = {
+    "langgraph": "langgraph",
+    "pydantic-ai": "pydanticai",
+    "adk": "adk",
+    "smolagents": "smol",
+    "llamaindex": "llamaindex",
+    "autogen": "autogen",
+    "openai-agents-js": "js/openai-agents",
+}
 
 _CELL = re.compile(r"^(?P<rule>(?:RT-TOOL|DR)-\d+) (?P<numbers>¶\d+(?:, ¶\d+)*)$")
 

@@ -88,6 +88,9 @@ def _unguarded(
         f"the run ended failed in the pass at {failed}, never finishing it ({len(batches)} "
         f"batches were to be sent, {len(found)} tool passes reported); {clause}",
         at=None if failed is None else f"{failed}/results",
+        # how the run ended is its own report: the ports cannot have made it fail (a call
+        # naming an unwired tool, or one without an identifier run as a repeat, can)
+        through=tuple(channel for channel in THROUGH if channel is not WORK_PORTS),
     )
     if len(found) == len(batches) - 1 and variant.work is False and not variant.answered:
         # Once its malformed calls are dropped, the batch is empty: a runtime that never
@@ -223,7 +226,7 @@ def check_malformed_call_dropped_before_the_guard(ctx: CheckContext, variant: Un
             at=f"{at}/results",
             reading="malformed-calls",
             # read off the pass's own results: neither its ports nor the guard made it
-            direct=True,
+            through=(),
         )
 
     _unguarded(

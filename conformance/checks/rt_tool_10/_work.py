@@ -114,7 +114,7 @@ def judge(ctx: CheckContext, at: str, one: PassRecord, want: Judged, clause: str
         + "; RT-TOOL-10 ¶1: a boolean (a missing port is not false)",
         at=f"{at}/ports/executed_any",
         # what the pass reports at all is its own report, whatever the guard did
-        direct=True,
+        through=(),
     )
     for name, expected in (("executed", want.executed), ("skipped", want.skipped)):
         value = port(one, name)
@@ -122,7 +122,7 @@ def judge(ctx: CheckContext, at: str, one: PassRecord, want: Judged, clause: str
             isinstance(value, list),
             f"the pass reports {name} {show(value)}, not a list; {clause}",
             at=f"{at}/ports/{name}",
-            direct=True,
+            through=(),
         ):
             continue
         listed = value if isinstance(value, list) else []

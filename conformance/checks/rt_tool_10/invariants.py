@@ -48,14 +48,14 @@ def work_reported(scenario: Scenario, trace: Trace, handshake: Handshake) -> str
                 f"{len(well_formed(one.batch))} well-formed calls (at {at}/results): a "
                 "malformed call is dropped before the guard",
                 (C4,),
-                direct=True,
+                through=(),
             )
         flag = ports.get("executed_any")
         if not isinstance(flag, bool):
             return Breach(
                 f"a pass reports executed_any {show(flag)} (at {at}/ports/executed_any)",
                 (C1,),
-                direct=True,
+                through=(),
             )
         if not one.paused:
             handled = any(r.disposition != "skipped" for r in one.results)

@@ -81,7 +81,7 @@ def check_port_entries_built_key_by_key(ctx: CheckContext, variant: Pairing) -> 
             f"the pass reports tool_artifacts {show(surfaced)}, not a list; {CLAUSE_1}",
             at=f"{at}/ports/tool_artifacts",
             # the port the pass reports, or not: no other clause's channel makes it
-            direct=True,
+            through=(),
         ):
             continue
         assert isinstance(surfaced, list)
@@ -93,7 +93,7 @@ def check_port_entries_built_key_by_key(ctx: CheckContext, variant: Pairing) -> 
                 f"an entry on tool_artifacts is {show(entry, 160)}; {CLAUSE_1}",
                 at=f"{at}/ports/tool_artifacts/{number}",
                 reading="key-order",
-                direct=True,
+                through=(),
             )
             paired = mapping(entry).get("tool_call_id")
             ctx.expect(
@@ -103,7 +103,7 @@ def check_port_entries_built_key_by_key(ctx: CheckContext, variant: Pairing) -> 
                 "call of the pass "
                 f"({show(sorted(ids), 80)}); {CLAUSE_1}",
                 at=f"{at}/ports/tool_artifacts/{number}/tool_call_id",
-                direct=True,
+                through=(),
             )
         for made in batch:
             got = [
