@@ -127,16 +127,19 @@ def _paused_with_held(scenario: Scenario, trace: Trace, handshake: Handshake) ->
 
 def held_first(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
     """On every message, artifacts come in the order they were produced: what was held
-    comes before what the resumed run collected."""
+    comes before what the resumed run collected.  Each artifact is placed where it first
+    appears: one delivered again is ¶3's (never delivered a second time), not out of
+    order."""
     made = produced(trace)
     for index, _conversation, turn, wire in wires(trace):
         for row in wire.messages:
             carried = mapping(row).get("toolArtifacts")
-            order = (
-                [made[c].seq for c in (canary_of(e) for e in carried or []) if c in made]
+            firsts = (
+                dict.fromkeys(c for c in (canary_of(e) for e in carried or []) if c in made)
                 if isinstance(carried, list)
-                else []
+                else {}
             )
+            order = [made[c].seq for c in firsts]
             if order != sorted(order):
                 return (
                     f"after step {index}, a message of turn {turn} delivers artifacts out "

@@ -56,7 +56,9 @@ def _held(scenario: Scenario, trace: Trace) -> _Held:
         for run in step.runs:
             before.append((index, run, dict(held)))
             key = (run.conversation, run.turn)
-            if run.end == "paused" and counts.get(id(run), 0):
+            # A run whose write-back failed is retried: what it collected waits for the
+            # retry as a paused run's does (¶4 puts what it took back).
+            if run.end in ("paused", "failed") and counts.get(id(run), 0):
                 held[key] = held.get(key, 0) + counts[id(run)]
             elif run.end == "completed":
                 held.pop(key, None)
