@@ -336,7 +336,8 @@ def check_failed_call_carries_none(ctx: CheckContext, variant: Failing) -> None:
     "RT-TOOL-2#c5",
     name="declined-call-carries-no-artifacts",
     variants=DECLINES,
-    through=(ARTIFACTS_ATTACHED, GUARD_HOLDS),
+    # the approved call is told from the declined one by what its result carries
+    through=(RESULTS_SHAPED, ARTIFACTS_ATTACHED, GUARD_HOLDS),
 )
 def check_declined_call_carries_none(ctx: CheckContext, variant: Declining) -> None:
     """A gated call the operator declined carries no artifacts (whatever its result says

@@ -21,6 +21,7 @@ from conformance.checks.rt_tool_3._port_cases import (
 from conformance.toolkit import (
     DELIVERY,
     RESERVED_KEY_REMOVED,
+    RESULTS_SHAPED,
     TOOL_ARTIFACTS_PORT,
     CheckContext,
     artifact,
@@ -189,9 +190,14 @@ def check_port_not_exposed_by_default(ctx: CheckContext, variant: Defaults) -> N
 CLAUSE_3 = "RT-TOOL-3 ¶3: the prose fed back to the model is built from `data` alone"
 
 
-# The reserved key left in `data` (RT-TOOL-2 ¶4: "so it never reaches the prose") brings
-# the artifacts into a prose still built from `data` alone.
-@check("RT-TOOL-3#c3", variants=PROSES, through=(RESERVED_KEY_REMOVED,))
+#: The prose is built from a result's data: a runtime whose results have no data
+#: (RT-TOOL-1 ¶1) shows that gap here, and the reserved key left in `data` (RT-TOOL-2 ¶4:
+#: "so it never reaches the prose") brings the artifacts into a prose still built from
+#: `data` alone.
+PROSE_FROM_DATA = (RESULTS_SHAPED, RESERVED_KEY_REMOVED)
+
+
+@check("RT-TOOL-3#c3", variants=PROSES, through=PROSE_FROM_DATA)
 def check_prose_built_from_data_alone(ctx: CheckContext, variant: Prose) -> None:
     """The prose fed back to the model comes from `data` alone: nothing of an artifact
     reaches the model or its tool messages, while `data` does."""
@@ -269,7 +275,7 @@ def _some(prose: Mapping[str, list[object]], keys: list[str]) -> str:
     return show({key: prose[key] for key in keys[:2] if key in prose}, 160)
 
 
-@check("RT-TOOL-3#c3", name="prose-unchanged-by-artifacts", through=(RESERVED_KEY_REMOVED,))
+@check("RT-TOOL-3#c3", name="prose-unchanged-by-artifacts", through=PROSE_FROM_DATA)
 def check_prose_unchanged_by_artifacts(ctx: CheckContext) -> None:
     """Whatever its format, the prose of a call is the same with and without the artifacts
     its node emitted: two calls of one tool, the first with artifacts, give the same

@@ -6,6 +6,7 @@ from __future__ import annotations
 from adapters.scenario import Return
 from conformance.toolkit import (
     RESERVED_KEY_REMOVED,
+    RESULTS_SHAPED,
     Binding,
     CheckContext,
     Stage,
@@ -92,13 +93,17 @@ def _surfaced(ctx: CheckContext, run: VectorRun) -> None:
         )
 
 
-# The prose is judged through the reserved key's removal (RT-TOOL-2 ¶4); the port is not.
+# The prose is judged through results shaped with a `data` (RT-TOOL-1 ¶1) and the reserved
+# key's removal (RT-TOOL-2 ¶4); the port is not.
 BINDINGS = (
     Binding(
         "RT-TOOL-3",
         ("produced", "surfaced"),
         ("RT-TOOL-3#c1", "RT-TOOL-3#c3"),
         _surfaced,
-        through=(RESERVED_KEY_REMOVED.judging("RT-TOOL-3#c3"),),
+        through=(
+            RESULTS_SHAPED.judging("RT-TOOL-3#c3"),
+            RESERVED_KEY_REMOVED.judging("RT-TOOL-3#c3"),
+        ),
     ),
 )
