@@ -11,7 +11,11 @@ device (``>/dev/full``), a reader that stopped reading, a terminal hung up.  The
 * :func:`say` writes and flushes, and on a stream that is gone drops the text and points
   the stream's descriptor at the null device, so that nothing written later, nor the
   interpreter's own flush at exit (whose failure would make the exit code 120), fails;
-* :func:`settle` flushes both streams the same way before the exit code is returned.
+* :func:`settle` flushes both streams the same way before the exit code is returned;
+* :func:`forgiving_streams` makes every write of a command to ``sys.stdout`` and
+  ``sys.stderr`` drop its text where the pipe is broken, so that a reader that went away
+  (``rttool report gate ... | head -0``) never turns a command's verdict into another
+  exit code: the command goes on, unheard, and returns its own.
 """
 
 from __future__ import annotations
@@ -19,9 +23,10 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from typing import TextIO
 
-__all__ = ["say", "settle", "standard_streams"]
+__all__ = ["forgiving_streams", "say", "settle", "standard_streams"]
 
 _NAMES = ("stdin", "stdout", "stderr")
 
@@ -81,3 +86,42 @@ def settle() -> None:
     """Flush standard output and standard error, dropping what cannot be written."""
     for stream in (sys.stdout, sys.stderr):
         say(stream, "")
+
+
+class _Forgiving:
+    """A text stream whose writes and flushes never raise for a reader that went away (a
+    broken pipe): the text is dropped and the descriptor silenced, as :func:`say` does.
+    A full device still raises: where the output is the product (a listing), losing it
+    is an error the command reports."""
+
+    def __init__(self, inner: TextIO) -> None:
+        self._inner = inner
+
+    def write(self, text: str) -> int:
+        try:
+            return self._inner.write(text)
+        except BrokenPipeError:
+            _silenced(self._inner)
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._inner.flush()
+        except BrokenPipeError:
+            _silenced(self._inner)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._inner, name)
+
+
+@contextlib.contextmanager
+def forgiving_streams() -> Iterator[None]:
+    """While inside, ``sys.stdout`` and ``sys.stderr`` drop what cannot be written instead
+    of raising; the streams are given back as they were on the way out."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout = _Forgiving(saved[0])
+    sys.stderr = _Forgiving(saved[1])
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved

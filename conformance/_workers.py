@@ -12,6 +12,7 @@ builds what it needs itself with ``prepare``, the way a fresh process would.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import multiprocessing
 import signal
@@ -71,7 +72,24 @@ def _adopt(shared: Shared[Any], forked: bool) -> None:
     # worker).  Not ignored: what a worker starts (a stdio harness) would inherit that.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    _end_with_the_parent()
     _WORKER_SHARED[:] = [shared.get() if forked else shared.prepare()]
+
+
+def _end_with_the_parent() -> None:
+    """Have the kernel end this worker when the process that started it dies, however it
+    dies (a SIGKILL leaves it no time to end its workers).  Linux only (``prctl``); where
+    it is not offered, the parent's own ending of its workers is all there is."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
 
 
 def _call(task: Callable[[object, object], object], item: object) -> object:

@@ -1,10 +1,11 @@
-"""One stop path: SIGTERM stops a run exactly as SIGINT (Ctrl-C) does.
+"""One stop path: SIGTERM, and SIGHUP (the terminal closed), stop a run exactly as SIGINT
+(Ctrl-C) does.
 
-Within :class:`StopSignals`, either signal raises ``KeyboardInterrupt`` in the main
+Within :class:`StopSignals`, any of them raises ``KeyboardInterrupt`` in the main
 thread, which the suite already treats as the one way to stop: the case in flight ends,
 every case that did not run is an error, and the report is written whole.  The block
 remembers which signal came, so the run exits as a shell reports that signal: 130 for
-SIGINT, 143 for SIGTERM.
+SIGINT, 143 for SIGTERM, 129 for SIGHUP.
 
 Python runs a signal's handler wherever the main thread happens to be, and an exception
 raised where the interpreter ignores exceptions (a garbage-collection callback, a
@@ -21,12 +22,16 @@ from types import FrameType, TracebackType
 
 __all__ = ["StopSignals", "stop_requested"]
 
-_STOPPING = (signal.SIGINT, signal.SIGTERM)
+_STOPPING = (
+    signal.SIGINT,
+    signal.SIGTERM,
+    *((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ()),
+)
 
 
 class StopSignals:
-    """A block in which SIGINT and SIGTERM both stop the run; :attr:`exit_code` is the
-    code the run ends with once stopped."""
+    """A block in which SIGINT, SIGTERM and SIGHUP stop the run; :attr:`exit_code` is
+    the code the run ends with once stopped."""
 
     def __init__(self) -> None:
         self.received: int | None = None

@@ -154,10 +154,11 @@ def _handled(args: argparse.Namespace) -> int:
     from adapters.errors import ImplementationError, RttoolError
     from conformance._escape import printable
     from conformance._redact import redacted
-    from conformance._terminal import say
+    from conformance._terminal import forgiving_streams, say
 
     try:
-        code: int = args.handler(args)
+        with forgiving_streams():  # a reader gone away never changes the exit code
+            code: int = args.handler(args)
     except ImplementationError as err:
         say(sys.stderr, f"rttool: error: {printable(redacted(str(err)))}\n")
         return EXIT_UNDRIVABLE
@@ -168,10 +169,11 @@ def _handled(args: argparse.Namespace) -> int:
         say(sys.stderr, "rttool: interrupted\n")
         return 130
     except BrokenPipeError:
-        # The reader went away (``rttool selftest --list | head``): stop quietly, and keep
-        # the interpreter from complaining while it flushes stdout at exit.
+        # A pipe broken where the forgiving streams did not reach (a child's own write):
+        # the command did not finish, so its verdict is not known; keep the interpreter
+        # from complaining while it flushes stdout at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_OK
+        return EXIT_FINDING
     except OSError as err:
         # Mostly, what the command prints could not be written (``rttool rules list
         # >/dev/full``): one line, never a traceback; what it could not say is dropped,

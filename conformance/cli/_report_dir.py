@@ -12,6 +12,14 @@ tool's output): every entry whose name is not one of :data:`REPORT_NAMES` is car
 into the new directory.  Should a kill fall between the swap and that carrying, the
 entries wait in the staging directory, and the next run carries them before it clears
 that directory: nothing of the user's is ever deleted.
+
+What the swap replaces must be what a report writes there: an entry of the report's
+own names that is not (a file name that is a directory, a FIFO, a socket, a device or a
+link; a folder name that is a link or not a folder) makes the run refuse the directory
+in one line before it runs anything, as every other write of the suite refuses a target
+that is not a regular file.  Nor may the report directory be the current directory or
+one that holds it (an empty ``--report-dir``, say): the swap replaces the directory
+itself.  The swapped-in directory keeps the old one's permission bits and group.
 """
 
 from __future__ import annotations
@@ -19,11 +27,12 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
 from pathlib import Path
 
-from adapters.files import exchange, real_directory
+from adapters.files import NotWritable, exchange, real_directory
 
-__all__ = ["REPORT_NAMES", "discard", "staging_for", "swap_in"]
+__all__ = ["REPORT_NAMES", "discard", "refuse_unreplaceable", "staging_for", "swap_in"]
 
 #: Every top-level name a run writes into its report directory; anything else there is
 #: not the report's and is kept from run to run.
@@ -44,6 +53,37 @@ REPORT_NAMES = frozenset(
 )
 
 
+#: The report's own names that are folders; every other one of :data:`REPORT_NAMES` is a
+#: regular file.
+_FOLDERS = frozenset({".hypothesis", "allure-results", "evidence"})
+
+
+def refuse_unreplaceable(report_dir: Path) -> None:
+    """Raise :class:`NotWritable` where the swap would replace what a report does not
+    write: the current directory (or one holding it), or an entry of the report's own
+    names of another kind than the report's."""
+    here = Path.cwd().resolve()
+    target = report_dir.resolve()
+    if target == here or target in here.parents:
+        raise NotWritable(
+            report_dir, "the current directory, or a directory holding it: name a folder"
+        )
+    if not report_dir.is_dir() or report_dir.is_symlink():
+        return
+    for name in sorted(REPORT_NAMES):
+        entry = report_dir / name
+        if not os.path.lexists(entry):
+            continue
+        folder = name in _FOLDERS
+        kind = os.lstat(entry).st_mode
+        expected = stat.S_ISDIR(kind) if folder else stat.S_ISREG(kind)
+        if not expected:
+            raise NotWritable(
+                entry,
+                f"not a {'folder' if folder else 'regular file'}, which the report would replace",
+            )
+
+
 def _next(report_dir: Path) -> Path:
     return report_dir.with_name(f".{report_dir.name}.rttool-next")
 
@@ -53,27 +93,55 @@ def _aside(report_dir: Path) -> Path:
 
 
 def _remove(path: Path) -> None:
-    """Remove ``path`` (a link: the link only)."""
-    if path.is_symlink() or path.is_file():
+    """Remove ``path`` (a link: the link only; a FIFO, a socket or a device: the entry,
+    never opened)."""
+    if not os.path.lexists(path):
+        return
+    if path.is_symlink() or not path.is_dir():
         path.unlink()
-    elif path.exists():
+    else:
         shutil.rmtree(path)
+
+
+#: The example database of the hunt: what the old one saved that the new run did not
+#: (another implementation's counterexamples, a run without the hunt) is kept.
+_DATABASE = ".hypothesis"
 
 
 def _carry(source: Path, report_dir: Path) -> None:
     """Move every entry of ``source`` that is not the report's into ``report_dir``
-    (where the new report has no entry of that name)."""
+    (where the new report has no entry of that name), and every saved example the new
+    report's database does not hold."""
     if not source.is_dir() or source.is_symlink():
         return
     for entry in sorted(source.iterdir()):
         target = report_dir / entry.name
         if entry.name not in REPORT_NAMES and not os.path.lexists(target):
             os.rename(entry, target)
+    _keep_examples(source / _DATABASE, report_dir / _DATABASE)
+
+
+def _keep_examples(old: Path, new: Path) -> None:
+    """Move each file of the database ``old`` whose place in ``new`` is free (real
+    folders and regular files only: nothing a link points at is moved)."""
+    if not old.is_dir() or old.is_symlink() or (os.path.lexists(new) and not new.is_dir()):
+        return
+    for folder, names, files in os.walk(old):
+        names[:] = [n for n in names if not os.path.islink(os.path.join(folder, n))]
+        for name in files:
+            source = Path(folder) / name
+            target = new / source.relative_to(old)
+            if source.is_symlink() or not source.is_file() or os.path.lexists(target):
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.rename(source, target)
 
 
 def staging_for(report_dir: Path) -> Path:
     """An empty staging directory beside ``report_dir`` (an absolute path, no link),
-    after carrying into ``report_dir`` what an interrupted swap left behind."""
+    after carrying into ``report_dir`` what an interrupted swap left behind.  Raises
+    :class:`NotWritable` (see :func:`refuse_unreplaceable`) before touching anything."""
+    refuse_unreplaceable(report_dir)
     report_dir.parent.mkdir(parents=True, exist_ok=True)
     aside = _aside(report_dir)
     if not os.path.lexists(report_dir) and aside.is_dir() and not aside.is_symlink():
@@ -94,6 +162,8 @@ def swap_in(staging: Path, report_dir: Path) -> None:
         return
     if not report_dir.is_dir() or report_dir.is_symlink():
         raise NotADirectoryError(f"not a directory: {report_dir}")
+    refuse_unreplaceable(report_dir)  # it may have changed while the report was made
+    _keep_mode(report_dir, staging)
     if exchange(staging, report_dir):
         old = staging
     else:
@@ -103,6 +173,16 @@ def swap_in(staging: Path, report_dir: Path) -> None:
         os.rename(staging, report_dir)
     _carry(old, report_dir)
     _remove(old)
+
+
+def _keep_mode(report_dir: Path, staging: Path) -> None:
+    """Give ``staging`` the permission bits and group of ``report_dir``, which it is to
+    replace (a folder kept private stays private)."""
+    kept = os.stat(report_dir)
+    with contextlib.suppress(OSError):
+        os.chmod(staging, stat.S_IMODE(kept.st_mode))
+    with contextlib.suppress(OSError):
+        os.chown(staging, -1, kept.st_gid)
 
 
 def discard(staging: Path) -> None:

@@ -85,7 +85,7 @@ def test_every_name_a_run_writes_is_a_report_name(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
-@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_both_signals_stop_the_block_alike(number: int) -> None:
     before = signal.getsignal(number)
     with StopSignals() as stop, pytest.raises(KeyboardInterrupt):
@@ -160,7 +160,7 @@ def _start(out: Path, only: tuple[str, ...]) -> subprocess.Popen[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_ends_the_run_with_its_report_whole(tmp_path: Path, number: int) -> None:
     out = tmp_path / "out"
     child = _start(out, ("RT-TOOL-1", "RT-TOOL-2", "RT-TOOL-3", "DR-1", "DR-2", "DR-5"))

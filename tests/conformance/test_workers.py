@@ -90,3 +90,54 @@ def test_a_pool_left_leaves_no_thread_behind_so_the_next_one_forks() -> None:
     assert [key for key, _, _ in found] == ["a", "b"]
     assert threading.active_count() == 1
     assert start_method() == "fork"
+
+
+_ORPHAN_SCRIPT = """
+import os, sys, time
+from conformance._workers import Shared, in_workers
+
+def _table():
+    return {}
+
+def _pid_then_sleep(shared, item):
+    print(os.getpid(), flush=True)
+    time.sleep(120)
+    return item
+
+for _ in in_workers(_pid_then_sleep, ["a", "b"], Shared(_table), workers=2):
+    pass
+"""
+
+
+def test_workers_end_with_a_parent_killed_outright() -> None:
+    """SIGKILL leaves a parent no time to end its workers: the kernel ends them (Linux)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the parent-death signal is Linux's")
+    parent = subprocess.Popen(
+        [sys.executable, "-c", _ORPHAN_SCRIPT], stdout=subprocess.PIPE, text=True
+    )
+    assert parent.stdout is not None
+    workers = [int(parent.stdout.readline()), int(parent.stdout.readline())]
+    parent.send_signal(signal.SIGKILL)
+    parent.wait(timeout=30)
+    parent.stdout.close()
+    deadline = time.monotonic() + 30
+    alive = workers
+    while alive and time.monotonic() < deadline:
+        alive = [pid for pid in workers if _running(pid)]
+        time.sleep(0.1)
+    assert alive == [], f"workers outlived their killed parent: {alive}"
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie awaiting its reaper is not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
