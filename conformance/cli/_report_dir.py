@@ -19,7 +19,10 @@ link; a folder name that is a link or not a folder) makes the run refuse the dir
 in one line before it runs anything, as every other write of the suite refuses a target
 that is not a regular file.  Nor may the report directory be the current directory or
 one that holds it (an empty ``--report-dir``, say): the swap replaces the directory
-itself.  The swapped-in directory keeps the old one's permission bits and group.
+itself.  The staging directory, and so the swapped-in one, has the old one's permission
+bits, owner and group, and starts with a copy of its example database (``.hypothesis``,
+where the hunt reads what earlier runs found); what the old database holds that the
+new one does not is kept.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import contextlib
 import os
 import shutil
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 from adapters.files import NotWritable, exchange, real_directory
@@ -121,20 +125,38 @@ def _carry(source: Path, report_dir: Path) -> None:
     _keep_examples(source / _DATABASE, report_dir / _DATABASE)
 
 
-def _keep_examples(old: Path, new: Path) -> None:
-    """Move each file of the database ``old`` whose place in ``new`` is free (real
-    folders and regular files only: nothing a link points at is moved)."""
-    if not old.is_dir() or old.is_symlink() or (os.path.lexists(new) and not new.is_dir()):
+def _database_files(folder: Path) -> Iterator[Path]:
+    """The regular files under ``folder``, a real folder, as paths relative to it: no link
+    is followed, and nothing but a regular file is yielded."""
+    if not folder.is_dir() or folder.is_symlink():
         return
-    for folder, names, files in os.walk(old):
-        names[:] = [n for n in names if not os.path.islink(os.path.join(folder, n))]
+    for parent, names, files in os.walk(folder):
+        names[:] = [n for n in names if not os.path.islink(os.path.join(parent, n))]
         for name in files:
-            source = Path(folder) / name
-            target = new / source.relative_to(old)
-            if source.is_symlink() or not source.is_file() or os.path.lexists(target):
-                continue
+            found = Path(parent) / name
+            if not found.is_symlink() and found.is_file():
+                yield found.relative_to(folder)
+
+
+def _keep_examples(old: Path, new: Path) -> None:
+    """Move each saved example of the database ``old`` whose place in ``new`` is free."""
+    if os.path.lexists(new) and (new.is_symlink() or not new.is_dir()):
+        return
+    for relative in _database_files(old):
+        target = new / relative
+        if not os.path.lexists(target):
             target.parent.mkdir(parents=True, exist_ok=True)
-            os.rename(source, target)
+            os.rename(old / relative, target)
+
+
+def _seed_examples(report_dir: Path, staging: Path) -> None:
+    """Copy the report directory's example database into ``staging``, where the run's
+    hunt reads and saves: what earlier runs found is replayed first."""
+    old = report_dir / _DATABASE
+    for relative in _database_files(old):
+        target = staging / _DATABASE / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(old / relative, target)
 
 
 def staging_for(report_dir: Path) -> Path:
@@ -152,6 +174,9 @@ def staging_for(report_dir: Path) -> Path:
         _remove(left)
     staging = _next(report_dir)
     real_directory(staging)
+    if report_dir.is_dir() and not report_dir.is_symlink():
+        _keep_mode(report_dir, staging)  # private while it is built, as the old one
+        _seed_examples(report_dir, staging)
     return staging
 
 
@@ -176,13 +201,13 @@ def swap_in(staging: Path, report_dir: Path) -> None:
 
 
 def _keep_mode(report_dir: Path, staging: Path) -> None:
-    """Give ``staging`` the permission bits and group of ``report_dir``, which it is to
-    replace (a folder kept private stays private)."""
+    """Give ``staging`` the permission bits, owner and group of ``report_dir``, which it
+    is to replace (a folder kept private stays private, while the report is built too)."""
     kept = os.stat(report_dir)
     with contextlib.suppress(OSError):
         os.chmod(staging, stat.S_IMODE(kept.st_mode))
     with contextlib.suppress(OSError):
-        os.chown(staging, -1, kept.st_gid)
+        os.chown(staging, kept.st_uid, kept.st_gid)
 
 
 def discard(staging: Path) -> None:

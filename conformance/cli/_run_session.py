@@ -98,9 +98,12 @@ def _staging(report_dir: Path) -> Path | RunOutcome:
 
 
 def _unusable(report_dir: Path, err: OSError) -> str:
+    entry = (
+        f" entry={err.filename}" if err.filename and str(err.filename) != str(report_dir) else ""
+    )
     return (
         "rttool: error: cannot use the report directory: "
-        f"dir={report_dir} reason={err.strerror or err}"
+        f"dir={report_dir}{entry} reason={err.strerror or err}"
     )
 
 

@@ -125,7 +125,8 @@ def test_the_example_database_keeps_what_the_new_run_did_not_save(tmp_path: Path
     (target / ".hypothesis" / "shared" / "one").write_bytes(b"old")
     staging = staging_for(target)
     (staging / "standing.json").write_text("{}", "utf-8")
-    (staging / ".hypothesis" / "shared").mkdir(parents=True)
+    # the run's hunt starts from a copy of what earlier runs saved
+    assert (staging / ".hypothesis" / "shared" / "one").read_bytes() == b"old"
     (staging / ".hypothesis" / "shared" / "one").write_bytes(b"new")
     swap_in(staging, target)
     assert (target / ".hypothesis" / "other-implementation" / "example").read_bytes() == b"kept"
@@ -140,3 +141,19 @@ def test_a_run_without_the_hunt_keeps_the_example_database(tmp_path: Path) -> No
     (staging / "standing.json").write_text("{}", "utf-8")
     swap_in(staging, target)
     assert (target / ".hypothesis" / "key" / "example").read_bytes() == b"kept"
+
+
+def test_links_in_the_example_database_are_never_followed(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "f").write_bytes(b"theirs")
+    target = tmp_path / "reports"
+    (target / ".hypothesis").mkdir(parents=True)
+    (target / ".hypothesis" / "x").symlink_to(outside)
+    (target / ".hypothesis" / "y").symlink_to(outside / "f")
+    staging = staging_for(target)
+    (staging / "standing.json").write_text("{}", "utf-8")
+    swap_in(staging, target)
+    assert sorted(p.name for p in outside.iterdir()) == ["f"]
+    assert (outside / "f").read_bytes() == b"theirs"
+    assert not (staging.exists() and any(staging.rglob("f")))

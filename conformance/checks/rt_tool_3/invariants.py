@@ -9,6 +9,7 @@ from adapters.handshake import Handshake
 from adapters.scenario import Scenario
 from adapters.trace import Trace
 from conformance.toolkit import (
+    RESULTS_SHAPED,
     Breach,
     Invariant,
     Produced,
@@ -121,6 +122,8 @@ INVARIANTS: tuple[Invariant, ...] = (
         "an artifact produced by a call",
         _produced_any,
         rank=70,
+        # ¶3's prose is built from a result's data: results without one are RT-TOOL-1 ¶1's
+        through=(RESULTS_SHAPED.judging("RT-TOOL-3#c3"),),
     ),
     invariant(
         "shape-and-pairing",
