@@ -34,7 +34,7 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
-from adapters.files import NotWritable, exchange, real_directory
+from adapters.files import NotWritable, exchange, read_bytes, real_directory, write_file
 
 __all__ = ["REPORT_NAMES", "discard", "refuse_unreplaceable", "staging_for", "swap_in"]
 
@@ -110,6 +110,8 @@ def _remove(path: Path) -> None:
 #: The example database of the hunt: what the old one saved that the new run did not
 #: (another implementation's counterexamples, a run without the hunt) is kept.
 _DATABASE = ".hypothesis"
+#: The largest saved example copied into a run's database (hypothesis's are a few KB).
+_EXAMPLE_BYTES = 4_000_000
 
 
 def _carry(source: Path, report_dir: Path) -> None:
@@ -154,9 +156,9 @@ def _seed_examples(report_dir: Path, staging: Path) -> None:
     hunt reads and saves: what earlier runs found is replayed first."""
     old = report_dir / _DATABASE
     for relative in _database_files(old):
-        target = staging / _DATABASE / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(old / relative, target)
+        with contextlib.suppress(OSError):  # an entry not copied is one example fewer
+            saved = read_bytes(old / relative, limit=_EXAMPLE_BYTES)
+            write_file(staging / _DATABASE, relative, saved)
 
 
 def staging_for(report_dir: Path) -> Path:
