@@ -21,8 +21,8 @@ that is not a regular file.  Nor may the report directory be the current directo
 one that holds it (an empty ``--report-dir``, say): the swap replaces the directory
 itself.  The staging directory, and so the swapped-in one, has the old one's permission
 bits, owner and group, and starts with a copy of its example database (``.hypothesis``,
-where the hunt reads what earlier runs found); what the old database holds that the
-new one does not is kept.
+where the hunt reads what earlier runs found and saves what it finds; no link in it is
+followed).
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ REPORT_NAMES = frozenset(
         "allure-results",
         "badge.json",
         "badge.svg",
+        "counterexamples",
         "earl.jsonld",
         "evidence",
         "junit.xml",
@@ -59,7 +60,7 @@ REPORT_NAMES = frozenset(
 
 #: The report's own names that are folders; every other one of :data:`REPORT_NAMES` is a
 #: regular file.
-_FOLDERS = frozenset({".hypothesis", "allure-results", "evidence"})
+_FOLDERS = frozenset({".hypothesis", "allure-results", "counterexamples", "evidence"})
 
 
 def refuse_unreplaceable(report_dir: Path) -> None:
@@ -103,28 +104,32 @@ def _remove(path: Path) -> None:
         return
     if path.is_symlink() or not path.is_dir():
         path.unlink()
-    else:
+        return
+    try:
         shutil.rmtree(path)
+    except RecursionError as err:  # nested past what the interpreter can walk
+        raise NotWritable(path, "nested too deeply to be removed") from err
 
 
-#: The example database of the hunt: what the old one saved that the new run did not
-#: (another implementation's counterexamples, a run without the hunt) is kept.
+#: The example database of the hunt, copied into each run's staging folder: the run
+#: replays it and saves there, and a run without the hunt passes it on unchanged.
 _DATABASE = ".hypothesis"
+#: How deep a saved example lies in the database (hypothesis's are two folders down):
+#: nothing deeper is copied.
+_DATABASE_DEPTH = 4
 #: The largest saved example copied into a run's database (hypothesis's are a few KB).
 _EXAMPLE_BYTES = 4_000_000
 
 
 def _carry(source: Path, report_dir: Path) -> None:
     """Move every entry of ``source`` that is not the report's into ``report_dir``
-    (where the new report has no entry of that name), and every saved example the new
-    report's database does not hold."""
+    (where the new report has no entry of that name)."""
     if not source.is_dir() or source.is_symlink():
         return
     for entry in sorted(source.iterdir()):
         target = report_dir / entry.name
         if entry.name not in REPORT_NAMES and not os.path.lexists(target):
             os.rename(entry, target)
-    _keep_examples(source / _DATABASE, report_dir / _DATABASE)
 
 
 def _database_files(folder: Path) -> Iterator[Path]:
@@ -133,22 +138,16 @@ def _database_files(folder: Path) -> Iterator[Path]:
     if not folder.is_dir() or folder.is_symlink():
         return
     for parent, names, files in os.walk(folder):
-        names[:] = [n for n in names if not os.path.islink(os.path.join(parent, n))]
+        depth = len(Path(parent).relative_to(folder).parts)
+        names[:] = [
+            n
+            for n in names
+            if depth < _DATABASE_DEPTH and not os.path.islink(os.path.join(parent, n))
+        ]
         for name in files:
             found = Path(parent) / name
             if not found.is_symlink() and found.is_file():
                 yield found.relative_to(folder)
-
-
-def _keep_examples(old: Path, new: Path) -> None:
-    """Move each saved example of the database ``old`` whose place in ``new`` is free."""
-    if os.path.lexists(new) and (new.is_symlink() or not new.is_dir()):
-        return
-    for relative in _database_files(old):
-        target = new / relative
-        if not os.path.lexists(target):
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.rename(old / relative, target)
 
 
 def _seed_examples(report_dir: Path, staging: Path) -> None:
@@ -175,6 +174,7 @@ def staging_for(report_dir: Path) -> Path:
             _carry(left, report_dir)
         _remove(left)
     staging = _next(report_dir)
+    os.mkdir(staging, 0o700)  # private until it has the old folder's bits
     real_directory(staging)
     if report_dir.is_dir() and not report_dir.is_symlink():
         _keep_mode(report_dir, staging)  # private while it is built, as the old one
@@ -198,7 +198,14 @@ def swap_in(staging: Path, report_dir: Path) -> None:
         _remove(old)
         os.rename(report_dir, old)
         os.rename(staging, report_dir)
-    _carry(old, report_dir)
+    try:
+        _carry(old, report_dir)
+    except OSError:
+        # The new report is in place; what could not be carried waits aside, and the
+        # next run carries it (never discarded with the old report).
+        if old != _aside(report_dir) and not os.path.lexists(_aside(report_dir)):
+            os.rename(old, _aside(report_dir))
+        return
     _remove(old)
 
 

@@ -306,7 +306,13 @@ def _database(budget: Budget) -> ExampleDatabase | None:
     if budget.store is not None:
         return budget.store
     if budget.database:
-        return DirectoryBasedExampleDatabase(str(budget.database))
+        from conformance.hunt._database import ScopedDatabase
+
+        # A finding set aside later in the search replays as passing, and hypothesis
+        # would delete it: the report directory's database, like a shared one, forgets
+        # nothing a run found.
+        local = DirectoryBasedExampleDatabase(str(budget.database))
+        return ScopedDatabase(local, b"", "dir:.hypothesis")
     return InMemoryExampleDatabase()
 
 

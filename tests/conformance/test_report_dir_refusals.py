@@ -117,20 +117,31 @@ def test_a_reader_gone_away_keeps_a_failing_commands_exit_code(tmp_path: Path) -
     assert b"Traceback" not in errors
 
 
-def test_the_example_database_keeps_what_the_new_run_did_not_save(tmp_path: Path) -> None:
+def test_a_run_starts_from_a_copy_of_the_example_database(tmp_path: Path) -> None:
     target = tmp_path / "reports"
-    (target / ".hypothesis" / "other-implementation").mkdir(parents=True)
-    (target / ".hypothesis" / "other-implementation" / "example").write_bytes(b"kept")
-    (target / ".hypothesis" / "shared").mkdir()
-    (target / ".hypothesis" / "shared" / "one").write_bytes(b"old")
+    (target / ".hypothesis" / "key").mkdir(parents=True)
+    (target / ".hypothesis" / "key" / "one").write_bytes(b"old")
     staging = staging_for(target)
+    # the run's hunt starts from a copy of what earlier runs saved, and saves there
+    assert (staging / ".hypothesis" / "key" / "one").read_bytes() == b"old"
+    (staging / ".hypothesis" / "key" / "two").write_bytes(b"new")
     (staging / "standing.json").write_text("{}", "utf-8")
-    # the run's hunt starts from a copy of what earlier runs saved
-    assert (staging / ".hypothesis" / "shared" / "one").read_bytes() == b"old"
-    (staging / ".hypothesis" / "shared" / "one").write_bytes(b"new")
     swap_in(staging, target)
-    assert (target / ".hypothesis" / "other-implementation" / "example").read_bytes() == b"kept"
-    assert (target / ".hypothesis" / "shared" / "one").read_bytes() == b"new"
+    assert sorted(p.name for p in (target / ".hypothesis" / "key").iterdir()) == ["one", "two"]
+
+
+def test_a_database_nested_past_its_depth_is_not_walked(tmp_path: Path) -> None:
+    target = tmp_path / "reports"
+    deep = target / ".hypothesis"
+    for _ in range(60):  # deep enough to show the walk stops; a test tree cleans up
+        deep = deep / "a"
+    os.makedirs(deep)
+    (deep / "leaf").write_bytes(b"x")
+    (target / ".hypothesis" / "key").mkdir()
+    (target / ".hypothesis" / "key" / "one").write_bytes(b"kept")
+    staging = staging_for(target)
+    assert not any((staging / ".hypothesis").rglob("leaf"))
+    assert (staging / ".hypothesis" / "key" / "one").read_bytes() == b"kept"
 
 
 def test_a_run_without_the_hunt_keeps_the_example_database(tmp_path: Path) -> None:
