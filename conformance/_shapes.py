@@ -27,14 +27,19 @@ from typing import Literal
 
 from adapters.errors import BadJson, ImplementationError, Unreachable
 from conformance._workers import Shared, in_workers
-from conformance.engine import REFERENCE_SPEC, RunOptions, Suite, load_suite, run_suite
-from conformance.report import StandingReport
+from conformance.engine import (
+    REFERENCE_SPEC,
+    RunOptions,
+    Suite,
+    clauses_standing,
+    load_suite,
+    run_suite,
+)
 
 __all__ = [
     "SHAPE_CATALOGUE_COMMAND",
     "ShapeInfo",
     "ShapeResult",
-    "failing_clauses",
     "parse_shapes",
     "read_shapes",
     "run_shape",
@@ -174,21 +179,6 @@ def read_shapes(timeout: float = 120.0) -> tuple[ShapeInfo, ...]:
     return parse_shapes(done.stdout)
 
 
-def failing_clauses(
-    report: StandingReport, standing: str = "does-not-conform"
-) -> tuple[tuple[str, str], ...]:
-    """``(clause id, the message of its first case that is not a pass)`` of every clause
-    of ``report`` with ``standing``, in corpus order."""
-    found = []
-    for rule in report.rules:
-        for clause in rule.clauses:
-            if clause.standing != standing:
-                continue
-            said = next((c.message for c in clause.checks if c.outcome in ("failed", "error")), "")
-            found.append((clause.id, said))
-    return tuple(found)
-
-
 def run_shape(
     shape: ShapeInfo,
     suite: Suite,
@@ -230,8 +220,8 @@ def run_shape(
         shape.name,
         shape.kind,
         shape.clauses,
-        failing_clauses(result.report),
-        failing_clauses(result.report, "error"),
+        clauses_standing(result.report),
+        clauses_standing(result.report, "error"),
         round(time.perf_counter() - started, 3),
     )
 
