@@ -100,7 +100,9 @@ def _table():
     return {}
 
 def _pid_then_sleep(shared, item):
-    print(os.getpid(), flush=True)
+    # One write per line: with PYTHONUNBUFFERED a print is two writes, and the two
+    # workers' digits and newlines could interleave.
+    os.write(1, f"{os.getpid()}\\n".encode())
     time.sleep(120)
     return item
 
@@ -122,10 +124,12 @@ def test_workers_end_with_a_parent_killed_outright() -> None:
         [sys.executable, "-c", _ORPHAN_SCRIPT], stdout=subprocess.PIPE, text=True
     )
     assert parent.stdout is not None
-    workers = [int(parent.stdout.readline()), int(parent.stdout.readline())]
-    parent.send_signal(signal.SIGKILL)
-    parent.wait(timeout=30)
-    parent.stdout.close()
+    try:
+        workers = [int(parent.stdout.readline()), int(parent.stdout.readline())]
+    finally:
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(timeout=30)
+        parent.stdout.close()
     deadline = time.monotonic() + 30
     alive = workers
     while alive and time.monotonic() < deadline:
