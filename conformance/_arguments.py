@@ -114,6 +114,13 @@ def _directory_url(url: str) -> str:
     path = url.removeprefix("dir:")
     if os.path.exists(path) and not os.path.isdir(path):
         raise _refused(url, "dir:PATH names something that is not a directory")
+    # A folder not there yet is made by the first example saved, inside one that is: a
+    # misspelt path is refused before the run, not found lost (or made at the root) after.
+    folder = path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise _refused(url, "dir:PATH is in a folder that does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise _refused(url, "dir:PATH is in a folder this user cannot write")
     return url
 
 

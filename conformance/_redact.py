@@ -33,8 +33,13 @@ __all__ = ["HIDDEN", "redacted"]
 HIDDEN = "***"
 
 # A name that *ends* in a credential word, in parts joined by ``_`` or ``-``:
-# ``token``, ``api_key``, ``API-KEY``, ``client_secret``; never ``monkey`` or ``max_tokens``.
-_WORD = r"(?:[a-z0-9]+[_-])*(?:api[_-]?key|key|token|secret|password|passwd|credentials?)"
+# ``token``, ``api_key``, ``API-KEY``, ``client_secret``, ``GITHUB_PAT``, ``NPM_AUTH``;
+# never ``monkey`` or ``max_tokens``.  A pass word may end a part of its own
+# (``PGPASS``, ``PGPASSWORD``, ``SLACKTOKEN``); ``PWD`` is the working folder, no secret.
+_WORD = (
+    r"(?:[a-z0-9]+[_-]+)*(?:[a-z0-9]*(?:password|passwd|passphrase|pass|token|secret)"
+    r"|api[_-]?key|key|pat|auth|cookie|credentials?)"
+)
 _NAME = re.compile(rf"(?i){_WORD}")
 # A value: quoted (with the quotes), or up to a space, ``&`` or quote.
 _VALUE = r"(\"[^\"]*\"|'[^']*'|[^\s&'\"]+)"

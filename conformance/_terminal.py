@@ -7,7 +7,9 @@ device (``>/dev/full``), a reader that stopped reading, a terminal hung up.  The
 
 * :func:`standard_streams` gives a closed standard descriptor the null device, at the
   start, so that nothing the process opens later takes its number (a child would write
-  its output into that file) and ``sys.stdout`` is never ``None``;
+  its output into that file) and ``sys.stdout`` is never ``None``; a write to an output
+  stream closed at the start fails as a full device's does (``EBADF``), so a listing
+  that could not be written is an error and a run's courtesy lines are dropped;
 * :func:`say` writes and flushes, and on a stream that is gone drops the text and points
   the stream's descriptor at the null device, so that nothing written later, nor the
   interpreter's own flush at exit (whose failure would make the exit code 120), fails;
@@ -24,7 +26,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterator
-from typing import TextIO
+from typing import IO, TextIO
 
 __all__ = ["forgiving_streams", "say", "settle", "standard_streams"]
 
@@ -51,7 +53,29 @@ def standard_streams() -> None:
         if getattr(sys, name) is None:  # Python found it closed at start
             # The descriptor is the null device now: opening it writes no file.
             mode = "r" if descriptor == 0 else "w"
-            setattr(sys, name, os.fdopen(descriptor, mode, encoding="utf-8", closefd=False))
+            held = os.fdopen(descriptor, mode, encoding="utf-8", closefd=False)
+            said = "output" if descriptor == 1 else "error"
+            setattr(sys, name, held if descriptor == 0 else _ClosedAtStart(held, said))
+
+
+class _ClosedAtStart:
+    """An output stream that was closed when the process started: every write fails, as
+    on a full device, naming the stream; flushing what was never written is no error."""
+
+    def __init__(self, null: IO[str], name: str) -> None:
+        self._null = null
+        self._name = name
+
+    def write(self, text: str) -> int:
+        import errno
+
+        raise OSError(errno.EBADF, f"standard {self._name} is closed")
+
+    def flush(self) -> None:
+        return None
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._null, name)
 
 
 def _silenced(stream: TextIO) -> None:

@@ -162,6 +162,7 @@ def _scenario(
     from conformance.engine import resolve_spec
 
     try:
+        _refuse_overwriting_inputs(args)
         if args.trace is not None:  # refused before the scenario runs, not after
             writable(args.trace)
         raw, named, recorded = _load(args.file)
@@ -174,6 +175,31 @@ def _scenario(
         return from_json(Scenario, raw), named, recorded, resolve_spec(args.impl, args.mutant)
     except (RttoolError, CodecError) as err:
         return Replayed(2, f"rttool: error: {_redacted(str(err))}")
+
+
+def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:
+    """``--trace`` and ``--html`` never name the scenario file, nor each other: what the
+    replay writes must not replace what it reads, or one output the other."""
+    import os
+
+    from adapters.errors import SuiteError
+
+    def same(one: Path, other: Path) -> bool:
+        try:
+            return os.path.samefile(one, other)
+        except OSError:  # one is not there yet: the same name is the same file
+            return os.path.realpath(one) == os.path.realpath(other)
+
+    outputs = [
+        (flag, path)
+        for flag, path in (("--trace", args.trace), ("--html", getattr(args, "html", None)))
+        if path is not None
+    ]
+    for flag, path in outputs:
+        if same(Path(path), Path(args.file)):
+            raise SuiteError(f"{flag} names the scenario file itself", file=str(args.file))
+    if len(outputs) == 2 and same(Path(outputs[0][1]), Path(outputs[1][1])):
+        raise SuiteError("--trace and --html name one file", file=str(outputs[0][1]))
 
 
 def _driven(spec: str, scenario: Scenario, timeout: float) -> tuple[Handshake, Trace | Unsupported]:

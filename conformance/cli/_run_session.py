@@ -150,6 +150,10 @@ def _target(args: argparse.Namespace) -> _Target | RunOutcome:
         return RunOutcome(_EXIT_USAGE, problems=problem_lines(err))
     except RttoolError as err:
         return RunOutcome(_EXIT_USAGE, problems=(f"rttool: error: {redacted(str(err))}",))
+    if options.report_dir is not None:  # refused before the implementation is started
+        refused = _refused_report_dir(options)
+        if refused is not None:
+            return refused
     try:
         handshake = _handshake(options.spec, options.timeout)
     except ImplementationError as err:
@@ -159,6 +163,21 @@ def _target(args: argparse.Namespace) -> _Target | RunOutcome:
             said += _publish_undrivable(options.report_dir, redacted(options.spec), message)
         return RunOutcome(_EXIT_UNDRIVABLE, problems=said)
     return _Target(options, expectations, handshake)
+
+
+def _refused_report_dir(options: RunOptions) -> RunOutcome | None:
+    """Why the report directory given cannot be used, as the run would find it after
+    the handshake (an implementation started over stdio is not started in vain)."""
+    from conformance.cli._report_dir import refuse_unreplaceable
+
+    report_dir = _report_dir(options, "")
+    if isinstance(report_dir, RunOutcome):
+        return report_dir
+    try:
+        refuse_unreplaceable(report_dir)
+    except OSError as err:
+        return RunOutcome(_EXIT_USAGE, problems=(_unusable(report_dir, err),))
+    return None
 
 
 def _handshake(spec: str, timeout: float) -> Handshake:

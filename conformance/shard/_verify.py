@@ -11,8 +11,8 @@ planned again: one of another build is refused, naming both builds.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from adapters.errors import RttoolError
 from conformance.report import StandingReport
@@ -32,12 +32,17 @@ class MergeRefused(RttoolError):
 class Share:
     """What one shard of a run must have run and reported, recomputed: the selected
     rules it runs and those it leaves (in corpus order), the rules of its own its
-    standing reports, and the hunt's invariants it judges."""
+    standing reports, and the hunt's invariants it judges; ``hunt_clauses`` holds each
+    invariant's clauses (a shard's figures name no other), ``examples_at_most`` the most
+    examples its share of a search bounded by a count may judge (``None``: unbounded, a
+    search that spends its time budget)."""
 
     rules: tuple[str, ...]
     left: tuple[str, ...]
     reported: tuple[str, ...]
     hunt: tuple[str, ...]
+    hunt_clauses: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    examples_at_most: int | None = None
 
 
 #: How a merge recomputes a shard's share: ``(source, standing) -> Share``, raising
@@ -50,6 +55,7 @@ def recomputed_share(source: str, report: StandingReport) -> Share:
     planned again from the options, corpus and index it records."""
     from adapters.errors import SuiteError
     from conformance.engine import RunOptions, load_suite, selected_clause, suite_build
+    from conformance.hunt import Budget, share
 
     info = report.run.shard
     assert info is not None
@@ -88,11 +94,21 @@ def recomputed_share(source: str, report: StandingReport) -> Share:
             return False
         return any(selected_clause(options, clause.id, rule.id) for clause in rule.clauses)
 
+    hunted = [case for case in plan.cases if case.kind == "hunt" and case.clauses]
+    # A search bounded by a count judges its share of the examples and no more: in CI
+    # (or a reproducible report: no start time) without an example database.
+    counted = report.hunt is not None and report.hunt.replayed is None
+    counted = counted and (report.run.ci or report.run.started_at is None)
+    examples = Budget.examples if info.options.examples is None else info.options.examples
     return Share(
         rules=plan.shard.rules,
         left=plan.shard.left,
         reported=tuple(rule for rule in plan.shard.rules if reported(rule)),
-        hunt=tuple(case.name for case in plan.cases if case.kind == "hunt" and case.clauses),
+        hunt=tuple(case.name for case in hunted),
+        hunt_clauses={case.name: tuple(case.clauses) for case in hunted},
+        examples_at_most=share(examples, Budget.batch, (info.index, info.count))
+        if counted
+        else None,
     )
 
 
@@ -154,6 +170,7 @@ def verify_shares(shards: Sequence[tuple[str, StandingReport]], planner: Planner
                 shard=named,
                 invariant=_differing(hunted, share.hunt),
             )
+        _verify_hunt_figures(source, named, report, share)
         for rule in info.rules:
             if rule in owners:
                 raise MergeRefused(
@@ -164,3 +181,42 @@ def verify_shares(shards: Sequence[tuple[str, StandingReport]], planner: Planner
     unowned = sorted(selected - set(owners))
     if unowned:
         raise MergeRefused("a selected rule was run by no shard", rule=_bounded(unowned[0]))
+
+
+def _verify_hunt_figures(source: str, named: str, report: StandingReport, share: Share) -> None:
+    """Refuse a shard whose hunt figures its own standing contradicts: an invariant
+    judged on a clause not its own, more examples judged for one invariant than the
+    shard's search judged in all, or a search bounded by a count that judged more than
+    its share."""
+    info = report.run.shard
+    assert info is not None
+    judged_in_all = None if report.hunt is None else report.hunt.examples
+    for one in info.hunt:
+        clauses = share.hunt_clauses.get(one.check.name)
+        if clauses is not None and one.clause not in clauses:
+            raise MergeRefused(
+                "a shard's hunt judged an invariant on a clause not its own",
+                file=source,
+                shard=named,
+                invariant=_bounded(one.check.name),
+                clause=_bounded(one.clause),
+            )
+        figures = one.check.hunt
+        if figures is not None and (judged_in_all is None or figures.judged > judged_in_all):
+            raise MergeRefused(
+                "a shard's hunt figures count more examples than its search judged",
+                file=source,
+                shard=named,
+                invariant=_bounded(one.check.name),
+                judged=figures.judged,
+                searched=judged_in_all if judged_in_all is not None else "none",
+            )
+    bound = share.examples_at_most
+    if bound is not None and judged_in_all is not None and judged_in_all > bound:
+        raise MergeRefused(
+            "a shard's search judged more examples than its share of the count",
+            file=source,
+            shard=named,
+            examples=judged_in_all,
+            share=bound,
+        )

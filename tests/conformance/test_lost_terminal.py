@@ -83,12 +83,19 @@ def test_a_courtesy_emit_to_lost_streams_never_raises(monkeypatch: pytest.Monkey
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
-def test_a_command_whose_output_cannot_be_written_says_so_in_one_line() -> None:
-    """Where the output is the product (a listing), a full device is an error: one line,
-    exit 2, never a traceback nor the interpreter's exit code 120."""
+@pytest.mark.parametrize(
+    ("redirect", "said"),
+    [(">/dev/full", "No space left on device"), (">&-", "standard output is closed")],
+)
+def test_a_command_whose_output_cannot_be_written_says_so_in_one_line(
+    redirect: str, said: str
+) -> None:
+    """Where the output is the product (a listing), a full device or a standard output
+    closed at the start is an error: one line, exit 2, never a traceback nor the
+    interpreter's exit code 120, nor exit 0 with the listing lost."""
     argv = [sys.executable, "-m", "conformance.cli", "rules", "list"]
     done = subprocess.run(
-        ["sh", "-c", 'exec "$@" >/dev/full', "sh", *argv],
+        ["sh", "-c", f'exec "$@" {redirect}', "sh", *argv],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -96,9 +103,7 @@ def test_a_command_whose_output_cannot_be_written_says_so_in_one_line() -> None:
         check=False,
     )
     assert done.returncode == 2, done.stderr
-    assert done.stderr.splitlines() == [
-        "rttool: error: cannot write the output: No space left on device"
-    ]
+    assert done.stderr.splitlines() == [f"rttool: error: cannot write the output: {said}"]
 
 
 #: how the run's terminal goes away, as a shell writes it

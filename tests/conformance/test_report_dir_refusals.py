@@ -58,6 +58,27 @@ def test_an_entry_the_report_would_replace_wrongly_is_refused(tmp_path: Path, pl
         assert (tmp_path / "mine" / "precious").read_text("utf-8") == "keep"
 
 
+@pytest.mark.parametrize("plant", ["file-for-the-folder", "fifo-for-a-file"])
+def test_a_refused_report_directory_starts_no_implementation(tmp_path: Path, plant: str) -> None:
+    """The report directory given is refused before an implementation over stdio is
+    started: a harness is not started (nor its model paid for) for a run that cannot
+    write its report."""
+    marker = tmp_path / "started"
+    harness = tmp_path / "harness.py"
+    harness.write_text(f"open({str(marker)!r}, 'w').close()\n", "utf-8")
+    target = tmp_path / "reports"
+    if plant == "file-for-the-folder":
+        target.write_text("not a folder", "utf-8")
+    else:
+        target.mkdir()
+        os.mkfifo(target / "standing.json")
+    impl = f"stdio:{sys.executable} {harness}"
+    done = rttool(*RUN, "--impl", impl, "--report-dir", str(target), cwd=tmp_path, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "cannot use the report directory" in done.stderr
+    assert not marker.exists(), "the implementation was started"
+
+
 @pytest.mark.parametrize("given", ["", "."])
 def test_the_current_directory_is_never_a_report_directory(tmp_path: Path, given: str) -> None:
     (tmp_path / "evidence").mkdir()

@@ -166,6 +166,26 @@ def test_replay_refuses_a_trace_target_that_is_not_a_regular_file(
     assert "not a regular file" in lines[0]
 
 
+@pytest.mark.parametrize(
+    ("outputs", "said"),
+    [
+        (["--trace", "counterexample.json"], "--trace names the scenario file itself"),
+        (["--html", "./counterexample.json"], "--html names the scenario file itself"),
+        (["--trace", "same.out", "--html", "same.out"], "--trace and --html name one file"),
+    ],
+)
+def test_replay_never_writes_over_what_it_reads(
+    tmp_path: Path, outputs: list[str], said: str
+) -> None:
+    counterexample = _counterexample(tmp_path)
+    kept = counterexample.read_bytes()
+    done = rttool("replay", "counterexample.json", *outputs, cwd=tmp_path)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.count("\n") == 1 and said in done.stderr, done.stderr
+    assert counterexample.read_bytes() == kept
+    assert not (tmp_path / "same.out").exists()
+
+
 def _standing(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "standing.json"

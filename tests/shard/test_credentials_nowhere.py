@@ -65,6 +65,18 @@ def test_each_form_is_redacted() -> None:
     assert redacted("see /home/ann", environ) == "see /home/ann"  # HOME is no token
 
 
+@pytest.mark.parametrize(
+    "name",
+    ["PGPASS", "PGPASSWORD", "GITHUB_PAT", "NPM_CONFIG__AUTH", "SESSION_COOKIE", "GPG_PASSPHRASE"],
+)
+def test_every_credential_name_in_the_environment_is_looked_for(name: str) -> None:
+    """A variable named as credentials are, beyond ``*_TOKEN`` and ``*_KEY``: its value
+    expanded bare into a command line is hidden too."""
+    environ = {name: "s3cr3t-value-81", "PWD": "/home/ann/work", "PATH": "/usr/bin"}
+    shown = redacted("stdio:./harness s3cr3t-value-81 in /home/ann/work", environ)
+    assert shown == "stdio:./harness *** in /home/ann/work"
+
+
 def _found(text: bytes, where: str) -> list[str]:
     return [f"{form} in {where}" for form, secret in SECRETS.items() if secret.encode() in text]
 

@@ -28,7 +28,11 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.parametrize(
     "url", ["dir:cache/examples", "redis://127.0.0.1:6379/0", "github-artifact:acme/runtime"]
 )
-def test_the_three_forms_are_taken(url: str) -> None:
+def test_the_three_forms_are_taken(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "cache").mkdir()  # a folder not there yet is made in one that is
+    monkeypatch.chdir(tmp_path)
     assert example_db(url) == url
 
 

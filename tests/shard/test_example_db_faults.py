@@ -46,6 +46,8 @@ MUTANT = "repeats-counted-as-work"
         ("redis://cache:6379/0?password=a&password=b", "given twice"),
         ("redis://cache:6379/0#frag", "no #fragment"),
         ("dir:/dev/null", "not a directory"),
+        ("dir:/nonexistent-rttool/examples", "in a folder that does not exist"),
+        ("dir:no-such-folder/examples", "in a folder that does not exist"),
         ("github-artifact:../runtime", "owner"),
         ("github-artifact:acme/run time", "repository"),
         ("github-artifact:acme/..", "repository"),

@@ -81,12 +81,18 @@ def _planned(source: str, report: StandingReport) -> Share:
     whole = sample_report()
     rules = [rule.id for rule in whole.rules]
     mine = _mine(rules, info.index, info.count)
-    hunts = tuple(check.name for _, _, check in whole.checks() if check.kind == "hunt")
+    hunts = [(check.name, clause.id) for _, clause, check in whole.checks() if check.kind == "hunt"]
+    clauses: dict[str, tuple[str, ...]] = {}
+    for name, clause in hunts:
+        clauses[name] = (*clauses.get(name, ()), clause)
+    assert whole.hunt is not None
     return Share(
         rules=mine,
         left=tuple(rule for rule in rules if rule not in mine),
         reported=mine,
-        hunt=tuple(dict.fromkeys(hunts)),
+        hunt=tuple(clauses),
+        hunt_clauses=clauses,
+        examples_at_most=whole.hunt.examples,
     )
 
 
@@ -212,6 +218,50 @@ def test_a_shard_whose_share_is_not_the_splits_is_refused(change, said: str) -> 
     the merged standing), a shard claiming every rule, a standing that drops a rule it
     owns or the hunt it judged, are each refused rather than merged without them."""
     first, second = _split(sample_report())
+    with pytest.raises(MergeRefused, match=said):
+        merge_standings([("a.json", change(first)), ("b.json", second)])
+
+
+def _hunt_of(report: StandingReport, **changes: object) -> StandingReport:
+    """``report`` with its shard's first hunt figures changed."""
+    info = report.run.shard
+    assert info is not None and info.hunt
+    first = info.hunt[0]
+    if "clause" in changes:
+        changed = replace(first, clause=changes["clause"])
+    else:
+        changed = replace(first, check=replace(first.check, hunt=HuntFigures(**changes)))  # type: ignore[arg-type]
+    return _shard(report, hunt=(changed, *info.hunt[1:]))
+
+
+def _searched(report: StandingReport, examples: int) -> StandingReport:
+    assert report.hunt is not None
+    return replace(report, hunt=replace(report.hunt, examples=examples))
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (
+            lambda r: _hunt_of(r, judged=10**6, exercised=10**6),
+            "hunt figures count more examples than its search judged",
+        ),
+        (
+            lambda r: _hunt_of(r, clause="RT-TOOL-1/p9"),
+            "judged an invariant on a clause not its own",
+        ),
+        (
+            lambda r: _searched(r, 10**6),
+            "judged more examples than its share of the count",
+        ),
+    ],
+)
+def test_a_shard_whose_hunt_figures_its_standing_contradicts_is_refused(change, said: str) -> None:  # type: ignore[no-untyped-def]
+    """The merge sums the shards' hunt figures: a shard claiming more examples than its
+    search judged, figures on a clause the invariant does not hold, or a counted search
+    beyond its share would pass an invariant no example exercised."""
+    first, second = _split(sample_report())
+    merge_standings([("a.json", first), ("b.json", second)])  # as split, it merges
     with pytest.raises(MergeRefused, match=said):
         merge_standings([("a.json", change(first)), ("b.json", second)])
 
