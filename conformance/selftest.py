@@ -144,11 +144,16 @@ class MutantResult:
     #: the clauses its standing fails beyond those it breaks, each with the message of
     #: its first failing case (the blame gate holds these to the recorded consequences)
     beyond: tuple[tuple[str, str], ...] = ()
+    #: failure lines a vendor could not read as the report promises (see
+    #: :func:`misworded`), each ``"<case id>: <why>: <line>"``, the first few
+    misworded: tuple[str, ...] = ()
 
     @property
     def clean(self) -> bool:
-        """Caught, by every clause it claims, and (a combination mutant) by the hunt only."""
-        return self.caught and not self.missed and (self.hunt is None or self.hunt.sound)
+        """Caught, by every clause it claims, and (a combination mutant) by the hunt only;
+        every failure it drew worded as a report line must be."""
+        sound = self.hunt is None or self.hunt.sound
+        return self.caught and not self.missed and sound and not self.misworded
 
     def to_json(self) -> dict[str, object]:
         """The result as ``rttool selftest --format json`` reports it."""
@@ -161,6 +166,8 @@ class MutantResult:
             "caught_by_cases": list(self.caught_by_cases),
             "beyond": [{"clause": c, "message": m} for c, m in self.beyond],
         }
+        if self.misworded:
+            out["misworded"] = list(self.misworded)
         if self.error is not None:
             out["error"] = self.error
         if self.hunt is not None:
@@ -379,7 +386,45 @@ def _judged_mutant(
         round(time.perf_counter() - started, 3),
         caught_by_cases=tuple(proven),
         beyond=tuple((c, m) for c, m in failing if c not in mutant.breaks),
+        misworded=misworded(cases, outcomes),
     )
+
+
+#: How Python, not JSON, shows a value: a failure line shows values as JSON.
+_PYTHON_VALUES = (" None", "True,", "False,", "{'", "['")
+#: The most misworded lines a mutant's result keeps.
+_MISWORDED_KEPT = 3
+
+
+def misworded(cases: Sequence[Case], outcomes: Mapping[str, CaseOutcome]) -> tuple[str, ...]:
+    """The failures drawn that are not worded as a standing's line must be: one line,
+    values shown as JSON, never Python's ``None``, ``True`` or quotes, and, for a
+    durable-resume rule's own check, citing the paragraph it holds the runtime to
+    (``DR-4 ¶2``: those rules are rttool's, and a vendor reads them nowhere else) (the
+    first few, each with why)."""
+    found: list[str] = []
+    for case in cases:
+        outcome = outcomes.get(case.id)
+        if outcome is None or outcome.outcome != "failed":
+            continue
+        for failure in outcome.failures:
+            line = failure.line()
+            cites = case.rules if case.id.startswith("DR-") else ()
+            why = _misworded_because(line, cites)
+            if why is not None:
+                found.append(f"{case.id}: {why}: {line[:300]}")
+            if len(found) >= _MISWORDED_KEPT:
+                return tuple(found)
+    return tuple(found)
+
+
+def _misworded_because(line: str, rules: Sequence[str]) -> str | None:
+    if "\n" in line:
+        return "more than one line"
+    if rules and not any(f"{rule} ¶" in line for rule in rules):
+        return f"cites no paragraph of {', '.join(rules)}"
+    python = next((shown for shown in _PYTHON_VALUES if shown in line), None)
+    return None if python is None else f"shows a value as Python does ({python.strip()!r})"
 
 
 def _implementation_erred(outcomes: Mapping[str, CaseOutcome]) -> bool:

@@ -216,6 +216,8 @@ def _mutant_failure(result: MutantResult) -> str | None:
         return f"mutant {result.name} breaks {', '.join(result.missed)}, but no case of it failed"
     if result.hunt is not None and not result.hunt.sound:
         return f"mutant {result.name}: {_unsound(result.hunt)}"
+    if result.misworded:
+        return f"mutant {result.name} drew a failure not worded as a report line: {result.misworded[0]}"
     return None
 
 
