@@ -25,7 +25,7 @@ from typing import Any
 import httpcore
 import httpx
 
-__all__ = ["BodyTooLarge", "deadline", "deadline_client", "read_capped"]
+__all__ = ["BodyTooLarge", "body_chunks", "deadline", "deadline_client", "read_capped"]
 
 #: The moment (``time.monotonic()``) the exchange under way must be over, if any.
 _DEADLINE: ContextVar[float | None] = ContextVar("rttool_http_deadline", default=None)
@@ -247,15 +247,65 @@ def deadline_client(
 
 def read_capped(response: httpx.Response, *, limit: int, at: float) -> bytes:
     """The body of ``response``: :class:`BodyTooLarge` past ``limit`` bytes (never held
-    whole), ``httpx.ReadTimeout`` once the deadline ``at`` has passed."""
+    whole, nor decompressed past it), ``httpx.ReadTimeout`` once the deadline ``at`` has
+    passed, ``httpx.DecodingError`` for a body that does not decompress or an encoding
+    other than one layer of gzip or deflate."""
     declared = response.headers.get("Content-Length", "")
     if declared.isascii() and declared.isdigit() and int(declared) > limit:
         raise BodyTooLarge(int(declared))
     data = bytearray()
-    for chunk in response.iter_bytes():
+    for chunk in body_chunks(response, limit - len(data) + 1):
         data += chunk
         if len(data) > limit:
             raise BodyTooLarge()
         if time.monotonic() > at:
             raise httpx.ReadTimeout("the exchange's deadline passed", request=response.request)
     return bytes(data)
+
+
+#: What a reply's ``Content-Encoding`` may name: one layer, decompressed a bounded
+#: piece at a time (``zlib``'s window bits: 47 reads a gzip or a zlib header alike).
+_DECOMPRESSED = {"gzip": 47, "x-gzip": 47, "deflate": 47}
+
+
+def body_chunks(response: httpx.Response, most: int) -> Iterator[bytes]:
+    """The body of ``response`` a chunk at a time, decompressed (one layer of gzip or
+    deflate) at most ``most`` bytes beyond what the chunks before gave: a reply of a few
+    kilobytes that decompresses to gigabytes is never expanded whole (httpx's own
+    decoding inflates each network read in one piece)."""
+    import zlib
+
+    if response.is_stream_consumed:  # a response built whole (a test's transport)
+        yield response.content
+        return
+    encodings = [
+        name.strip().lower()
+        for name in response.headers.get("Content-Encoding", "").split(",")
+        if name.strip() and name.strip().lower() != "identity"
+    ]
+    if not encodings:
+        yield from response.iter_raw()
+        return
+    if len(encodings) > 1 or encodings[0] not in _DECOMPRESSED:
+        raise httpx.DecodingError(
+            f"a reply encoded as {', '.join(encodings)[:60]}: rttool reads one layer of gzip "
+            "or deflate",
+            request=response.request,
+        )
+    decoder = zlib.decompressobj(_DECOMPRESSED[encodings[0]])
+    given = 0
+    try:
+        for raw in response.iter_raw():
+            pending = raw
+            while pending:
+                piece = decoder.decompress(pending, max(1, most - given))
+                given += len(piece)
+                yield piece
+                pending = decoder.unconsumed_tail
+                if given > most:
+                    return
+        yield decoder.flush(max(1, most - given))
+    except zlib.error as err:
+        raise httpx.DecodingError(
+            "a reply's body does not decompress", request=response.request
+        ) from err

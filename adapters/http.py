@@ -17,7 +17,13 @@ import secrets
 
 import httpx
 
-from adapters._deadline import BodyTooLarge, deadline, deadline_client, read_capped
+from adapters._deadline import (
+    BodyTooLarge,
+    body_chunks,
+    deadline,
+    deadline_client,
+    read_capped,
+)
 from adapters._messages import decode_reply, encode_request, excerpt
 from adapters.errors import ImplementationError, SpecError, TimedOut, Unreachable
 from adapters.protocol import Message
@@ -174,7 +180,7 @@ class HttpConnection:
     @staticmethod
     def _error_excerpt(response: httpx.Response) -> str:
         start = bytearray()
-        for chunk in response.iter_bytes():
+        for chunk in body_chunks(response, _BODY_EXCERPT * 4):
             start += chunk
             if len(start) >= _BODY_EXCERPT * 4:
                 break

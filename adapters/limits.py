@@ -30,8 +30,10 @@ from adapters.errors import RttoolError
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_EXPANDED",
     "DuplicateKey",
     "TooDeep",
+    "TooManyValues",
     "check_depth",
     "json_pointer",
     "loads",
@@ -41,6 +43,9 @@ __all__ = [
 #: Arrays and objects (sequences and mappings) may nest at most this deep; the outermost
 #: one is at depth 1.  A trace's own frame takes about ten levels.
 MAX_DEPTH = 128
+#: The most values (each mapping, sequence and scalar, counted as often as aliases
+#: repeat it) a YAML document may expand to.
+MAX_EXPANDED = 100_000
 
 #: A pointer longer than this is shortened in messages (keys can be long, paths deep).
 _POINTER_CHARS = 200
@@ -56,6 +61,19 @@ class TooDeep(RttoolError):
         self.pointer = _cut(pointer or "/")
         self.complaint = f"nested deeper than the limit of {MAX_DEPTH}"
         super().__init__(self.complaint, pointer=self.pointer, **details)
+
+
+class TooManyValues(TooDeep):
+    """A YAML document whose aliases expand it past :data:`MAX_EXPANDED` values (a
+    "billion laughs": a few hundred bytes naming one list nine times, nine levels deep).
+    Loading shares the aliased values and is cheap; whatever walks the value is not.
+    A limit of the document's shape, as depth is: it is refused where depth is.
+    """
+
+    def __init__(self, pointer: str, **details: object) -> None:
+        super().__init__(pointer, **details)
+        self.complaint = f"expands through its aliases past the limit of {MAX_EXPANDED} values"
+        self.args = (self.complaint,)
 
 
 class DuplicateKey(RttoolError):
@@ -219,6 +237,7 @@ def _depth_loader(base: type[Any]) -> type[Any]:
             super().__init__(stream)
             self._path: list[object] = []  # the key or index of every open collection
             self._heights: dict[int, int] = {}  # id(node) -> nesting height
+            self._sizes: dict[int, int] = {}  # id(node) -> values it expands to
 
         def compose_node(self, parent: Any, index: Any) -> Any:
             key = index.value if isinstance(index, yaml.ScalarNode) else index
@@ -241,9 +260,17 @@ def _depth_loader(base: type[Any]) -> type[Any]:
             items = node.value
             if isinstance(node, yaml.MappingNode):
                 items = itertools.chain.from_iterable(node.value)
+            items = list(items)
             self._heights[id(node)] = 1 + max(
                 (self._heights.get(id(item), 0) for item in items), default=0
             )
+            # An alias is the very node it names: its whole expansion counts again.
+            size = 1 + sum(self._sizes.get(id(item), 1) for item in items)
+            if size > MAX_EXPANDED:
+                raise TooManyValues(
+                    json_pointer([*self._path, key][1:]), line=node.start_mark.line + 1
+                )
+            self._sizes[id(node)] = size
             return node
 
         def _refuse(self, path: list[object], where: Any) -> None:

@@ -36,6 +36,21 @@ def positive_int(text: str) -> int:
     return _whole_number(text, 1)
 
 
+#: The most worker processes a run starts: each is a whole process with the suite
+#: loaded, and a machine's process table is not the suite's to fill.
+MAX_WORKERS = 64
+
+
+def worker_count(text: str) -> int:
+    """A number of worker processes, from 1 to :data:`MAX_WORKERS`."""
+    count = _whole_number(text, 1)
+    if count > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(
+            f"expected at most {MAX_WORKERS} workers (each is a process of its own), got {count}"
+        )
+    return count
+
+
 def non_negative_int(text: str) -> int:
     """A whole number of at least 0."""
     return _whole_number(text, 0)

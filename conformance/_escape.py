@@ -29,7 +29,9 @@ BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 # Characters XML 1.0 cannot carry at all, even escaped (and the bidirectional controls,
 # which it can carry but a reader must see).
 _XML_ILLEGAL = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff{BIDI_CONTROLS}]")
-_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI_CONTROLS}]")
+# Lone surrogates too (a JSON ``\ud800`` decodes to one): no encoder can write them, so
+# a terminal line holding one would fail to be written at all.
+_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI_CONTROLS}\ud800-\udfff]")
 _BIDI = re.compile(f"[{BIDI_CONTROLS}]")
 # Markdown punctuation that can start inline syntax anywhere in a line: escapes, code
 # spans, emphasis, links and images (via the brackets), table cells, strikethrough and

@@ -57,10 +57,13 @@ _OWN_OPTIONS = frozenset({"mutant", "variant"})
 _FLAG = re.compile(rf"(?i)(?<![\w-])(--?{_WORD}[= ]){_VALUE}")
 # API_KEY=VALUE (a command's environment), ?token=VALUE (a URL's query)
 _ASSIGNMENT = re.compile(rf"(?i)(?<![\w-])({_WORD}=){_VALUE}")
-_BEARER = re.compile(r"(?i)\b(bearer\s+)([^\s'\"]+)")
+# A space, or one a command line escapes (``Bearer\\ VALUE``, as a shell splits it).
+_SPACE = r"(?:\\?\s)"
+_BEARER = re.compile(rf"(?i)\b(bearer{_SPACE}+)([^\s'\"]+)")
 # Authorization: Basic VALUE, Authorization=VALUE (a header, or a header option)
 _AUTHORIZATION = re.compile(
-    r"(?i)(\bauthorization\s*[:=]\s*)(?:(?:basic|bearer|digest|token)\s+)?[^\s'\"]+"
+    rf"(?i)(\bauthorization{_SPACE}*[:=]{_SPACE}*)"
+    rf"(?:(?:basic|bearer|digest|token){_SPACE}+)?[^\s'\"\\]+"
 )
 #: An environment value shorter than this is not looked for: ``1`` or ``true`` are in
 #: every text, and are no secret.

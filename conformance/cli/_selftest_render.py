@@ -217,7 +217,8 @@ def _mutant_failure(result: MutantResult) -> str | None:
     if result.hunt is not None and not result.hunt.sound:
         return f"mutant {result.name}: {_unsound(result.hunt)}"
     if result.misworded:
-        return f"mutant {result.name} drew a failure not worded as a report line: {result.misworded[0]}"
+        said = result.misworded[0]
+        return f"mutant {result.name} drew a failure not worded as a report line: {said}"
     return None
 
 

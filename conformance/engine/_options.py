@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Literal
 
-from conformance._arguments import example_db, positive_float, positive_int, shard
+from conformance._arguments import example_db, positive_float, positive_int, shard, worker_count
 from conformance.reproducible import ci_requested
 
 __all__ = [
@@ -161,7 +161,7 @@ RUN_OPTIONS: tuple[Option, ...] = (
         "run in N parallel processes",
         "selection",
         cli=("-n", "--workers"),
-        parse=positive_int,
+        parse=worker_count,
         metavar="N",
         default=1,
     ),
@@ -298,6 +298,9 @@ def resolve_spec(impl: str, mutant: str | None, variant: str | None = None) -> s
     from adapters.errors import SpecError  # here: the option table stays import-light
 
     if impl == "reference":
+        for flag, name in (("mutant", mutant), ("variant", variant)):
+            if name is not None and not name.strip():  # an empty name is none of them
+                raise SpecError(f"no such {flag}: --{flag} names none", name=name)
         if mutant is not None and variant is not None:
             raise SpecError("--mutant and --variant cannot be used together", impl=impl)
         if mutant is not None:

@@ -223,7 +223,9 @@ def _in_workers(suite: Suite, plan: RunPlan, options: RunOptions, outcomes: _Out
     by_id = {case.id: case for case in plan.cases}
     worker = _Worker(options, suite, by_id)
     jobs = _jobs(plan.cases)
-    with WorkerPool(_execute, Shared(_prepared(options), worker), workers=options.workers) as pool:
+    # No more workers than cases: a worker with nothing to run is a process for nothing.
+    workers = min(options.workers, len(plan.cases))
+    with WorkerPool(_execute, Shared(_prepared(options), worker), workers=workers) as pool:
         for index, future in pool.completed(jobs):
             try:
                 found = future.result()

@@ -81,8 +81,10 @@ class GateResult:
 
     @property
     def passed(self) -> bool:
-        """No unexpected failure and no stale expectation."""
-        return not self.unexpected and not self.stale
+        """Some rule was gated, with no unexpected failure and no stale expectation: a
+        gate of nothing (levels no rule of the report is at, a handshake claiming none)
+        passes nothing."""
+        return self.gated_rules > 0 and not self.unexpected and not self.stale
 
     @property
     def exit_code(self) -> int:
@@ -98,7 +100,9 @@ class GateResult:
         ]
         if self.gated_rules == 0:
             lines.append(
-                "no rule in the report is at a gated level: " + (", ".join(self.levels) or "none")
+                "no rule in the report is at a gated level: "
+                + (", ".join(self.levels) or "none")
+                + ": a gate of nothing passes nothing"
             )
         return tuple(lines)
 

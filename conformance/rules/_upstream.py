@@ -15,11 +15,12 @@ from pathlib import Path
 import yaml
 from jsonschema import Draft202012Validator
 
-from adapters.files import write_file
+from adapters.files import read_text, write_file
 from adapters.limits import TooDeep, loads, yaml_document
 from conformance.rules._frontmatter import read_front_matter
 from conformance.rules._model import Clause, Corpus, CorpusError, Finding, Rule, rule_sort_key
 from conformance.rules._narrative import parse_narrative
+from conformance.rules._parser import MAX_PAGE_BYTES
 from conformance.rules._render import render_page
 from conformance.rules._splitter import collapse_whitespace, split_clauses
 from conformance.rules._vocabulary import (
@@ -102,7 +103,7 @@ def _key_line(lines: Sequence[str], key: str) -> int:
 
 def _read_yaml(path: Path) -> Mapping[str, object]:
     try:
-        _, loaded = yaml_document(path.read_text("utf-8"))
+        _, loaded = yaml_document(read_text(path, limit=MAX_PAGE_BYTES))
     except TooDeep as err:
         raise CorpusError(
             "upstream rule file does not load",
@@ -126,7 +127,7 @@ def _check_schema(root: Path, path: Path, values: Mapping[str, object]) -> None:
     if not schema_path.is_file():
         return
     try:
-        schema = loads(schema_path.read_text("utf-8"))
+        schema = loads(read_text(schema_path, limit=MAX_PAGE_BYTES))
     except (OSError, ValueError, TooDeep) as err:
         raise CorpusError(
             "upstream schema does not load", file=str(schema_path), problem=str(err)[:200]
@@ -173,7 +174,7 @@ def _upstream_rule(root: Path, path: Path, notes: list[Finding]) -> Rule:
     absent = [key for key in _REQUIRED if key not in values]
     if absent:
         raise CorpusError("upstream rule file lacks a field", file=str(path), field=absent[0])
-    lines = path.read_text("utf-8").splitlines()
+    lines = read_text(path, limit=MAX_PAGE_BYTES).splitlines()
     rule_id = str(values["id"])
     if rule_id != path.stem:
         raise CorpusError("upstream rule id differs from its file name", file=str(path), id=rule_id)
@@ -228,7 +229,7 @@ def _list(value: object) -> list[object]:
 
 def _with_narrative(rule: Rule, path: Path, notes: list[Finding]) -> Rule:
     try:
-        lines = path.read_text("utf-8").splitlines()
+        lines = read_text(path, limit=MAX_PAGE_BYTES).splitlines()
     except (OSError, UnicodeDecodeError) as err:
         raise CorpusError("upstream narrative does not read", file=str(path)) from err
     front = read_front_matter(lines, path)

@@ -116,3 +116,26 @@ def test_block_yaml_past_the_limit_is_refused_too() -> None:
 def test_yaml_safety_is_kept() -> None:
     with pytest.raises(yaml.constructor.ConstructorError):
         yaml_document("x: !!python/object/apply:os.system ['true']\n")
+
+
+def _laughs(levels: int) -> str:
+    """A "billion laughs": each level a list naming the one below nine times."""
+    text = "a: &a [1, 2, 3, 4, 5, 6, 7, 8, 9]\n"
+    below = "a"
+    for level in range(1, levels + 1):
+        text += f"l{level}: &l{level} [{', '.join(['*' + below] * 9)}]\n"
+        below = f"l{level}"
+    return text
+
+
+def test_a_yaml_document_expanding_past_its_limit_through_aliases_is_refused() -> None:
+    """A few hundred bytes whose aliases expand to billions of values: loading shares
+    them and is cheap, but whatever walks the value would not end."""
+    from adapters.limits import MAX_EXPANDED, TooDeep, TooManyValues
+
+    with pytest.raises(TooManyValues, match=f"past the limit of {MAX_EXPANDED} values") as caught:
+        yaml_document(_laughs(9))
+    assert isinstance(caught.value, TooDeep)  # refused wherever depth is
+    assert caught.value.pointer == "/l5"
+    _, small = yaml_document("x: &x [1, 2]\ny: [*x, *x]\n")
+    assert small == {"x": [1, 2], "y": [[1, 2], [1, 2]]}

@@ -25,6 +25,8 @@ from tests.conformance._support import rttool
         (["--examples", "0"], "argument --examples: must be at least 1, got 0"),
         (["--timeout", "-1"], "argument --timeout: must be a number of seconds above 0"),
         (["-n", "0"], "argument -n/--workers: must be at least 1"),
+        (["-n", "100000"], "argument -n/--workers: expected at most 64 workers"),
+        (["--mutant", ""], "no such mutant"),
         (["--mutant", "bogus"], "no such mutant: name=bogus"),
         (["--impl", "foo"], "unknown implementation spec; use reference, python:MODULE:ATTR"),
         (["--impl", "python:no_such_module_xyz:create"], "no such harness module"),

@@ -103,3 +103,13 @@ def test_bidirectional_controls_are_shown_never_obeyed(char: str) -> None:
     assert printable(name) == shown
     assert xml_text(name) == shown
     assert markdown(name) == shown.replace("\\", "\\\\")
+
+
+def test_a_lone_surrogate_is_shown_as_a_replacement_never_written_raw() -> None:
+    """A JSON ``\\ud800`` (legal in a handshake's name) decodes to a lone surrogate, which
+    no encoder writes: a terminal line holding it would fail to be written at all."""
+    from conformance._escape import printable
+
+    shown = printable("a\ud800b\udfffc")
+    assert shown == "a\ufffdb\ufffdc"
+    shown.encode("utf-8")  # writable

@@ -114,12 +114,18 @@ def test_levels_limit_what_is_gated() -> None:
     assert result.exit_code == 1
 
 
-def test_no_gated_rule_is_said() -> None:
+@pytest.mark.parametrize("levels", [["optional"], []])
+def test_a_gate_of_no_rule_fails_and_says_so(levels: list[str]) -> None:
+    """Levels no rule of the report is at (a handshake may claim them, or none) gate
+    nothing, and a gate of nothing must not pass a failing runtime."""
     report = sample_report()
     only_dr = replace(report, rules=tuple(rule for rule in report.rules if rule.family == "DR"))
-    result = gate(only_dr, ["optional"])
-    assert result.exit_code == 0
-    assert result.reasons() == ("no rule in the report is at a gated level: optional",)
+    result = gate(only_dr, levels)
+    assert result.exit_code == 1
+    shown = ", ".join(levels) or "none"
+    assert result.reasons() == (
+        f"no rule in the report is at a gated level: {shown}: a gate of nothing passes nothing",
+    )
 
 
 def test_unknown_level_is_refused() -> None:

@@ -106,3 +106,20 @@ def test_seed_pages_in_place_of_the_corpus_pages(tmp_path: Path) -> None:
         ]
     results = compare_with_upstream(load_upstream(UPSTREAM), theirs)
     assert {result.status for result in results} == {"same"}
+
+
+def test_an_upstream_rule_file_that_is_not_a_regular_file_is_refused_unopened(
+    tmp_path: Path,
+) -> None:
+    """A FIFO where a rule file goes would block a read forever: it is refused, as
+    ``rules lint`` refuses one, before it is opened."""
+    import os
+
+    from conformance.rules import CorpusError
+
+    root = copy_upstream(tmp_path)
+    rule_file = root / "rules" / "RT-TOOL-1.yml"
+    rule_file.unlink()
+    os.mkfifo(rule_file)
+    with pytest.raises(CorpusError, match="not a regular file"):
+        load_upstream(root)

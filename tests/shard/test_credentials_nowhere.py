@@ -56,6 +56,8 @@ def test_each_form_is_redacted() -> None:
         f"stdio:./harness --api-key {SECRETS['flag']} {SECRETS['environment']}",
         f"Authorization: Bearer {SECRETS['impl-token']}",
         f"stdio:./harness --header 'Authorization: Basic {SECRETS['flag']}'",
+        f"stdio:./harness -H Authorization:\\ Bearer\\ {SECRETS['impl-token']}",
+        f"stdio:./harness Bearer\\ {SECRETS['impl-token']} --auth {SECRETS['flag']}",
     ):
         shown = redacted(text, environ)
         assert not [s for s in SECRETS.values() if s in shown], shown
