@@ -211,7 +211,7 @@ from conformance.toolkit._through_calls import (
     ran_unidentified,
     skipped_unrecorded,
 )
-from conformance.toolkit._through_durable import CONTINUES_ON_ITS_OWN
+from conformance.toolkit._through_durable import CONTINUES_ON_ITS_OWN, LEDGER_RECORDS_RETURNS
 from conformance.toolkit._told import (
     ResumePrompt,
     leaves,
@@ -248,6 +248,7 @@ __all__ = [
     "DATA_AS_PRODUCED",
     "DELIVERY",
     "GUARD_HOLDS",
+    "LEDGER_RECORDS_RETURNS",
     "NOT_COMPARED",
     "RECORDED_ONCE_RETURNED",
     "RESERVED_KEY_REMOVED",
