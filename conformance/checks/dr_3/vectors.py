@@ -4,6 +4,7 @@ the calls that really run (counted, not ordered)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 
 from adapters.scenario import Interrupt, StartTurn, Wait
 from conformance.toolkit import (
@@ -40,7 +41,7 @@ def _key(name: object, args: object) -> str:
 
 
 def _owed(
-    before: list[dict[str, object]], after: list[dict[str, object]]
+    before: Sequence[Mapping[str, object]], after: Sequence[Mapping[str, object]]
 ) -> list[tuple[bool, str, str]]:
     """For each re-dispatched call, whether it runs and the clause (and paragraph) whose
     words say so: a read-only call runs (¶3); a write matching a completed entry not yet
@@ -66,9 +67,9 @@ def _owed(
 
 def _expect_each(
     ctx: CheckContext,
-    before: list[dict[str, object]],
-    after: list[dict[str, object]],
-    bodies: list[dict[str, object]],
+    before: Sequence[Mapping[str, object]],
+    after: Sequence[Mapping[str, object]],
+    bodies: Sequence[Mapping[str, object]],
     example: list[str],
     at: str | None,
 ) -> bool:
