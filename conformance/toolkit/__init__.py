@@ -78,7 +78,9 @@ Channels:
     :data:`TOOL_ARTIFACTS_PORT` (RT-TOOL-3 ¶1), :data:`ARTIFACTS_ON_MESSAGES` (RT-TOOL-4
     ¶1), :data:`TOOL_ARTIFACTS_FIELD` (RT-TOOL-4 ¶3); :data:`DELIVERY`, what a check
     reading delivery on the messages goes through; and :data:`CONTINUES_ON_ITS_OWN`
-    (DR-5 ¶1), what a durable-resume case waiting for a turn to continue goes through.
+    (DR-5 ¶1), what a durable-resume case waiting for a turn to continue goes through,
+    and :data:`LEDGER_RECORDS_RETURNS` (DR-1 ¶1), what a case reading a call's journaled
+    result goes through.
     The tool-call rules': :data:`GUARD_HOLDS` (RT-TOOL-9 ¶1, read by :func:`ran_again`),
     :func:`ran_unidentified`,
     :data:`RECORDED_ONCE_RETURNED` (RT-TOOL-9 ¶4, read by :func:`skipped_unrecorded`),
@@ -211,7 +213,7 @@ from conformance.toolkit._through_calls import (
     ran_unidentified,
     skipped_unrecorded,
 )
-from conformance.toolkit._through_durable import CONTINUES_ON_ITS_OWN
+from conformance.toolkit._through_durable import CONTINUES_ON_ITS_OWN, LEDGER_RECORDS_RETURNS
 from conformance.toolkit._told import (
     ResumePrompt,
     leaves,
@@ -248,6 +250,7 @@ __all__ = [
     "DATA_AS_PRODUCED",
     "DELIVERY",
     "GUARD_HOLDS",
+    "LEDGER_RECORDS_RETURNS",
     "NOT_COMPARED",
     "RECORDED_ONCE_RETURNED",
     "RESERVED_KEY_REMOVED",

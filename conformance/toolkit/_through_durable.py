@@ -7,6 +7,14 @@ continues the turn on its own.  That continuation is DR-5 ¶1's promise, "When a
 stopped at its run time limit, it continues on its own in the same turn"; where a trace
 shows the turn did not continue, what the case sees is DR-5 ¶1's failure, and DR-5 ¶1's
 own cases fail it.
+
+What a resumed run is told of a call, and what the hard-block answers it with, is the
+journal's, and the journal is a read over the ledger (DR-1 ¶2): a call that returned is
+completed only where the ledger holds its ``tool_done``, and its journaled result is the
+one that ``tool_done`` carries.  Where the ledger holds no ``tool_done`` for a call that
+returned, or one without its result, what a DR-2 or DR-3 case then sees (the call named
+as interrupted, a null result reused) is DR-1 ¶1's failure, and DR-1 ¶1's own cases fail
+it.
 """
 
 from __future__ import annotations
@@ -17,9 +25,12 @@ from adapters.handshake import Handshake
 from adapters.scenario import Continue, Scenario, StartTurn, Stop, Wait
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit._channels import Channel
+from conformance.toolkit._json import mapping
+from conformance.toolkit._resumed import completed_calls
 from conformance.toolkit._resuming import cut_by
+from conformance.toolkit._shown import show
 
-__all__ = ["CONTINUES_ON_ITS_OWN"]
+__all__ = ["CONTINUES_ON_ITS_OWN", "LEDGER_RECORDS_RETURNS"]
 
 #: DR-5 ¶3: "A turn continues automatically at most three times"; a cut after the third
 #: automatic continuation ends the turn (¶5), and owes no continuation.
@@ -85,4 +96,43 @@ def _continues_on_its_own(scenario: Scenario, trace: Trace, handshake: Handshake
 #: DR-5 ¶1: a turn stopped at its run time limit continues on its own, in the same turn.
 CONTINUES_ON_ITS_OWN = Channel(
     "the turn continuing on its own after its time limit", "DR-5#c1", _continues_on_its_own
+)
+
+
+def _returns_unrecorded(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    """Why the ledger (where the harness reports one) does not record every call that
+    returned: a ``tool_done`` carrying no result, or fewer ``tool_done`` events of a tool
+    in a turn than calls of it returned there."""
+    if trace.ledger is None:
+        return None
+    dones: dict[tuple[str, str], int] = {}
+    for index, raw in enumerate(trace.ledger):
+        event = mapping(raw)
+        if event.get("event") != "tool_done":
+            continue
+        key = (str(event.get("turn")), str(event.get("tool")))
+        dones[key] = dones.get(key, 0) + 1
+        if event.get("result") is None:
+            named = show(event.get("tool"))
+            return f"the tool_done of {named} carries no result (at /ledger/{index})"
+    returned: dict[tuple[str, str], int] = {}
+    for run in trace.runs():
+        for name, _ in completed_calls(run):
+            returned[(run.turn, name)] = returned.get((run.turn, name), 0) + 1
+    for (turn, name), count in sorted(returned.items()):
+        if dones.get((turn, name), 0) < count:
+            return (
+                f"{count} calls of {show(name)} returned in turn {turn}, and the ledger holds "
+                f"{dones.get((turn, name), 0)} tool_done events of it"
+            )
+    return None
+
+
+#: DR-1 ¶1: a ``tool_done`` "carrying the tool name, the input and the result" is recorded
+#: once a call "has returned".  A note's short result and a reused result are read
+#: through it.
+LEDGER_RECORDS_RETURNS = Channel(
+    "the ledger's tool_done, with its result, of every call that returned",
+    "DR-1#c1",
+    _returns_unrecorded,
 )

@@ -17,6 +17,7 @@ from adapters.trace import Trace
 from conformance.toolkit import CheckContext, mapping, show
 
 __all__ = [
+    "DIFFERENCES",
     "Tally",
     "done",
     "expect_journal",
@@ -116,6 +117,27 @@ def _take(
     return found
 
 
+#: The kinds of difference :func:`expect_journal` finds, each the clause it breaks: a call
+#: put in the other list or given another call's result where the ledger holds other
+#: starts of its tool for a done to close instead (``paired``, ¶4), a call listed
+#: interrupted whose start a ``clear`` reset (``cleared``, ¶5), an interrupted call left
+#: out of both lists (``unlisted``, ¶3), anything else (``classified``, ¶3).
+DIFFERENCES = ("paired", "cleared", "unlisted", "classified")
+
+
+def _other_results(ledger: Sequence[Mapping[str, object]]) -> set[str]:
+    return {_key(e.get("result")) for e in ledger if e.get("event") == "tool_done"}
+
+
+def _starts_of(ledger: Sequence[Mapping[str, object]], tool: str) -> int:
+    return sum(1 for e in ledger if e.get("event") == "tool_start" and _key(e.get("tool")) == tool)
+
+
+def _cleared(ledger: Sequence[Mapping[str, object]]) -> set[tuple[str, str]]:
+    counted = tally(ledger)
+    return {(_key(ledger[p].get("tool")), _key(ledger[p].get("input"))) for p in counted.cleared}
+
+
 def expect_journal(
     ctx: CheckContext,
     journal: object,
@@ -124,18 +146,35 @@ def expect_journal(
     *,
     at: str,
     clause: str,
+    ledger: Sequence[Mapping[str, object]] = (),
+    charged: Mapping[str, str | None] | None = None,
 ) -> None:
-    """Expect ``journal`` (a journal probe's answer) to list exactly ``completed``
-    (tool, input, result) and ``interrupted`` (tool, input), in any order
+    """Expect ``journal`` (a journal probe's answer to ``ledger``) to list exactly
+    ``completed`` (tool, input, result) and ``interrupted`` (tool, input), in any order
     (docs/interpretations.md#journal-order).  Every difference is its own failure: calls
     the journal put in the wrong list or gave the wrong result first, then those it left
-    out, then those it made up."""
+    out, then those it made up.  ``charged`` maps each kind of difference
+    (:data:`DIFFERENCES`) to the clause it is charged to; a kind it leaves out is another
+    clause's, judged by that clause's own check (``None``: every difference is the
+    case's)."""
     got = mapping(journal)
     ctx.need(
         isinstance(got.get("completed"), list) and isinstance(got.get("interrupted"), list),
         f"the journal probe answered {show(journal)}: not two lists `completed` and `interrupted`",
         at=at,
     )
+    events = [mapping(e) for e in ledger]
+    results, cleared = _other_results(events), _cleared(events)
+
+    def fail(kind: str, message: str, where: str) -> None:
+        if charged is None:
+            ctx.expect(False, message, at=where)
+        elif kind in charged:
+            ctx.expect(False, message, at=where, clause=charged[kind])
+
+    def paired_or(key: tuple[str, str, str]) -> str:
+        return "paired" if _starts_of(events, key[0]) > 1 else "classified"
+
     have_done = Counter(_entries(got.get("completed"), with_result=True))
     have_open = Counter(_entries(got.get("interrupted"), with_result=False))
     want_done = Counter((_key(t), _key(i), _key(r)) for t, i, r in completed)
@@ -145,45 +184,50 @@ def expect_journal(
     for key in list(missing_done.elements()):
         if _take(extra_open, key) is not None:
             missing_done[key] -= 1
-            ctx.expect(
-                False,
+            fail(
+                paired_or(key),
                 f"{_call(key)} has a matching tool_done, and the journal lists it as "
                 f"interrupted; {clause}",
-                at=f"{at}/interrupted",
+                f"{at}/interrupted",
             )
     for key in list(missing_open.elements()):
         wrongly = _take(extra_done, key)
         if wrongly is not None:
             missing_open[key] -= 1
-            ctx.expect(
-                False,
+            fail(
+                paired_or(key),
                 f"{_call(key)} has no matching tool_done, and the journal lists it as "
                 f"completed ({_call(wrongly)}); {clause}",
-                at=f"{at}/completed",
+                f"{at}/completed",
             )
     for key in list(missing_done.elements()):
         other = _take(extra_done, key)
-        ctx.expect(
-            False,
-            f"the journal lists {_call(other)} as completed, where its tool_done carried the "
-            f"result {key[2]}; {clause}"
-            if other is not None
-            else f"the journal's completed calls {show(got.get('completed'))} leave out "
-            f"{_call(key)}; {clause}",
-            at=f"{at}/completed",
-        )
+        if other is not None:
+            fail(
+                "paired" if other[2] in results else "classified",
+                f"the journal lists {_call(other)} as completed, where its tool_done carried "
+                f"the result {key[2]}; {clause}",
+                f"{at}/completed",
+            )
+        else:
+            fail(
+                "classified",
+                f"the journal's completed calls {show(got.get('completed'))} leave out "
+                f"{_call(key)}; {clause}",
+                f"{at}/completed",
+            )
     for key in missing_open.elements():
-        ctx.expect(
-            False,
+        fail(
+            "unlisted",
             f"the journal's interrupted calls {show(got.get('interrupted'))} leave out "
             f"{_call(key)}; {clause}",
-            at=f"{at}/interrupted",
+            f"{at}/interrupted",
         )
     for kind, extra in (("completed", extra_done), ("interrupted", extra_open)):
         for key in extra.elements():
-            ctx.expect(
-                False,
+            fail(
+                "cleared" if kind == "interrupted" and key[:2] in cleared else "classified",
                 f"the journal lists {_call(key)} as {kind}, which the ledger does not show; "
                 f"{clause}",
-                at=f"{at}/{kind}",
+                f"{at}/{kind}",
             )

@@ -100,13 +100,11 @@ def _play(ctx: CheckContext, number: int) -> tuple[str, str, str | None]:
     completed = [(e.get("tool"), e.get("input")) for e in map(_entry, note.completed)]
     interrupted = [(e.get("tool"), e.get("input")) for e in map(_entry, note.interrupted)]
     ana, bo = ("send_email", dict(ANA)), ("send_email", dict(BO))
-    # Which call the journal lists as completed and which as interrupted (each entry by
-    # its call's tool and input; the result is the done's, whichever start it closed).
-    listed = (ana in completed, ana in interrupted, bo in completed, bo in interrupted)
-    pairing = {
-        (False, True, True, False): OWN_CALL,
-        (True, False, False, True): OLDEST_OPEN,
-    }.get(listed)
+    # Which call the journal lists as completed (each entry by its call's tool and input;
+    # the result is the done's, whichever start it closed): the start the done closed.
+    # Whether the other is then listed interrupted is ¶3's classification, not pairing.
+    listed = (ana in completed, bo in completed)
+    pairing = {(False, True): OWN_CALL, (True, False): OLDEST_OPEN}.get(listed)
     ledger = f"(the runs: {show(runs[0].id)} cut, then {show(runs[1].id)})"
     ctx.expect(
         pairing is not None,
@@ -116,7 +114,19 @@ def _play(ctx: CheckContext, number: int) -> tuple[str, str, str | None]:
         f"other interrupted, whichever start the done closes; {CLAUSE}",
         at=f"{at}/resume/note",
         reading="pairing-across-runs",
+        clause="DR-1#c4",
     )
+    if pairing is not None:
+        other = ana if pairing == OWN_CALL else bo
+        ctx.expect(
+            other in interrupted,
+            f"the journal paired the done with {pairing}, so {other[0]} {show(other[1])} has "
+            f"no done of its own, and the journal does not list it interrupted (interrupted: "
+            f"{show(interrupted)}) {ledger}; DR-1 ¶3: a call with a tool_start and no "
+            "matching tool_done is interrupted",
+            at=f"{at}/resume/note",
+            clause="DR-1#c3",
+        )
     return runs[0].id, runs[1].id, pairing
 
 

@@ -246,7 +246,15 @@ def check_journal_adds_no_recording(ctx: CheckContext, variant: JournalRead) -> 
         )
 
 
-def _judge_probe(ctx: CheckContext, name: str, probe: Probe, clause: str) -> None:
+def _judge_probe(
+    ctx: CheckContext,
+    name: str,
+    probe: Probe,
+    clause: str,
+    charged: Mapping[str, str | None] | None = None,
+) -> None:
+    """Classify ``probe``'s ledger and judge the journal; ``charged`` says which kinds of
+    difference are this check's (:func:`expect_journal`)."""
     trace = ctx.run(scenario(name, steps=[ClassifyLedger(probe.events)]))
     expect_journal(
         ctx,
@@ -255,6 +263,8 @@ def _judge_probe(ctx: CheckContext, name: str, probe: Probe, clause: str) -> Non
         probe.interrupted,
         at="/steps/0/journal",
         clause=f"{clause} (the ledger: {show(list(probe.events), 600)})",
+        ledger=[dict(event) for event in probe.events],
+        charged=charged,
     )
 
 
@@ -268,6 +278,8 @@ def check_completed_and_interrupted(ctx: CheckContext, variant: Probe) -> None:
         variant,
         "DR-1 ¶3: a call with a tool_start and a matching tool_done is completed, one "
         "without is interrupted",
+        # Which start a done closes is ¶4's, and what a clear resets ¶5's.
+        {"classified": "DR-1#c3", "unlisted": "DR-1#c3"},
     )
 
 
@@ -279,6 +291,9 @@ def check_done_pairs_fifo_per_tool(ctx: CheckContext, variant: Probe) -> None:
         "dr1-c4-fifo",
         variant,
         "DR-1 ¶4: a tool_done pairs with the oldest still-open tool_start of the same tool name",
+        # An interrupted call left out of the journal altogether was paired with nothing:
+        # that is ¶3's classification, not this pairing.
+        {"paired": "DR-1#c4", "classified": "DR-1#c4", "cleared": "DR-1#c4"},
     )
 
 

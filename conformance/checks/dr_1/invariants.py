@@ -38,6 +38,7 @@ def ledger_matches_work(scenario: Scenario, trace: Trace, handshake: Handshake) 
     returned: Counter[tuple[str, str]] = Counter()
     ran: Counter[tuple[str, str]] = Counter()
     unreported: Counter[tuple[str, str]] = Counter()
+    answered = _answered_from_the_journal(trace)
     for run in trace.runs():
         for name, _ in completed_calls(run):
             returned[(run.turn, name)] += 1
@@ -46,13 +47,22 @@ def ledger_matches_work(scenario: Scenario, trace: Trace, handshake: Handshake) 
         unreported.update((run.turn, name) for name, _ in unreported_calls(run))
     for key in sorted(set(dones) | set(returned)):
         if not returned[key] <= dones[key] <= returned[key] + unreported[key]:
-            # A call that returned with no done breaks ¶1's recording alone; a done with no
-            # returned call behind it may be the journal recording its own answer (¶2) or
-            # a done recorded wrongly (¶1): both stay charged.
+            # A call that returned with no done breaks ¶1's recording alone.  A done with
+            # no returned call behind it is the journal recording its own answer (¶2)
+            # where calls of that tool the journal answered (reused, refused) account for
+            # it; otherwise it may as well be a done recorded wrongly (¶1): both charged.
+            extra = dones[key] - returned[key] - unreported[key]
+            charged = (
+                ("DR-1#c1",)
+                if dones[key] < returned[key]
+                else ("DR-1#c2",)
+                if extra <= answered[key]
+                else ("DR-1#c1", "DR-1#c2")
+            )
             return Breach(
                 f"the ledger holds {dones[key]} tool_done events of {key[1]} in turn {key[0]}, "
                 f"but {returned[key]} calls of it returned",
-                ("DR-1#c1",) if dones[key] < returned[key] else ("DR-1#c1", "DR-1#c2"),
+                charged,
             )
     for key in sorted(ran):
         if starts[key] < ran[key]:
@@ -62,6 +72,17 @@ def ledger_matches_work(scenario: Scenario, trace: Trace, handshake: Handshake) 
                 ("DR-1#c1",),
             )
     return None
+
+
+def _answered_from_the_journal(trace: Trace) -> Counter[tuple[str, str]]:
+    """The calls of each turn and tool the journal answered instead of running them: a
+    completed write reused (DR-3 ¶2), an interrupted one's retry refused (DR-4 ¶2)."""
+    answered: Counter[tuple[str, str]] = Counter()
+    for run, one in trace.passes():
+        for result in one.results:
+            if result.disposition in ("reused", "refused"):
+                answered[(run.turn, str(result.tool))] += 1
+    return answered
 
 
 def _reused(scenario: Scenario, trace: Trace, handshake: Handshake) -> bool:

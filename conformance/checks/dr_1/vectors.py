@@ -25,6 +25,15 @@ STAGES: dict[tuple[str, str], Stage] = {
 }
 
 
+#: Each difference from the example's journal is charged to the clause it breaks.
+_CHARGED = {
+    "paired": "DR-1#c4",
+    "cleared": "DR-1#c5",
+    "unlisted": "DR-1#c3",
+    "classified": "DR-1#c3",
+}
+
+
 def _journal(ctx: CheckContext, run: VectorRun) -> None:
     """DR-1: a ledger -> the journal the implementation derives from it."""
     events = tuple(array(run.value("ledger")))
@@ -39,6 +48,8 @@ def _journal(ctx: CheckContext, run: VectorRun) -> None:
         [(str(e.get("tool")), e.get("input")) for e in interrupted],
         at="/steps/0/journal",
         clause=f"the example's journal is {show(run.value('journal'))} (DR-1 ¶3-¶5)",
+        ledger=[mapping(e) for e in events],
+        charged=_CHARGED,
     )
 
 

@@ -9,6 +9,7 @@ from adapters.scenario import StartTurn
 from conformance.checks.dr_2._calls import TICKET
 from conformance.toolkit import (
     CONTINUES_ON_ITS_OWN,
+    LEDGER_RECORDS_RETURNS,
     CheckContext,
     calls,
     check,
@@ -43,7 +44,7 @@ LONG: dict[str, object] = {
 }
 
 
-@check("DR-2#c2", variants=LONG, through=(CONTINUES_ON_ITS_OWN,))
+@check("DR-2#c2", variants=LONG, through=(CONTINUES_ON_ITS_OWN, LEDGER_RECORDS_RETURNS))
 def check_note_keeps_a_long_results_key_value(ctx: CheckContext, variant: object) -> None:
     """A completed call whose result is long is named with a short result that still
     carries the value the model would reuse, not with a placeholder nor the whole of it."""

@@ -15,6 +15,7 @@ from conformance.checks.dr_2._prompt import SHORT, appended
 from conformance.checks.dr_2._short_whole import check_short_result_not_marked_cut
 from conformance.toolkit import (
     CONTINUES_ON_ITS_OWN,
+    LEDGER_RECORDS_RETURNS,
     CheckContext,
     ResumePrompt,
     Untested,
@@ -227,7 +228,7 @@ RESULTS: dict[str, Resumed] = {
 }
 
 
-@check("DR-2#c2", variants=RESULTS, through=(CONTINUES_ON_ITS_OWN,))
+@check("DR-2#c2", variants=RESULTS, through=(CONTINUES_ON_ITS_OWN, LEDGER_RECORDS_RETURNS))
 def check_note_names_completed_with_results(ctx: CheckContext, variant: Resumed) -> None:
     """The note names each completed call, with a short result."""
     _, at, run = _play(ctx, "dr2-c2-completed", variant)

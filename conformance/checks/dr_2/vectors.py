@@ -8,6 +8,7 @@ from adapters.scenario import Interrupt, Reply, StartTurn, Step, Tool, Wait
 from conformance.checks.dr_2._prompt import appended
 from conformance.toolkit import (
     CONTINUES_ON_ITS_OWN,
+    LEDGER_RECORDS_RETURNS,
     Binding,
     CheckContext,
     Stage,
@@ -95,15 +96,18 @@ def _noted(ctx: CheckContext, run: VectorRun) -> None:
         )
         return
     expected = mapping(run.value("noted"))
-    for kind in ("completed", "interrupted"):
+    # Each difference is charged to the clause whose words it breaks: a completed call or
+    # its short result to ¶2, an interrupted call to ¶3.
+    for kind, clause, cited in (("completed", "DR-2#c2", "¶2"), ("interrupted", "DR-2#c3", "¶3")):
         for entry in (mapping(e) for e in array(expected.get(kind))):
             name, args = str(entry.get("tool")), entry.get("input")
             if not ctx.expect(
                 names_call(prompt.note, name, args),
                 f"{unnamed(prompt, f'the {kind} call {name} {show(args)}')}, which the "
-                "example's note reports (DR-2 ¶2, ¶3)",
+                f"example's note reports (DR-2 {cited})",
                 at=where,
                 reading="right-after-the-nudge",
+                clause=clause,
             ):
                 continue
             shown = [leaf for leaf in leaves(entry.get("result")) if leaf not in ("", None)]
@@ -113,6 +117,7 @@ def _noted(ctx: CheckContext, run: VectorRun) -> None:
                 f"{show(entry.get('result'))}, which the example's note reports (DR-2 ¶2)",
                 at=where,
                 reading="short-result",
+                clause="DR-2#c2",
             )
 
 
@@ -120,6 +125,13 @@ def _noted(ctx: CheckContext, run: VectorRun) -> None:
 WAITED_ON = (CONTINUES_ON_ITS_OWN,)
 
 BINDINGS = (
-    Binding("DR-2", ("journaled", "noted"), ("DR-2#c2", "DR-2#c3"), _noted, through=WAITED_ON),
+    Binding(
+        "DR-2",
+        ("journaled", "noted"),
+        ("DR-2#c2", "DR-2#c3"),
+        _noted,
+        # a completed call's short result is the one its tool_done carries
+        through=(*WAITED_ON, LEDGER_RECORDS_RETURNS.judging("DR-2#c2")),
+    ),
     Binding("DR-2", ("journaled", "bare"), ("DR-2#c4",), _noted, through=WAITED_ON),
 )

@@ -18,6 +18,7 @@ from adapters.trace import Trace
 from conformance.checks.dr_3._scenarios import TICKET
 from conformance.toolkit import (
     CONTINUES_ON_ITS_OWN,
+    LEDGER_RECORDS_RETURNS,
     CheckContext,
     calls,
     check,
@@ -68,7 +69,7 @@ def _told_for(trace: Trace, call_id: str) -> tuple[str, str] | None:
     return found
 
 
-@check("DR-3#c2", variants=WHOLE, through=(CONTINUES_ON_ITS_OWN,))
+@check("DR-3#c2", variants=WHOLE, through=(CONTINUES_ON_ITS_OWN, LEDGER_RECORDS_RETURNS))
 def check_reused_result_carried_whole(ctx: CheckContext, variant: Mapping[str, object]) -> None:
     """A write answered from the journal gives the model every value of its journaled
     result, not only the ``result`` text beside them."""

@@ -24,6 +24,7 @@ from conformance.checks.dr_3._scenarios import (
 )
 from conformance.toolkit import (
     CONTINUES_ON_ITS_OWN,
+    LEDGER_RECORDS_RETURNS,
     CheckContext,
     ask,
     call,
@@ -163,7 +164,7 @@ REUSE = (
 )
 
 
-@check("DR-3#c2", variants=REUSED, through=(CONTINUES_ON_ITS_OWN,))
+@check("DR-3#c2", variants=REUSED, through=(CONTINUES_ON_ITS_OWN, LEDGER_RECORDS_RETURNS))
 def check_completed_write_not_repeated(ctx: CheckContext, variant: Redispatch) -> None:
     """A re-dispatched write matching a completed entry is not executed: the model gets
     its journaled result back, with a note that it was not run again."""
@@ -224,7 +225,7 @@ def check_read_only_never_blocked(ctx: CheckContext, variant: Redispatch) -> Non
 MATCH = "DR-3 ¶4: the match is on the tool name and a signature of its input, not on position"
 
 
-@check("DR-3#c4", variants=MATCHED, through=(CONTINUES_ON_ITS_OWN,))
+@check("DR-3#c4", variants=MATCHED, through=(CONTINUES_ON_ITS_OWN, LEDGER_RECORDS_RETURNS))
 def check_match_by_content_not_position(ctx: CheckContext, variant: Redispatch) -> None:
     """Matching is by tool name and input, wherever the call sits: an identical call is
     answered from the journal (with its own journaled result), any difference runs."""
