@@ -4,13 +4,13 @@ offered for, what the resumed run's history shows of an interrupted call (DR-4 â
 from __future__ import annotations
 
 import json
-import sqlite3
 
 from reference_impl import records
 from reference_impl.behaviour import Behaviour, Components
 from reference_impl.journal import Snapshot, signature
 from reference_impl.passes import PassContext, ToolNode
 from reference_impl.shapes._model import Shape
+from reference_impl.variants import NewestStopInTime
 from reference_impl.workflow import ToolSpec
 
 __all__ = ["SHAPES"]
@@ -22,21 +22,6 @@ class _NeverContinuesOnItsOwn(Behaviour):
 
     def resumes_on_its_own(self) -> frozenset[str]:
         return frozenset()
-
-
-class _NewestStopInTime(Behaviour):
-    """Offers Continue for the stop that happened last, whichever turn it stopped, rather
-    than for the latest stopped turn in conversation order."""
-
-    def continue_offered(self, conn: sqlite3.Connection, turn: records.TurnRow) -> bool:
-        if turn.status != "stopped":
-            return False
-        newest = conn.execute(
-            "SELECT id FROM turns WHERE conversation_id = ? AND status = 'stopped'"
-            " ORDER BY updated_at DESC, seq DESC LIMIT 1",
-            (turn.conversation_id,),
-        ).fetchone()
-        return newest is not None and newest["id"] == turn.id
 
 
 class _LeavesUnansweredCallsOut(Behaviour):
@@ -113,7 +98,7 @@ SHAPES: tuple[Shape, ...] = (
         "event, and the newest one is the one that happened last; an older turn stopped "
         "after a newer one (a paused turn stopped later) holds the conversation's newest "
         "stop",
-        lambda: Components(behaviour=_NewestStopInTime()),
+        lambda: Components(behaviour=NewestStopInTime()),
     ),
     Shape(
         "unanswered-calls-left-out-of-history",

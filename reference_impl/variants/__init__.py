@@ -16,9 +16,17 @@ from __future__ import annotations
 from adapters.errors import SpecError
 from reference_impl.behaviour import Components
 from reference_impl.variants import _calls, _collection, _durable, _results, _wire
+from reference_impl.variants._durable import NewestStopInTime
 from reference_impl.variants._model import Variant
 
-__all__ = ["UnknownVariant", "Variant", "catalogue", "components_for", "find"]
+__all__ = [
+    "NewestStopInTime",
+    "UnknownVariant",
+    "Variant",
+    "catalogue",
+    "components_for",
+    "find",
+]
 
 _CATALOGUE: tuple[Variant, ...] = (
     *_wire.VARIANTS,

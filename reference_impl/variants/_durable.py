@@ -15,7 +15,7 @@ from reference_impl.journal import Entry, Journal, LedgerEvent
 from reference_impl.passes import ToolNode
 from reference_impl.variants._model import Variant
 
-__all__ = ["VARIANTS"]
+__all__ = ["VARIANTS", "NewestStopInTime"]
 
 #: How many characters of a result's escaped JSON the note shows.
 JSON_RESULT_CHARACTERS = 160
@@ -130,7 +130,7 @@ class _ContinueOnAnyStop(Behaviour):
         return turn.status == "stopped"
 
 
-class _NewestStopInTime(Behaviour):
+class NewestStopInTime(Behaviour):
     """Offers Continue for the conversation's stop that happened last, whichever turn it
     stopped: an older turn stopped after a newer one (answered later, then cut) holds the
     conversation's newest stop.  The reference runtime takes the latest stopped turn in
@@ -233,7 +233,7 @@ VARIANTS: tuple[Variant, ...] = (
         ("DR-6#c3",),
         "Continue is offered for the stop that happened last, not for the latest stopped "
         "turn in conversation order",
-        lambda: _behaviour(_NewestStopInTime),
+        lambda: _behaviour(NewestStopInTime),
     ),
     Variant(
         "prior-turn-note-prefixed-to-the-message",
