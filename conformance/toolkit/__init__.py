@@ -75,7 +75,7 @@ Channels:
     there.  The artifacts on their way: :data:`RESULTS_SHAPED`, :data:`DATA_AS_PRODUCED`
     (RT-TOOL-1 ¶1), :data:`ARTIFACTS_LISTED` (RT-TOOL-1 ¶2), :data:`DATA_DISJOINT`
     (RT-TOOL-1 ¶3), :data:`ARTIFACTS_ATTACHED`
-    (RT-TOOL-2 ¶3), :data:`RESERVED_KEY_REMOVED` (RT-TOOL-2 ¶4),
+    and :data:`ANY_ARTIFACT_ATTACHED` (RT-TOOL-2 ¶3), :data:`RESERVED_KEY_REMOVED` (RT-TOOL-2 ¶4),
     :data:`TOOL_ARTIFACTS_PORT` (RT-TOOL-3 ¶1), :data:`ARTIFACTS_ON_MESSAGES` (RT-TOOL-4
     ¶1), :data:`TOOL_ARTIFACTS_FIELD` (RT-TOOL-4 ¶3), :data:`COLLECTION_STAYS_OPEN`
     (RT-TOOL-5 ¶3), :data:`HELD_ACROSS_A_PAUSE` (RT-TOOL-7 ¶1),
@@ -195,6 +195,7 @@ from conformance.toolkit._situations import (
 from conformance.toolkit._states import describe, in_state, state_of, stopped_with_continue
 from conformance.toolkit._through import RESERVED_KEY_REMOVED, RESULTS_SHAPED, WORK_PORTS
 from conformance.toolkit._through_artifacts import (
+    ANY_ARTIFACT_ATTACHED,
     ARTIFACTS_ATTACHED,
     ARTIFACTS_LISTED,
     ARTIFACTS_ON_MESSAGES,
@@ -249,6 +250,7 @@ from conformance.toolkit._traces import (
 from conformance.toolkit._vectors import Binding, Stage, VectorRun
 
 __all__ = [
+    "ANY_ARTIFACT_ATTACHED",
     "ARTIFACTS_ATTACHED",
     "ARTIFACTS_LISTED",
     "ARTIFACTS_ON_MESSAGES",

@@ -27,6 +27,7 @@ from conformance.toolkit._states import in_state
 from conformance.toolkit._traces import delivered, escape_token, located_passes, pointers
 
 __all__ = [
+    "ANY_ARTIFACT_ATTACHED",
     "ARTIFACTS_ATTACHED",
     "ARTIFACTS_LISTED",
     "ARTIFACTS_ON_MESSAGES",
@@ -174,12 +175,20 @@ def _lost(done: _Executed, warned: set[tuple[str | None, str | None]]) -> list[o
 
 
 def _artifacts_attached(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    return _attached(scenario, trace, every=True)
+
+
+def _any_attached(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    return _attached(scenario, trace, every=False)
+
+
+def _attached(scenario: Scenario, trace: Trace, *, every: bool) -> str | None:
     emitting: list[_Executed] = []
     warned = {(one.tool_call_id, one.type) for one in trace.warnings()}
     for done in _executed(scenario, trace):
         if not done.succeeded:
             continue
-        lost = _lost(done, warned)
+        lost = _lost(done, warned) if every else []
         if lost:
             return (
                 f"call {done.result.tool_call_id}'s node emitted {len(done.emitted)} "
@@ -215,6 +224,14 @@ ARTIFACTS_ATTACHED = Channel(
     "the artifacts attached to the results of the calls that emitted them",
     "RT-TOOL-2#c3",
     _artifacts_attached,
+)
+
+#: RT-TOOL-2 ¶3's lifting at all, for a check of RT-TOOL-2 ¶1, whose own words ("a list of
+#: `{type, payload}` maps") a result that keeps some entries and loses others breaks: broken
+#: only where nothing is ever attached though nodes emitted entries, or a result attaches
+#: an entry that is not well formed.
+ANY_ARTIFACT_ATTACHED = Channel(
+    "artifacts attached to results at all", "RT-TOOL-2#c3", _any_attached
 )
 
 

@@ -20,6 +20,7 @@ from conformance.checks.rt_tool_2._reserved_key_cases import (
     Removal,
 )
 from conformance.toolkit import (
+    ANY_ARTIFACT_ATTACHED,
     ARTIFACTS_ATTACHED,
     ARTIFACTS_LISTED,
     DATA_DISJOINT,
@@ -104,7 +105,7 @@ CLAUSE_1 = (
 @check(
     "RT-TOOL-2#c1",
     variants=ENTRY_SETS,
-    through=(RESULTS_SHAPED, ARTIFACTS_LISTED, ARTIFACTS_ATTACHED),
+    through=(RESULTS_SHAPED, ARTIFACTS_LISTED, ANY_ARTIFACT_ATTACHED),
 )
 def check_reserved_key_is_accepted(ctx: CheckContext, variant: Accepted) -> None:
     """A node output carrying a list of `{type, payload}` maps is a normal successful output
