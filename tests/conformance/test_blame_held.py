@@ -1,7 +1,7 @@
 """Delivery observed across a run's life blames the clause whose words the runtime broke.
 
 A check of delivery whose scenario pauses, or calls tools in two passes of one run, sees
-what the run's collection (RT-TOOL-5 ¶3), the held list (RT-TOOL-7 ¶1, ¶2, ¶4), the
+what the held list (RT-TOOL-7 ¶1, ¶2, ¶4), the
 attachment of every well-formed entry (RT-TOOL-2 ¶3) and the disjointness of `data`
 (RT-TOOL-1 ¶3) promise before what it judges.  Each test plays a runtime with one of
 those gaps (a catalogue mutant) and fails on the suite as it was before: a clause the
@@ -31,8 +31,7 @@ def _cases(clause: str) -> list[Case]:
     [
         ("held-discarded-on-pause", "RT-TOOL-5#c1", "RT-TOOL-7 ¶1"),
         ("held-shown-on-wire", "RT-TOOL-5#c1", "RT-TOOL-7 ¶1"),
-        ("reserved-key-keeps-first-entry", "RT-TOOL-6#c3", "RT-TOOL-2 ¶3"),
-        ("drain-ends-collection", "RT-TOOL-4#c2", "RT-TOOL-5 ¶3"),
+        ("reserved-key-keeps-first-entry", "RT-TOOL-4#c1", "RT-TOOL-2 ¶3"),
         ("artifact-folded-into-data", "RT-TOOL-2#c4", "RT-TOOL-1 ¶3"),
     ],
 )
