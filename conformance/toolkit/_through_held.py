@@ -132,11 +132,25 @@ def _held_shown(trace: Trace, handshake: Handshake, runs: Sequence[_Run]) -> str
     return None
 
 
+def _held_after(trace: Trace, one: _Run) -> list[dict[str, object]] | None:
+    """What the implementation says it holds against ``one``'s turn after the step the run
+    paused in, where it offers that observation."""
+    step = next((s for s in trace.steps if s.index == one.step), None)
+    if step is None or step.held is None or one.run.turn not in step.held:
+        return None
+    return [projection(entry) for entry in entries(step.held[one.run.turn])]
+
+
 def _held_lost(trace: Trace, handshake: Handshake, runs: Sequence[_Run]) -> str | None:
     final, warned = _final(trace, handshake), _warned(trace)
     for index, one in enumerate(runs):
         wire = final.get(one.key)
         if wire is None or one.run.end != "paused" or _failed_later(runs, index):
+            continue
+        held = _held_after(trace, one)
+        # the implementation's own observation says what it held: where some of the run's
+        # artifacts are held, nothing was discarded at the pause
+        if held is not None and any(same_json(e, h) for e in one.made for h in held):
             continue
         lost = _all_lost(one, wire, warned)
         if lost is not None:
