@@ -36,7 +36,6 @@ from conformance.toolkit import (
     COLLECTION_STAYS_OPEN,
     DELIVERY,
     GUARD_HOLDS,
-    HELD_ACROSS_A_PAUSE,
     HELD_PUT_BACK,
     TOOL_ARTIFACTS_FIELD,
     CheckContext,
@@ -218,6 +217,8 @@ MERGES = {
 }
 
 
+# Not yet through the held list itself (RT-TOOL-7 ¶1): its held-only variant is proven
+# by no mutant of ¶2's own, only by one that discards what a pause holds.
 @check(
     "RT-TOOL-7#c2",
     variants=MERGES,
@@ -227,7 +228,6 @@ MERGES = {
         TOOL_ARTIFACTS_FIELD,
         GUARD_HOLDS,
         COLLECTION_STAYS_OPEN,
-        HELD_ACROSS_A_PAUSE,
         HELD_PUT_BACK,
     ),
 )
