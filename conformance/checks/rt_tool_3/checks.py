@@ -21,7 +21,6 @@ from conformance.checks.rt_tool_3._port_cases import (
 from conformance.toolkit import (
     DATA_DISJOINT,
     DELIVERY,
-    HELD_ACROSS_A_PAUSE,
     RESERVED_KEY_REMOVED,
     RESULTS_SHAPED,
     TOOL_ARTIFACTS_PORT,
@@ -340,12 +339,10 @@ def _delivery(
 CLAUSE_4 = "RT-TOOL-3 ¶4: delivery of a run's artifacts must not depend on exposure"
 
 
-# Not yet through the held list (RT-TOOL-7 ¶1): the variants that pause are proven by no
-# mutant of their own, only by one that discards what a pause holds.
 @check(
     "RT-TOOL-3#c4",
     variants=EXPOSURES,
-    through=tuple(one for one in DELIVERY if one is not HELD_ACROSS_A_PAUSE),
+    through=DELIVERY,
 )
 def check_delivery_does_not_depend_on_exposure(ctx: CheckContext, variant: Exposure) -> None:
     """A run's artifacts are delivered the same whether the author exposed the port, did
