@@ -73,11 +73,14 @@ Channels:
     declared with ``through=``:
     a failure seen where the channel is broken is its clause's, and the case is blocked
     there.  The artifacts on their way: :data:`RESULTS_SHAPED`, :data:`DATA_AS_PRODUCED`
-    (RT-TOOL-1 ¶1), :data:`ARTIFACTS_LISTED` (RT-TOOL-1 ¶2), :data:`ARTIFACTS_ATTACHED`
-    (RT-TOOL-2 ¶3), :data:`RESERVED_KEY_REMOVED` (RT-TOOL-2 ¶4),
+    (RT-TOOL-1 ¶1), :data:`ARTIFACTS_LISTED` (RT-TOOL-1 ¶2), :data:`DATA_DISJOINT`
+    (RT-TOOL-1 ¶3), :data:`ARTIFACTS_ATTACHED`
+    and :data:`ANY_ARTIFACT_ATTACHED` (RT-TOOL-2 ¶3), :data:`RESERVED_KEY_REMOVED` (RT-TOOL-2 ¶4),
     :data:`TOOL_ARTIFACTS_PORT` (RT-TOOL-3 ¶1), :data:`ARTIFACTS_ON_MESSAGES` (RT-TOOL-4
-    ¶1), :data:`TOOL_ARTIFACTS_FIELD` (RT-TOOL-4 ¶3); :data:`DELIVERY`, what a check
-    reading delivery on the messages goes through; and :data:`CONTINUES_ON_ITS_OWN`
+    ¶1), :data:`TOOL_ARTIFACTS_FIELD` (RT-TOOL-4 ¶3), :data:`COLLECTION_STAYS_OPEN`
+    (RT-TOOL-5 ¶3), :data:`HELD_ACROSS_A_PAUSE` (RT-TOOL-7 ¶1),
+    :data:`HELD_TAKEN_BY_THEIR_TURN` (¶2), :data:`HELD_PUT_BACK` (¶4); :data:`DELIVERY`,
+    what a check reading delivery on the messages goes through; and :data:`CONTINUES_ON_ITS_OWN`
     (DR-5 ¶1), what a durable-resume case waiting for a turn to continue goes through,
     and :data:`LEDGER_RECORDS_RETURNS` (DR-1 ¶1), what a case reading a call's journaled
     result goes through.
@@ -194,11 +197,12 @@ from conformance.toolkit._situations import (
 from conformance.toolkit._states import describe, in_state, state_of, stopped_with_continue
 from conformance.toolkit._through import RESERVED_KEY_REMOVED, RESULTS_SHAPED, WORK_PORTS
 from conformance.toolkit._through_artifacts import (
+    ANY_ARTIFACT_ATTACHED,
     ARTIFACTS_ATTACHED,
     ARTIFACTS_LISTED,
     ARTIFACTS_ON_MESSAGES,
     DATA_AS_PRODUCED,
-    DELIVERY,
+    DATA_DISJOINT,
     TOOL_ARTIFACTS_FIELD,
     TOOL_ARTIFACTS_PORT,
 )
@@ -214,6 +218,13 @@ from conformance.toolkit._through_calls import (
     skipped_unrecorded,
 )
 from conformance.toolkit._through_durable import CONTINUES_ON_ITS_OWN, LEDGER_RECORDS_RETURNS
+from conformance.toolkit._through_held import (
+    COLLECTION_STAYS_OPEN,
+    DELIVERY,
+    HELD_ACROSS_A_PAUSE,
+    HELD_PUT_BACK,
+    HELD_TAKEN_BY_THEIR_TURN,
+)
 from conformance.toolkit._told import (
     ResumePrompt,
     leaves,
@@ -241,15 +252,21 @@ from conformance.toolkit._traces import (
 from conformance.toolkit._vectors import Binding, Stage, VectorRun
 
 __all__ = [
+    "ANY_ARTIFACT_ATTACHED",
     "ARTIFACTS_ATTACHED",
     "ARTIFACTS_LISTED",
     "ARTIFACTS_ON_MESSAGES",
     "BODY_GETS_THE_RECONCILIATION",
     "CHUNK_PAUSES",
+    "COLLECTION_STAYS_OPEN",
     "CONTINUES_ON_ITS_OWN",
     "DATA_AS_PRODUCED",
+    "DATA_DISJOINT",
     "DELIVERY",
     "GUARD_HOLDS",
+    "HELD_ACROSS_A_PAUSE",
+    "HELD_PUT_BACK",
+    "HELD_TAKEN_BY_THEIR_TURN",
     "LEDGER_RECORDS_RETURNS",
     "NOT_COMPARED",
     "RECORDED_ONCE_RETURNED",

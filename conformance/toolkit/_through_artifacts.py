@@ -27,11 +27,13 @@ from conformance.toolkit._states import in_state
 from conformance.toolkit._traces import delivered, escape_token, located_passes, pointers
 
 __all__ = [
+    "ANY_ARTIFACT_ATTACHED",
     "ARTIFACTS_ATTACHED",
     "ARTIFACTS_LISTED",
     "ARTIFACTS_ON_MESSAGES",
     "DATA_AS_PRODUCED",
-    "DELIVERY",
+    "DATA_DISJOINT",
+    "MESSAGE_DELIVERY",
     "TOOL_ARTIFACTS_FIELD",
     "TOOL_ARTIFACTS_PORT",
 ]
@@ -48,6 +50,8 @@ class _Executed:
     at: str
     result: ToolResultRecord
     returned: Return
+    #: the tool has one scripted return, so which invocation this was cannot matter
+    only: bool = False
 
     @property
     def succeeded(self) -> bool:
@@ -75,7 +79,8 @@ def _executed(scenario: Scenario, trace: Trace) -> Iterator[_Executed]:
             count = played.get(tool.name, 0)
             played[tool.name] = count + 1
             returned = tool.returns[min(count, len(tool.returns) - 1)]
-            yield _Executed(f"{at}/results/{number}/result", result, returned)
+            only = len(tool.returns) == 1
+            yield _Executed(f"{at}/results/{number}/result", result, returned, only)
 
 
 def _data_as_produced(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
@@ -103,6 +108,37 @@ DATA_AS_PRODUCED = Channel(
 )
 
 
+def _folded(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    for done in _executed(scenario, trace):
+        produced = done.returned.output
+        if not done.succeeded or not isinstance(produced, Mapping):
+            continue
+        mine = {key: value for key, value in produced.items() if key != _RESERVED}
+        data = mapping(done.result.result).get("data")
+        if not isinstance(data, Mapping):
+            continue
+        beside = {key: value for key, value in data.items() if key != _RESERVED}
+        for entry in done.emitted:
+            payload = mapping(entry).get("payload")
+            if not payload or pointers(mine, payload):
+                continue
+            found = pointers(beside, payload, f"{done.at}/data")
+            if found:
+                return (
+                    f"call {done.result.tool_call_id}'s data carries the payload of "
+                    f"{show(entry, 80)}, an artifact its node emitted on the reserved key, "
+                    f"which the tool's own data does not hold (at {found[0]})"
+                )
+    return None
+
+
+#: RT-TOOL-1 ¶3: "Artifacts are attached additively, and are never folded into `data`: the
+#: two are disjoint" (broken where a successful result's data carries, outside a kept
+#: reserved key, an artifact's payload the tool's own data does not hold).  What reaches
+#: the prose from such a data is the fold's, not the prose's.
+DATA_DISJOINT = Channel("results whose data holds no artifact", "RT-TOOL-1#c3", _folded)
+
+
 def _listed(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
     for done in _executed(scenario, trace):
         body = mapping(done.result.result)
@@ -120,11 +156,46 @@ def _listed(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | Non
 ARTIFACTS_LISTED = Channel("results whose artifacts key holds a list", "RT-TOOL-1#c2", _listed)
 
 
+def _lost(done: _Executed, warned: set[tuple[str | None, str | None]]) -> list[object]:
+    """The well-formed entries ``done``'s node emitted that its result, which attaches
+    some, does not attach, and no warning names (a bound may drop one with a warning,
+    RT-TOOL-6 ¶3; an empty type may be refused outright, ¶5).  Only a tool with one
+    scripted return is judged: which return an invocation played is read off how often
+    the tool ran before, and a body run the trace does not report would shift it."""
+    attached = [projection(entry) for entry in entries(mapping(done.result.result).get(_RESERVED))]
+    if not attached or not done.only:
+        return []
+    return [
+        entry
+        for entry in done.emitted
+        if mapping(entry).get("type") != ""
+        and (done.result.tool_call_id, mapping(entry).get("type")) not in warned
+        and not any(same_json(projection(entry), one) for one in attached)
+    ]
+
+
 def _artifacts_attached(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    return _attached(scenario, trace, every=True)
+
+
+def _any_attached(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
+    return _attached(scenario, trace, every=False)
+
+
+def _attached(scenario: Scenario, trace: Trace, *, every: bool) -> str | None:
     emitting: list[_Executed] = []
+    warned = {(one.tool_call_id, one.type) for one in trace.warnings()}
     for done in _executed(scenario, trace):
         if not done.succeeded:
             continue
+        lost = _lost(done, warned) if every else []
+        if lost:
+            return (
+                f"call {done.result.tool_call_id}'s node emitted {len(done.emitted)} "
+                f"well-formed entries and its result attaches "
+                f"{len(entries(mapping(done.result.result).get(_RESERVED)))}, without "
+                f"{show(lost[0], 80)}, and no warning names it (at {done.at}/artifacts)"
+            )
         attached = mapping(done.result.result).get(_RESERVED)
         for number, entry in enumerate(entries(attached)):
             if not kept_entry(entry):
@@ -146,12 +217,21 @@ def _artifacts_attached(scenario: Scenario, trace: Trace, handshake: Handshake) 
 
 
 #: RT-TOOL-2 ¶3: a successful call's well-formed entries are attached to its result, and
-#: only those (broken where nothing is ever attached though nodes emitted entries, or a
-#: result attaches an entry that is not well formed).
+#: only those (broken where nothing is ever attached though nodes emitted entries, where a
+#: result attaches some and loses another well-formed one that no warning names, or where
+#: a result attaches an entry that is not well formed).
 ARTIFACTS_ATTACHED = Channel(
     "the artifacts attached to the results of the calls that emitted them",
     "RT-TOOL-2#c3",
     _artifacts_attached,
+)
+
+#: RT-TOOL-2 ¶3's lifting at all, for a check of RT-TOOL-2 ¶1, whose own words ("a list of
+#: `{type, payload}` maps") a result that keeps some entries and loses others breaks: broken
+#: only where nothing is ever attached though nodes emitted entries, or a result attaches
+#: an entry that is not well formed.
+ANY_ARTIFACT_ATTACHED = Channel(
+    "artifacts attached to results at all", "RT-TOOL-2#c3", _any_attached
 )
 
 
@@ -247,11 +327,11 @@ TOOL_ARTIFACTS_FIELD = Channel(
 )
 
 
-#: What a check that reads delivery on a turn's messages observes through: the artifacts
-#: attached to the results they are collected from (RT-TOOL-2 ¶3), as a list (RT-TOOL-1
-#: ¶2), persisted on the turn's messages (RT-TOOL-4 ¶1), in the messages' toolArtifacts
-#: field (RT-TOOL-4 ¶3).
-DELIVERY: tuple[Channel, ...] = (
+#: The channels of a turn's delivery this module holds: the artifacts attached to the
+#: results they are collected from (RT-TOOL-2 ¶3), as a list (RT-TOOL-1 ¶2), persisted on
+#: the turn's messages (RT-TOOL-4 ¶1), in the messages' toolArtifacts field (RT-TOOL-4 ¶3).
+#: The toolkit's ``DELIVERY`` adds a run's collection and a pause's held list to them.
+MESSAGE_DELIVERY: tuple[Channel, ...] = (
     ARTIFACTS_ATTACHED,
     ARTIFACTS_LISTED,
     ARTIFACTS_ON_MESSAGES,

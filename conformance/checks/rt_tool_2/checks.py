@@ -20,10 +20,13 @@ from conformance.checks.rt_tool_2._reserved_key_cases import (
     Removal,
 )
 from conformance.toolkit import (
+    ANY_ARTIFACT_ATTACHED,
     ARTIFACTS_ATTACHED,
     ARTIFACTS_LISTED,
+    DATA_DISJOINT,
     DELIVERY,
     GUARD_HOLDS,
+    RECORDED_ONCE_RETURNED,
     RESULTS_SHAPED,
     CheckContext,
     call,
@@ -102,7 +105,7 @@ CLAUSE_1 = (
 @check(
     "RT-TOOL-2#c1",
     variants=ENTRY_SETS,
-    through=(RESULTS_SHAPED, ARTIFACTS_LISTED, ARTIFACTS_ATTACHED),
+    through=(RESULTS_SHAPED, ARTIFACTS_LISTED, ANY_ARTIFACT_ATTACHED),
 )
 def check_reserved_key_is_accepted(ctx: CheckContext, variant: Accepted) -> None:
     """A node output carrying a list of `{type, payload}` maps is a normal successful output
@@ -215,7 +218,10 @@ def check_reserved_key_not_a_list(ctx: CheckContext) -> None:
 CLAUSE_4 = "RT-TOOL-2 ¶4: the reserved key is always removed from the result's `data`"
 
 
-@check("RT-TOOL-2#c4", variants=REMOVALS)
+# The reserved key's entries copied into `data` under another key were folded there
+# (RT-TOOL-1 ¶3), the key itself removed: the check observes through data disjoint from
+# the artifacts.
+@check("RT-TOOL-2#c4", variants=REMOVALS, through=(DATA_DISJOINT,))
 def check_reserved_key_removed_from_data(ctx: CheckContext, variant: Removal) -> None:
     """The reserved key never stays in `data`, whatever it held and whether the call
     succeeded, and nothing on it reaches the model."""
@@ -336,8 +342,9 @@ def check_failed_call_carries_none(ctx: CheckContext, variant: Failing) -> None:
     "RT-TOOL-2#c5",
     name="declined-call-carries-no-artifacts",
     variants=DECLINES,
-    # the approved call is told from the declined one by what its result carries
-    through=(RESULTS_SHAPED, ARTIFACTS_ATTACHED, GUARD_HOLDS),
+    # the approved call is told from the declined one by what its result carries, and it
+    # runs once approved only where the gated call was not recorded before (RT-TOOL-9 ¶4)
+    through=(RESULTS_SHAPED, ARTIFACTS_ATTACHED, GUARD_HOLDS, RECORDED_ONCE_RETURNED),
 )
 def check_declined_call_carries_none(ctx: CheckContext, variant: Declining) -> None:
     """A gated call the operator declined carries no artifacts (whatever its result says

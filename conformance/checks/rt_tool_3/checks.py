@@ -19,6 +19,7 @@ from conformance.checks.rt_tool_3._port_cases import (
     marked_artifact,
 )
 from conformance.toolkit import (
+    DATA_DISJOINT,
     DELIVERY,
     RESERVED_KEY_REMOVED,
     RESULTS_SHAPED,
@@ -193,8 +194,8 @@ CLAUSE_3 = "RT-TOOL-3 ¶3: the prose fed back to the model is built from `data` 
 #: The prose is built from a result's data: a runtime whose results have no data
 #: (RT-TOOL-1 ¶1) shows that gap here, and the reserved key left in `data` (RT-TOOL-2 ¶4:
 #: "so it never reaches the prose") brings the artifacts into a prose still built from
-#: `data` alone.
-PROSE_FROM_DATA = (RESULTS_SHAPED, RESERVED_KEY_REMOVED)
+#: `data` alone; so do artifacts folded into `data` (RT-TOOL-1 ¶3).
+PROSE_FROM_DATA = (RESULTS_SHAPED, RESERVED_KEY_REMOVED, DATA_DISJOINT)
 
 
 @check("RT-TOOL-3#c3", variants=PROSES, through=PROSE_FROM_DATA)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from adapters.scenario import Return
 from conformance.toolkit import (
+    ARTIFACTS_ATTACHED,
+    ARTIFACTS_LISTED,
     RESERVED_KEY_REMOVED,
     RESULTS_SHAPED,
     Binding,
@@ -94,7 +96,8 @@ def _surfaced(ctx: CheckContext, run: VectorRun) -> None:
 
 
 # The prose is judged through results shaped with a `data` (RT-TOOL-1 ¶1) and the reserved
-# key's removal (RT-TOOL-2 ¶4); the port is not.
+# key's removal (RT-TOOL-2 ¶4); the port through the artifacts attached to the results it
+# surfaces, as a list (RT-TOOL-2 ¶3, RT-TOOL-1 ¶2).
 BINDINGS = (
     Binding(
         "RT-TOOL-3",
@@ -102,6 +105,8 @@ BINDINGS = (
         ("RT-TOOL-3#c1", "RT-TOOL-3#c3"),
         _surfaced,
         through=(
+            ARTIFACTS_ATTACHED.judging("RT-TOOL-3#c1"),
+            ARTIFACTS_LISTED.judging("RT-TOOL-3#c1"),
             RESULTS_SHAPED.judging("RT-TOOL-3#c3"),
             RESERVED_KEY_REMOVED.judging("RT-TOOL-3#c3"),
         ),

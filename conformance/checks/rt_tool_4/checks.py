@@ -30,7 +30,11 @@ from conformance.toolkit import (
     ARTIFACTS_ATTACHED,
     ARTIFACTS_LISTED,
     ARTIFACTS_ON_MESSAGES,
+    COLLECTION_STAYS_OPEN,
     DELIVERY,
+    HELD_ACROSS_A_PAUSE,
+    HELD_PUT_BACK,
+    HELD_TAKEN_BY_THEIR_TURN,
     TOOL_ARTIFACTS_FIELD,
     CheckContext,
     Untested,
@@ -90,7 +94,15 @@ def _resume_step(ctx: CheckContext, cause: str) -> Step:
 @check(
     "RT-TOOL-4#c1",
     variants=PERSISTING,
-    through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, TOOL_ARTIFACTS_FIELD),
+    through=(
+        ARTIFACTS_ATTACHED,
+        ARTIFACTS_LISTED,
+        TOOL_ARTIFACTS_FIELD,
+        COLLECTION_STAYS_OPEN,
+        HELD_ACROSS_A_PAUSE,
+        HELD_PUT_BACK,
+        HELD_TAKEN_BY_THEIR_TURN,
+    ),
 )
 def check_persisted_on_last_assistant_message(ctx: CheckContext, variant: Persisting) -> None:
     """What a run collected is persisted once, on the last assistant message that run

@@ -11,7 +11,11 @@ from adapters.trace import Trace
 from conformance.toolkit import (
     ARTIFACTS_ATTACHED,
     ARTIFACTS_LISTED,
+    COLLECTION_STAYS_OPEN,
     DELIVERY,
+    HELD_ACROSS_A_PAUSE,
+    HELD_PUT_BACK,
+    HELD_TAKEN_BY_THEIR_TURN,
     TOOL_ARTIFACTS_FIELD,
     Invariant,
     Produced,
@@ -88,7 +92,15 @@ INVARIANTS: tuple[Invariant, ...] = (
         produced_then_completed(_every),
         collecting=True,
         rank=20,
-        through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, TOOL_ARTIFACTS_FIELD),
+        through=(
+            ARTIFACTS_ATTACHED,
+            ARTIFACTS_LISTED,
+            TOOL_ARTIFACTS_FIELD,
+            COLLECTION_STAYS_OPEN,
+            HELD_ACROSS_A_PAUSE,
+            HELD_PUT_BACK,
+            HELD_TAKEN_BY_THEIR_TURN,
+        ),
     ),
     invariant(
         "aggregation",

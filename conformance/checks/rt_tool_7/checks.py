@@ -33,8 +33,10 @@ from conformance.checks.rt_tool_7._other_turns import (
 from conformance.toolkit import (
     ARTIFACTS_ATTACHED,
     ARTIFACTS_LISTED,
+    COLLECTION_STAYS_OPEN,
     DELIVERY,
     GUARD_HOLDS,
+    HELD_PUT_BACK,
     TOOL_ARTIFACTS_FIELD,
     CheckContext,
     ask,
@@ -215,10 +217,19 @@ MERGES = {
 }
 
 
+# Not yet through the held list itself (RT-TOOL-7 ¶1): its held-only variant is proven
+# by no mutant of ¶2's own, only by one that discards what a pause holds.
 @check(
     "RT-TOOL-7#c2",
     variants=MERGES,
-    through=(ARTIFACTS_ATTACHED, ARTIFACTS_LISTED, TOOL_ARTIFACTS_FIELD, GUARD_HOLDS),
+    through=(
+        ARTIFACTS_ATTACHED,
+        ARTIFACTS_LISTED,
+        TOOL_ARTIFACTS_FIELD,
+        GUARD_HOLDS,
+        COLLECTION_STAYS_OPEN,
+        HELD_PUT_BACK,
+    ),
 )
 def check_held_prepended_on_resumed_message(ctx: CheckContext, variant: Merge) -> None:
     """The resume's write-back delivers the held artifacts first, then the resumed run's own,

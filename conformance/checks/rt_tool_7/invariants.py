@@ -11,6 +11,7 @@ from adapters.trace import RunRecord, Trace
 from conformance.toolkit import (
     DELIVERY,
     GUARD_HOLDS,
+    HELD_TAKEN_BY_THEIR_TURN,
     Breach,
     Invariant,
     Produced,
@@ -29,6 +30,7 @@ from conformance.toolkit import (
     wire_canaries,
     wires,
 )
+from conformance.toolkit._through_artifacts import MESSAGE_DELIVERY
 
 __all__ = ["INVARIANTS"]
 
@@ -221,7 +223,7 @@ INVARIANTS: tuple[Invariant, ...] = (
         produced_then_completed(_before_a_pause),
         collecting=True,
         rank=30,
-        through=(*DELIVERY, GUARD_HOLDS),
+        through=(*MESSAGE_DELIVERY, GUARD_HOLDS),
     ),
     invariant(
         "no-loss-after-failed-write-back",
@@ -278,5 +280,6 @@ INVARIANTS: tuple[Invariant, ...] = (
         _two_turns_produce,
         collecting=True,
         rank=110,
+        through=(HELD_TAKEN_BY_THEIR_TURN,),
     ),
 )
