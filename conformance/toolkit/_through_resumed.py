@@ -20,6 +20,7 @@ count short of three) is ¶5's failure.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 from adapters.handshake import Handshake
@@ -27,7 +28,7 @@ from adapters.scenario import Continue, Scenario, StartTurn
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit._channels import Channel
 from conformance.toolkit._json import mapping
-from conformance.toolkit._resumed import call_signature, completed_calls, interrupted_calls
+from conformance.toolkit._resumed import completed_calls, interrupted_calls
 from conformance.toolkit._resuming import RESUMING, dispatched, writes
 from conformance.toolkit._shown import show
 from conformance.toolkit._states import describe, state_of
@@ -116,19 +117,26 @@ NOTE_NAMES_COMPLETED = Channel(
 )
 
 
+def _as_dispatched(tool: object, arguments: object) -> str:
+    """A call as it was written, its keys in their order: the same call by any signature
+    of its input (DR-3 ¶4 judges which others are)."""
+    return f"{tool}\x00{json.dumps(arguments, ensure_ascii=False, default=str)}"
+
+
 def _no_block(scenario: Scenario, trace: Trace, handshake: Handshake) -> str | None:
     """Why the trace shows no hard-block at all: a resumed run answered no call from the
     journal, and ran a write whose name and input match a call completed in the run just
-    before it (the first such call of the run, so no consumption spent its entry)."""
+    before it, written the same, keys in the same order (the first such call of the run, so
+    no consumption spent its entry, and no signature could tell the two apart)."""
     wired = writes(scenario)
     for at, run, before in _resumed(trace):
         if any(r.disposition == "reused" for one in run.passes for r in one.results):
             continue
-        last = {call_signature(tool, args) for tool, args in completed_calls(before[-1])}
+        last = {_as_dispatched(tool, args) for tool, args in completed_calls(before[-1])}
         effects = {str(mapping(e).get("tool_call_id")) for e in run.side_effects}
         seen: set[str] = set()
         for call in dispatched(run):
-            signature = call_signature(str(call.tool), call.arguments)
+            signature = _as_dispatched(call.tool, call.arguments)
             if str(call.tool) not in wired or signature not in last or signature in seen:
                 continue
             seen.add(signature)
