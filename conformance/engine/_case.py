@@ -169,7 +169,8 @@ def _judged(
     failed case's failures held to the channels it observes through."""
     if context is not None and context.blocked:
         outcome = replace(outcome, blocked=dict(context.blocked))
-    if case is not None and context is not None and case.through:
+    # A case may declare no channel and still have an expectation that said its own.
+    if case is not None and context is not None and (case.through or context.through):
         outcome = held_to_channels(case, context, outcome)
     return Judgement(outcome, context)
 

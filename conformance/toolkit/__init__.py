@@ -83,7 +83,11 @@ Channels:
     what a check reading delivery on the messages goes through; and :data:`CONTINUES_ON_ITS_OWN`
     (DR-5 ¶1), what a durable-resume case waiting for a turn to continue goes through,
     and :data:`LEDGER_RECORDS_RETURNS` (DR-1 ¶1), what a case reading a call's journaled
-    result goes through.
+    result goes through; :data:`NOTE_AFTER_THE_NUDGE` (DR-2 ¶1) and
+    :data:`NOTE_NAMES_COMPLETED` (DR-2 ¶2), what a case reading a continuation's note goes
+    through, :data:`HARD_BLOCK_ANSWERS` (DR-3 ¶2), what a case counting re-dispatched
+    writes goes through, and :data:`CONTINUE_ACCEPTED` (DR-5 ¶5), what a case choosing
+    Continue goes through.
     The tool-call rules': :data:`GUARD_HOLDS` (RT-TOOL-9 ¶1, read by :func:`ran_again`),
     :func:`ran_unidentified`,
     :data:`RECORDED_ONCE_RETURNED` (RT-TOOL-9 ¶4, read by :func:`skipped_unrecorded`),
@@ -225,6 +229,12 @@ from conformance.toolkit._through_held import (
     HELD_PUT_BACK,
     HELD_TAKEN_BY_THEIR_TURN,
 )
+from conformance.toolkit._through_resumed import (
+    CONTINUE_ACCEPTED,
+    HARD_BLOCK_ANSWERS,
+    NOTE_AFTER_THE_NUDGE,
+    NOTE_NAMES_COMPLETED,
+)
 from conformance.toolkit._told import (
     ResumePrompt,
     leaves,
@@ -260,14 +270,18 @@ __all__ = [
     "CHUNK_PAUSES",
     "COLLECTION_STAYS_OPEN",
     "CONTINUES_ON_ITS_OWN",
+    "CONTINUE_ACCEPTED",
     "DATA_AS_PRODUCED",
     "DATA_DISJOINT",
     "DELIVERY",
     "GUARD_HOLDS",
+    "HARD_BLOCK_ANSWERS",
     "HELD_ACROSS_A_PAUSE",
     "HELD_PUT_BACK",
     "HELD_TAKEN_BY_THEIR_TURN",
     "LEDGER_RECORDS_RETURNS",
+    "NOTE_AFTER_THE_NUDGE",
+    "NOTE_NAMES_COMPLETED",
     "NOT_COMPARED",
     "RECORDED_ONCE_RETURNED",
     "RESERVED_KEY_REMOVED",

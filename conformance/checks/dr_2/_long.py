@@ -10,6 +10,7 @@ from conformance.checks.dr_2._calls import TICKET
 from conformance.toolkit import (
     CONTINUES_ON_ITS_OWN,
     LEDGER_RECORDS_RETURNS,
+    NOTE_AFTER_THE_NUDGE,
     CheckContext,
     calls,
     check,
@@ -44,7 +45,11 @@ LONG: dict[str, object] = {
 }
 
 
-@check("DR-2#c2", variants=LONG, through=(CONTINUES_ON_ITS_OWN, LEDGER_RECORDS_RETURNS))
+@check(
+    "DR-2#c2",
+    variants=LONG,
+    through=(CONTINUES_ON_ITS_OWN, LEDGER_RECORDS_RETURNS, NOTE_AFTER_THE_NUDGE),
+)
 def check_note_keeps_a_long_results_key_value(ctx: CheckContext, variant: object) -> None:
     """A completed call whose result is long is named with a short result that still
     carries the value the model would reuse, not with a placeholder nor the whole of it."""

@@ -14,6 +14,7 @@ from conformance.checks.dr_2._calls import ANA, TICKET
 from conformance.toolkit import (
     CONTINUES_ON_ITS_OWN,
     LEDGER_RECORDS_RETURNS,
+    NOTE_AFTER_THE_NUDGE,
     CheckContext,
     calls,
     check,
@@ -76,7 +77,11 @@ def _marked_cut(note: str, value: object) -> str | None:
     return first
 
 
-@check("DR-2#c2", variants=SHORT_ONES, through=(CONTINUES_ON_ITS_OWN, LEDGER_RECORDS_RETURNS))
+@check(
+    "DR-2#c2",
+    variants=SHORT_ONES,
+    through=(CONTINUES_ON_ITS_OWN, LEDGER_RECORDS_RETURNS, NOTE_AFTER_THE_NUDGE),
+)
 def check_short_result_not_marked_cut(ctx: CheckContext, variant: tuple[Return, object]) -> None:
     """A completed call whose result is short already is named with that result whole,
     not followed by a mark that it was cut."""

@@ -16,6 +16,7 @@ from conformance.checks.dr_2._short_whole import check_short_result_not_marked_c
 from conformance.toolkit import (
     CONTINUES_ON_ITS_OWN,
     LEDGER_RECORDS_RETURNS,
+    NOTE_AFTER_THE_NUDGE,
     CheckContext,
     ResumePrompt,
     Untested,
@@ -228,7 +229,11 @@ RESULTS: dict[str, Resumed] = {
 }
 
 
-@check("DR-2#c2", variants=RESULTS, through=(CONTINUES_ON_ITS_OWN, LEDGER_RECORDS_RETURNS))
+@check(
+    "DR-2#c2",
+    variants=RESULTS,
+    through=(CONTINUES_ON_ITS_OWN, LEDGER_RECORDS_RETURNS, NOTE_AFTER_THE_NUDGE),
+)
 def check_note_names_completed_with_results(ctx: CheckContext, variant: Resumed) -> None:
     """The note names each completed call, with a short result."""
     _, at, run = _play(ctx, "dr2-c2-completed", variant)
@@ -288,7 +293,7 @@ INTERRUPTIONS: dict[str, Resumed] = {
 }
 
 
-@check("DR-2#c3", variants=INTERRUPTIONS, through=(CONTINUES_ON_ITS_OWN,))
+@check("DR-2#c3", variants=INTERRUPTIONS, through=(CONTINUES_ON_ITS_OWN, NOTE_AFTER_THE_NUDGE))
 def check_note_names_interrupted(ctx: CheckContext, variant: Resumed) -> None:
     """The note names each interrupted call, whose outcome is unknown."""
     _, at, run = _play(ctx, "dr2-c3-interrupted", variant)

@@ -9,6 +9,7 @@ from conformance.checks.dr_2._prompt import appended
 from conformance.toolkit import (
     CONTINUES_ON_ITS_OWN,
     LEDGER_RECORDS_RETURNS,
+    NOTE_AFTER_THE_NUDGE,
     Binding,
     CheckContext,
     Stage,
@@ -130,8 +131,9 @@ BINDINGS = (
         ("journaled", "noted"),
         ("DR-2#c2", "DR-2#c3"),
         _noted,
-        # a completed call's short result is the one its tool_done carries
-        through=(*WAITED_ON, LEDGER_RECORDS_RETURNS.judging("DR-2#c2")),
+        # a completed call's short result is the one its tool_done carries; what the note
+        # names is read right after the nudge, where ¶1 puts it
+        through=(*WAITED_ON, LEDGER_RECORDS_RETURNS.judging("DR-2#c2"), NOTE_AFTER_THE_NUDGE),
     ),
     Binding("DR-2", ("journaled", "bare"), ("DR-2#c4",), _noted, through=WAITED_ON),
 )

@@ -71,13 +71,15 @@ class Redispatch:
 #: A write completed two chunks before the resumed one: the snapshot holds every prior
 #: chunk of the turn, not only the one cut just before (DR-3 ¶1), so its re-dispatch is
 #: blocked.  An entry missing from the snapshot breaks ¶1's words, not ¶2's, which acts
-#: on "a completed entry of that snapshot".
+#: on "a completed entry of that snapshot".  The write completed in the chunk just before
+#: is re-dispatched too: blocked, it shows the hard-block at work (¶2), so that the one
+#: that ran was left out of the snapshot, not answered by no block at all.
 EVERY_PRIOR_CHUNK = Redispatch(
     (send(ANA, "c1"),),
-    (send(ANA, "r1"),),
-    {"r1": 0},
-    middle=(call("lookup", {"id": 7}, "c2"),),
-    answers={"r1": ("c1", "sent")},
+    (send(BO, "r2"), send(ANA, "r1")),
+    {"r1": 0, "r2": 0},
+    middle=(send(BO, "c2"),),
+    answers={"r1": ("c1", "sent"), "r2": ("c2", "sent")},
 )
 
 TWICE: dict[str, Redispatch] = {

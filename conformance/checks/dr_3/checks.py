@@ -24,6 +24,7 @@ from conformance.checks.dr_3._scenarios import (
 )
 from conformance.toolkit import (
     CONTINUES_ON_ITS_OWN,
+    HARD_BLOCK_ANSWERS,
     LEDGER_RECORDS_RETURNS,
     CheckContext,
     ask,
@@ -124,7 +125,7 @@ PAIR_ONE = "DR-3 ¶1: the snapshot holds the prior chunks of the same turn, and 
 @check(
     "DR-3#c1",
     variants={**TWICE, "every-prior-chunk": EVERY_PRIOR_CHUNK, "another-turn": None},
-    through=(CONTINUES_ON_ITS_OWN,),
+    through=(CONTINUES_ON_ITS_OWN, HARD_BLOCK_ANSWERS),
 )
 def check_snapshot_taken_once_before_chunk(ctx: CheckContext, variant: Redispatch | None) -> None:
     """The snapshot covers the prior chunks of the same turn, all of them and only them: a
@@ -225,7 +226,11 @@ def check_read_only_never_blocked(ctx: CheckContext, variant: Redispatch) -> Non
 MATCH = "DR-3 ¶4: the match is on the tool name and a signature of its input, not on position"
 
 
-@check("DR-3#c4", variants=MATCHED, through=(CONTINUES_ON_ITS_OWN, LEDGER_RECORDS_RETURNS))
+@check(
+    "DR-3#c4",
+    variants=MATCHED,
+    through=(CONTINUES_ON_ITS_OWN, LEDGER_RECORDS_RETURNS, HARD_BLOCK_ANSWERS),
+)
 def check_match_by_content_not_position(ctx: CheckContext, variant: Redispatch) -> None:
     """Matching is by tool name and input, wherever the call sits: an identical call is
     answered from the journal (with its own journaled result), any difference runs."""
@@ -242,7 +247,7 @@ def check_match_by_content_not_position(ctx: CheckContext, variant: Redispatch) 
         )
 
 
-@check("DR-3#c5", variants=CONSUMED, through=(CONTINUES_ON_ITS_OWN,))
+@check("DR-3#c5", variants=CONSUMED, through=(CONTINUES_ON_ITS_OWN, HARD_BLOCK_ANSWERS))
 def check_entry_consumed_once(ctx: CheckContext, variant: Redispatch) -> None:
     """One journaled completion short-circuits one re-dispatch only."""
     _expect_runs(

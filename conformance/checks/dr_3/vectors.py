@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from adapters.scenario import Interrupt, StartTurn, Wait
 from conformance.toolkit import (
     CONTINUES_ON_ITS_OWN,
+    HARD_BLOCK_ANSWERS,
     Binding,
     CheckContext,
     Stage,
@@ -153,6 +154,8 @@ BINDINGS = (
         ("completed", "redispatched", "ran"),
         ("DR-3#c2", "DR-3#c3", "DR-3#c4", "DR-3#c5"),
         _ran,
-        through=(CONTINUES_ON_ITS_OWN,),
+        # how often a matched write ran, by position or consumption, reads through the
+        # hard-block answering one at all (¶2)
+        through=(CONTINUES_ON_ITS_OWN, HARD_BLOCK_ANSWERS.judging("DR-3#c4", "DR-3#c5")),
     ),
 )

@@ -21,7 +21,10 @@ from adapters.scenario import (
 )
 from adapters.trace import Trace
 from conformance.toolkit import (
+    CONTINUE_ACCEPTED,
     CONTINUES_ON_ITS_OWN,
+    NOTE_AFTER_THE_NUDGE,
+    NOTE_NAMES_COMPLETED,
     CheckContext,
     Untested,
     ask,
@@ -207,6 +210,9 @@ def check_continues_in_same_turn_with_thread(ctx: CheckContext, variant: Continu
             "; DR-5 ¶1 gives the resumed run the journal note",
             at=where,
             reading="right-after-the-nudge",
+            # where the note is and what it names are DR-2's: a continuation given a note
+            # before the nudge, or one that leaves a call out, was still given the note
+            through=(NOTE_AFTER_THE_NUDGE, NOTE_NAMES_COMPLETED),
         )
 
 
@@ -217,10 +223,11 @@ STOPPED: dict[str, tuple[int, bool]] = {
 }
 
 
-@check("DR-5#c2", variants=STOPPED, through=(CONTINUES_ON_ITS_OWN,))
+@check("DR-5#c2", "DR-5#c5", variants=STOPPED, through=(CONTINUES_ON_ITS_OWN,))
 def check_reports_resuming_and_stop_works(ctx: CheckContext, variant: tuple[int, bool]) -> None:
     """While it waits to continue, the turn reports that it is resuming; Stop is accepted,
-    no automatic continuation follows it, and the turn waits with Continue available."""
+    no automatic continuation follows it, and the turn waits with Continue available
+    (¶5's words: "after ... a stop ... the turn ends with Continue available")."""
     cuts, restart = variant
     steps: list[Step] = [*_model_cuts(cuts), StartTurn("t1")]
     if cuts > 1:
@@ -239,6 +246,7 @@ def check_reports_resuming_and_stop_works(ctx: CheckContext, variant: tuple[int,
         "it is resuming",
         at=turn_pointer(trace, "t1", step=waiting_step),
         reading="turn-states",
+        clause="DR-5#c2",
     )
     if not resuming:
         return  # Stop is judged on a turn that waits to continue; this one did not
@@ -248,20 +256,23 @@ def check_reports_resuming_and_stop_works(ctx: CheckContext, variant: tuple[int,
         stop.outcome == "ok",
         f"Stop on the resuming turn was {stop.outcome} ({show(stop.error)}); {works}",
         at=f"/steps/{waiting_step + 1}/outcome",
+        clause="DR-5#c2",
     )
     after = [at for at in _automatic(trace) if int(at.split("/")[2]) > waiting_step]
     ctx.expect(
         not after,
         f"after Stop the turn continued on its own anyway (at {', '.join(after)}); {works}",
         at=after[0] if after else None,
+        clause="DR-5#c2",
     )
     stopped = turn(trace, "t1")
     ctx.expect(
         stopped_with_continue(ctx.handshake, stopped),
         f"after Stop the turn is {describe(ctx.handshake, stopped)}: it does not wait with "
-        "Continue available; DR-5 ¶2 and ¶5: a stopped turn ends with Continue available",
+        "Continue available; DR-5 ¶5: after a stop the turn ends with Continue available",
         at=turn_pointer(trace, "t1"),
         reading="stopped-with-continue",
+        clause="DR-5#c5",
     )
 
 
@@ -317,7 +328,13 @@ CAPS = (
 )
 
 
-@check("DR-5#c3", "DR-5#c1", variants={name: name for name in CAPS})
+@check(
+    "DR-5#c3",
+    "DR-5#c1",
+    variants={name: name for name in CAPS},
+    # ¶1's count after a Continue chosen in between reads through the Continue accepted
+    through=(CONTINUE_ACCEPTED.judging("DR-5#c1"),),
+)
 def check_at_most_three_automatic_continuations(ctx: CheckContext, variant: str) -> None:
     """A turn cut again and again continues on its own three times, whatever the resumable
     cause; a Continue chosen in between does not reset the count, each turn has its own,
@@ -379,6 +396,25 @@ def check_count_survives_reload_and_clients(ctx: CheckContext, variant: Count) -
     at once do not double a continuation."""
     if any(isinstance(step, Wait) and step.clients > 1 for step in variant.steps):
         ctx.require("concurrent_clients")
+    if variant.cuts > 3:
+        # The control: the same cuts waited on by one client, with no reload.  A turn that
+        # continues more than three times there breaks ¶3's "at most three times", and
+        # what the reload then shows is that, not a count the reload reset.
+        control = one_turn(
+            ctx,
+            "dr5-c4-control",
+            tools=tools(),
+            model=[say("done")],
+            steps=[*_model_cuts(variant.cuts), StartTurn("t1"), Wait()],
+        )
+        made = _automatic(control)
+        ctx.prerequisite(
+            "DR-5#c3",
+            len(made) <= 3,
+            f"with no reload and one client, the turn cut {plural(variant.cuts, 'time')} "
+            f"continued on its own {plural(len(made), 'time')} (at {', '.join(made[3:5])}): "
+            "more than three, so what a reload shows of the count is DR-5 ¶3's",
+        )
     steps = [*_model_cuts(variant.cuts), StartTurn("t1"), *variant.steps]
     trace = one_turn(ctx, "dr5-c4-count", tools=tools(), model=[say("done")], steps=steps)
     _reached(trace, _bounded(steps))

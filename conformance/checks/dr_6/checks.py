@@ -14,7 +14,10 @@ from conformance.checks.dr_6._later_turns import (
 )
 from conformance.checks.dr_6._newest_stop import check_offered_for_the_newest_stop_either_way
 from conformance.toolkit import (
+    CONTINUE_ACCEPTED,
     CONTINUES_ON_ITS_OWN,
+    NOTE_AFTER_THE_NUDGE,
+    NOTE_NAMES_COMPLETED,
     CheckContext,
     calls,
     check,
@@ -79,7 +82,7 @@ STOPS: dict[str, Stopped] = {
 }
 
 
-@check("DR-6#c1", variants=STOPS, through=(CONTINUES_ON_ITS_OWN,))
+@check("DR-6#c1", variants=STOPS, through=(CONTINUES_ON_ITS_OWN, CONTINUE_ACCEPTED))
 def check_continue_applies_both_layers(ctx: CheckContext, variant: Stopped) -> None:
     """Continue resumes the stopped turn itself: its run is given the note, and a
     re-dispatched completed write is not run again."""
@@ -107,6 +110,13 @@ def check_continue_applies_both_layers(ctx: CheckContext, variant: Stopped) -> N
         f"{unnamed(prompt, f'the completed send_email {show(dict(ANA))}')}; {BOTH}",
         at=f"{at}/model_inputs/0/messages",
         reading="right-after-the-nudge",
+        # where the note is and what it names are DR-2's (DR-5 ¶1's note, likewise)
+        through=(
+            CONTINUES_ON_ITS_OWN,
+            CONTINUE_ACCEPTED,
+            NOTE_AFTER_THE_NUDGE,
+            NOTE_NAMES_COMPLETED,
+        ),
     )
     again = ran(trace, "r1")
     ctx.expect(
