@@ -165,6 +165,14 @@ def _no_artifact_channel(result: Mapping[str, object]) -> Mapping[str, object]:
     return {k: v for k, v in {**result, "data": kept}.items() if k != "artifacts"}
 
 
+def _copied_into_data(result: Mapping[str, object]) -> Mapping[str, object]:
+    """The artifacts attached, and left in `data` on the reserved key too."""
+    data = result.get("data")
+    if "artifacts" not in result or not isinstance(data, Mapping):
+        return result
+    return {**result, "data": {**data, "artifacts": result["artifacts"]}}
+
+
 def _rendered(result: Mapping[str, object]) -> Mapping[str, object]:
     """`data` as the framework's text of it (AutoGen's ``str()`` of a map)."""
     data = result.get("data")
@@ -385,10 +393,10 @@ def test_several_artifacts_as_a_map_fail_the_keys_clause() -> None:
 def test_a_channel_of_one_clause_does_not_block_another_clause_of_the_case() -> None:
     """RT-TOOL-3's example vector judges the port (¶1) and the prose (¶3); the prose is
     read through the reserved key's removal (RT-TOOL-2 ¶4), the port is not.  Against a
-    runtime with neither a port nor the removal, the port's failure stands, and only the
-    prose is blocked."""
+    runtime with neither a port nor the removal (the artifacts attached, and left in
+    `data` too), the port's failure stands, and only the prose is blocked."""
     strip = without_ports("tool_artifacts")
-    kept_in_data = _results(_no_artifact_channel)
+    kept_in_data = _results(_copied_into_data)
     runner = Rewritten(lambda run: strip(kept_in_data(run)))
     try:
         vector = next(c for c in CASES.values() if c.kind == "vector" and c.rules == ("RT-TOOL-3",))

@@ -9,9 +9,13 @@ from adapters.handshake import Handshake
 from adapters.scenario import FailWriteBack, Scenario
 from adapters.trace import RunRecord, Trace
 from conformance.toolkit import (
+    ARTIFACTS_ATTACHED,
+    ARTIFACTS_LISTED,
+    ARTIFACTS_ON_MESSAGES,
     DELIVERY,
     GUARD_HOLDS,
     HELD_TAKEN_BY_THEIR_TURN,
+    TOOL_ARTIFACTS_FIELD,
     Breach,
     Invariant,
     Produced,
@@ -30,7 +34,6 @@ from conformance.toolkit import (
     wire_canaries,
     wires,
 )
-from conformance.toolkit._through_artifacts import MESSAGE_DELIVERY
 
 __all__ = ["INVARIANTS"]
 
@@ -223,7 +226,13 @@ INVARIANTS: tuple[Invariant, ...] = (
         produced_then_completed(_before_a_pause),
         collecting=True,
         rank=30,
-        through=(*MESSAGE_DELIVERY, GUARD_HOLDS),
+        through=(
+            ARTIFACTS_ATTACHED,
+            ARTIFACTS_LISTED,
+            ARTIFACTS_ON_MESSAGES,
+            TOOL_ARTIFACTS_FIELD,
+            GUARD_HOLDS,
+        ),
     ),
     invariant(
         "no-loss-after-failed-write-back",
