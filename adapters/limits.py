@@ -238,11 +238,13 @@ def _depth_loader(base: type[Any]) -> type[Any]:
             self._path: list[object] = []  # the key or index of every open collection
             self._heights: dict[int, int] = {}  # id(node) -> nesting height
             self._sizes: dict[int, int] = {}  # id(node) -> values it expands to
+            self._aliased = False  # a document without aliases is bounded by its size
 
         def compose_node(self, parent: Any, index: Any) -> Any:
             key = index.value if isinstance(index, yaml.ScalarNode) else index
             if self.check_event(yaml.AliasEvent):
                 alias: Any = super().compose_node(parent, index)
+                self._aliased = True
                 if len(self._path) + self._heights.get(id(alias), 0) > MAX_DEPTH:
                     self._refuse([*self._path, key], alias)
                 return alias
@@ -266,7 +268,7 @@ def _depth_loader(base: type[Any]) -> type[Any]:
             )
             # An alias is the very node it names: its whole expansion counts again.
             size = 1 + sum(self._sizes.get(id(item), 1) for item in items)
-            if size > MAX_EXPANDED:
+            if size > MAX_EXPANDED and self._aliased:
                 raise TooManyValues(
                     json_pointer([*self._path, key][1:]), line=node.start_mark.line + 1
                 )

@@ -72,6 +72,8 @@ class GateResult:
 
     levels: tuple[Level, ...]
     gated_rules: int
+    #: the rules the report holds at any level (a shard may hold none of its own)
+    reported_rules: int = 1
     unexpected: tuple[GateFinding, ...] = ()
     expected: tuple[GateFinding, ...] = ()
     stale: tuple[GateFinding, ...] = ()
@@ -81,10 +83,12 @@ class GateResult:
 
     @property
     def passed(self) -> bool:
-        """Some rule was gated, with no unexpected failure and no stale expectation: a
-        gate of nothing (levels no rule of the report is at, a handshake claiming none)
-        passes nothing."""
-        return self.gated_rules > 0 and not self.unexpected and not self.stale
+        """No unexpected failure and no stale expectation, and some rule gated where the
+        report holds any: a gate of nothing (levels no rule of the report is at, a
+        handshake claiming none) passes nothing.  A report of no rule (a shard left none
+        of its own) gates nothing and fails nothing."""
+        gated_something = self.gated_rules > 0 or self.reported_rules == 0
+        return gated_something and not self.unexpected and not self.stale
 
     @property
     def exit_code(self) -> int:
@@ -282,6 +286,7 @@ def gate(
     return GateResult(
         levels=chosen,
         gated_rules=len(gated),
+        reported_rules=len(report.rules),
         unexpected=tuple(unexpected),
         expected=tuple(expected),
         stale=tuple(note for note in notes if note is not None and note.kind == "stale"),
