@@ -398,8 +398,8 @@ _MISWORDED_KEPT = 3
 
 def misworded(cases: Sequence[Case], outcomes: Mapping[str, CaseOutcome]) -> tuple[str, ...]:
     """The failures drawn that are not worded as a standing's line must be: one line,
-    values shown as JSON, never Python's ``None``, ``True`` or quotes, and, for a
-    durable-resume rule's own check, citing the paragraph it holds the runtime to
+    and, for a durable-resume rule's own check, values shown as JSON (never Python's
+    ``None``, ``True`` or quotes) and citing the paragraph it holds the runtime to
     (``DR-4 ¶2``: those rules are rttool's, and a vendor reads them nowhere else) (the
     first few, each with why)."""
     found: list[str] = []
@@ -409,13 +409,20 @@ def misworded(cases: Sequence[Case], outcomes: Mapping[str, CaseOutcome]) -> tup
             continue
         for failure in outcome.failures:
             line = failure.line()
-            cites = case.rules if case.id.startswith("DR-") else ()
-            why = _misworded_because(line, cites)
+            # A durable check's lines are rttool's own and are held to all of it; other
+            # rules' checks quote what the tests send, which may read as Python (a
+            # string argument "{'a': 1}"): only one line is asked of them.
+            durable = case.id.startswith("DR-")
+            why = _misworded_because(line, case.rules) if durable else _multiline(line)
             if why is not None:
                 found.append(f"{case.id}: {why}: {line[:300]}")
             if len(found) >= _MISWORDED_KEPT:
                 return tuple(found)
     return tuple(found)
+
+
+def _multiline(line: str) -> str | None:
+    return "more than one line" if "\n" in line else None
 
 
 def _misworded_because(line: str, rules: Sequence[str]) -> str | None:
